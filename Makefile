@@ -1,0 +1,51 @@
+# SPDX-FileCopyrightText: 2026 The ptelens authors
+# SPDX-License-Identifier: BSD-3-Clause
+# Thin wrapper over CMake. `make run` and `make test` work on a fresh Debian 12 machine.
+BUILD_DIR ?= build
+ASAN_DIR ?= build-asan
+JOBS ?= $(shell nproc)
+CORPUS_GUESS := $(abspath $(CURDIR)/../shared/fixtures)
+export PTELENS_CORPUS ?= $(if $(wildcard $(CORPUS_GUESS)),$(CORPUS_GUESS),)
+EXAMPLE ?= resources/examples/example.pt2
+
+.PHONY: all deps configure build run test test-asan format format-check bench clean
+
+all: build
+
+deps:
+	@bash scripts/install-deps.sh
+
+$(BUILD_DIR)/build.ninja: | deps
+	@cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
+
+configure: deps $(BUILD_DIR)/build.ninja
+
+build: configure
+	@cmake --build $(BUILD_DIR) -j $(JOBS)
+
+run: build
+	$(BUILD_DIR)/bin/ptelens $(EXAMPLE)
+
+$(ASAN_DIR)/build.ninja: | deps
+	@cmake -S . -B $(ASAN_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DPTELENS_SANITIZE=ON -DPTELENS_BUILD_GUI=OFF -DPTELENS_BUILD_BENCH=OFF
+
+# The core and CLI tests again under AddressSanitizer + UndefinedBehaviorSanitizer.
+test-asan: deps $(ASAN_DIR)/build.ninja
+	@cmake --build $(ASAN_DIR) -j $(JOBS)
+	@cd $(ASAN_DIR) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS)
+
+test: build format-check
+	@cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
+	@$(MAKE) --no-print-directory test-asan
+
+format:
+	@git ls-files '*.cpp' '*.h' | xargs clang-format -i
+
+format-check:
+	@git ls-files '*.cpp' '*.h' | xargs clang-format --dry-run --Werror
+
+bench: build
+	@$(BUILD_DIR)/bin/ptelens-cli bench
+
+clean:
+	@rm -rf $(BUILD_DIR) $(ASAN_DIR)

@@ -1,0 +1,56 @@
+// SPDX-FileCopyrightText: 2026 The ptelens authors
+// SPDX-License-Identifier: BSD-3-Clause
+#pragma once
+
+#include "pte/diagnostic.h"
+#include "pte/result.h"
+
+#include <QStringList>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace ptelens::cli {
+
+/** Stable exit codes of ptelens-cli. */
+enum ExitCode : int
+{
+    ExitOk = 0,
+    ExitInvalidInput = 1, ///< bad or refused input file (or verify found runtime errors)
+    ExitUsage = 2, ///< wrong arguments
+    ExitInternal = 3, ///< a bug or an I/O failure writing output
+};
+
+/**
+ * One subcommand. Each lives in commands/<name>.cpp and registers itself with PTELENS_REGISTER_COMMAND.
+ * `run` receives the arguments after the subcommand name (argv[0] is "ptelens-cli <name>").
+ */
+struct Command
+{
+    const char* name;
+    const char* summary;
+    std::function<int(const QStringList& args)> run;
+};
+
+std::vector<Command>& commandRegistry();
+
+struct CommandRegistrar
+{
+    explicit CommandRegistrar(Command c) { commandRegistry().push_back(std::move(c)); }
+};
+
+#define PTELENS_REGISTER_COMMAND(ident, name, summary, fn)                                                             \
+    static const ::ptelens::cli::CommandRegistrar s_register_##ident                                                   \
+    {                                                                                                                  \
+        ::ptelens::cli::Command { name, summary, fn }                                                                  \
+    }
+
+/** Prints "ptelens-cli: <error>" to stderr; the message already names the file. */
+void printError(const pte::Error& error);
+/** Prints a diagnostic line to stderr. */
+void printDiagnostic(const pte::Diagnostic& d);
+/** Writes text to stdout (UTF-8), flushing. */
+void printOut(const std::string& text);
+
+} // namespace ptelens::cli

@@ -1,0 +1,21 @@
+# SPDX-FileCopyrightText: 2026 The ptelens authors
+# SPDX-License-Identifier: BSD-3-Clause
+# pte_add_qtest(NAME SOURCES ... LIBS ... LABELS ...): one QtTest executable, registered with CTest.
+find_package(Qt6 6.4 REQUIRED COMPONENTS Test)
+
+set(PTELENS_CORPUS_DEFAULT "")
+if(DEFINED ENV{PTELENS_CORPUS})
+    set(PTELENS_CORPUS_DEFAULT "$ENV{PTELENS_CORPUS}")
+elseif(EXISTS "${PROJECT_SOURCE_DIR}/../shared/fixtures")
+    get_filename_component(PTELENS_CORPUS_DEFAULT "${PROJECT_SOURCE_DIR}/../shared/fixtures" ABSOLUTE)
+endif()
+
+function(pte_add_qtest name)
+    cmake_parse_arguments(ARG "" "" "SOURCES;LIBS;LABELS" ${ARGN})
+    add_executable(${name} ${ARG_SOURCES})
+    target_link_libraries(${name} PRIVATE pte_testutils Qt6::Test ${ARG_LIBS})
+    pte_set_warnings(${name})
+    add_test(NAME ${name} COMMAND ${name})
+    set_tests_properties(${name} PROPERTIES LABELS "${ARG_LABELS}" TIMEOUT 300
+        ENVIRONMENT "QT_QPA_PLATFORM=offscreen;PTELENS_CORPUS=${PTELENS_CORPUS_DEFAULT};PTELENS_TEST_DATA=${PROJECT_SOURCE_DIR}/tests/data;PTELENS_CLI=$<TARGET_FILE:ptelens-cli>;PTELENS_BUILD_DIR=${PROJECT_BINARY_DIR}")
+endfunction()

@@ -1,0 +1,9 @@
+# SPDX-FileCopyrightText: 2026 The ptelens authors
+# SPDX-License-Identifier: BSD-3-Clause
+# pte_set_warnings(<target>): our warning set, applied to our own targets only (never generated code).
+function(pte_set_warnings target)
+    target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic -Wshadow=local -Wno-missing-field-initializers)
+    if(PTELENS_WARNINGS_AS_ERRORS)
+        target_compile_options(${target} PRIVATE -Werror)
+    endif()
+endfunction()

@@ -1,0 +1,44 @@
+// SPDX-FileCopyrightText: 2026 The ptelens authors
+// SPDX-License-Identifier: BSD-3-Clause
+#pragma once
+
+#include "pte/result.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pte {
+
+enum class Severity
+{
+    Info,
+    Warning,
+    Error, ///< the ExecuTorch runtime would refuse this program
+};
+
+[[nodiscard]] const char* severityName(Severity s) noexcept;
+
+/**
+ * A non-fatal finding: the input loaded, but something is wrong or noteworthy. Same location fields
+ * as Error. `file` names the input (path, or "archive.pt2:models/model.json" for archive entries).
+ */
+struct Diagnostic
+{
+    Severity severity = Severity::Warning;
+    ErrorCode code = ErrorCode::InvalidProgram;
+    std::string message;
+    std::optional<std::uint64_t> offset;
+    std::string fieldPath;
+    std::string file;
+
+    [[nodiscard]] std::string toString() const;
+};
+
+using Diagnostics = std::vector<Diagnostic>;
+
+/** True when any diagnostic has Severity::Error. */
+[[nodiscard]] bool hasErrors(const Diagnostics& diags) noexcept;
+
+} // namespace pte

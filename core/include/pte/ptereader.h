@@ -1,0 +1,77 @@
+// SPDX-FileCopyrightText: 2026 The ptelens authors
+// SPDX-License-Identifier: BSD-3-Clause
+#pragma once
+
+#include "pte/bytes.h"
+#include "pte/diagnostic.h"
+#include "pte/program.h"
+#include "pte/result.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace pte {
+
+struct ReadOptions
+{
+    bool verify = true; ///< run the flatbuffers verifier before parsing (InternalConsistency)
+    std::uint32_t maxDepth = 64;
+    std::uint32_t maxTables = 1000000;
+    /** `.ptd` file to resolve EXTERNAL tensors; empty = look for *.ptd next to the .pte. */
+    std::string externalDataPath;
+    bool findExternalDataNextToFile = true;
+};
+
+/** A tensor in a `.ptd` (FlatTensor, identifier FT01) file. */
+struct ExternalTensor
+{
+    std::string key;
+    ScalarType scalarType = ScalarType::Byte;
+    std::vector<std::int32_t> sizes;
+    std::vector<std::uint8_t> dimOrder;
+    Bytes data;
+};
+
+struct ExternalData
+{
+    std::string path;
+    std::map<std::string, ExternalTensor> tensors;
+};
+
+/**
+ * A `.pte` file opened read-only: the program snapshot, the header facts, the file's bytes (mapped),
+ * and every check of runtime-checks.md as diagnostics. Immutable; share as shared_ptr<const PteFile>.
+ */
+struct PteFile
+{
+    std::string path;
+    Bytes file; ///< the whole mapped file
+    std::uint64_t flatbufferSize = 0; ///< program_size, or the file size without a header
+    std::optional<ExtendedHeader> header;
+    std::shared_ptr<const Program> program;
+    std::optional<ExternalData> externalData;
+    Diagnostics diagnostics; ///< Severity::Error = the runtime would refuse the file
+
+    [[nodiscard]] bool runtimeWouldAccept() const noexcept { return !hasErrors(diagnostics); }
+};
+
+/**
+ * Opens and decodes a `.pte`. Fatal errors (not ET12, truncated header, verifier failure) are a
+ * failed Result whose message names the path; runtime-check violations are diagnostics.
+ */
+[[nodiscard]] Result<std::shared_ptr<const PteFile>> readPteFile(
+    const std::string& path, const ReadOptions& options = {});
+/** Same from bytes already in memory (`name` is used in messages). */
+[[nodiscard]] Result<std::shared_ptr<const PteFile>> readPteBytes(
+    Bytes bytes, const std::string& name, const ReadOptions& options = {});
+
+/** Reads a `.ptd` FlatTensor file. */
+[[nodiscard]] Result<ExternalData> readPtdFile(const std::string& path);
+
+/** Runs every check of runtime-checks.md over a program (already decoded) and returns the findings. */
+[[nodiscard]] Diagnostics checkProgram(const Program& program, const std::optional<ExternalData>& external = {});
+
+} // namespace pte

@@ -1,0 +1,45 @@
+// SPDX-FileCopyrightText: 2026 The ptelens authors
+// SPDX-License-Identifier: BSD-3-Clause
+#include "pte/bytes.h"
+
+#include <cstring>
+#include <openssl/evp.h>
+
+namespace pte {
+
+Bytes Bytes::fromVector(std::vector<std::uint8_t> data)
+{
+    auto owner = std::make_shared<const std::vector<std::uint8_t>>(std::move(data));
+    return Bytes(owner, std::span<const std::uint8_t>(owner->data(), owner->size()));
+}
+
+Bytes Bytes::copyOf(std::string_view data) { return fromVector(std::vector<std::uint8_t>(data.begin(), data.end())); }
+
+bool Bytes::contentEquals(const Bytes& other) const noexcept
+{
+    return size() == other.size() && (size() == 0 || std::memcmp(data(), other.data(), size()) == 0);
+}
+
+std::string sha256Hex(std::span<const std::uint8_t> data)
+{
+    unsigned char digest[EVP_MAX_MD_SIZE];
+    unsigned int len = 0;
+    EVP_MD_CTX* ctx = EVP_MD_CTX_new();
+    EVP_DigestInit_ex(ctx, EVP_sha256(), nullptr);
+    // Feed in chunks so huge mapped segments are paged in progressively.
+    constexpr std::size_t kChunk = std::size_t(1) << 24;
+    for (std::size_t pos = 0; pos < data.size(); pos += kChunk)
+        EVP_DigestUpdate(ctx, data.data() + pos, std::min(kChunk, data.size() - pos));
+    EVP_DigestFinal_ex(ctx, digest, &len);
+    EVP_MD_CTX_free(ctx);
+    static const char* hex = "0123456789abcdef";
+    std::string out;
+    out.reserve(len * 2);
+    for (unsigned int i = 0; i < len; ++i) {
+        out.push_back(hex[digest[i] >> 4]);
+        out.push_back(hex[digest[i] & 15]);
+    }
+    return out;
+}
+
+} // namespace pte

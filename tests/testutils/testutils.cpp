@@ -1,0 +1,51 @@
+// SPDX-FileCopyrightText: 2026 The ptelens authors
+// SPDX-License-Identifier: BSD-3-Clause
+#include "testutils.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QProcess>
+#include <QTemporaryDir>
+
+namespace pte::test {
+
+QString corpusDir()
+{
+    const QString dir = qEnvironmentVariable("PTELENS_CORPUS");
+    if (dir.isEmpty() || !QFileInfo(dir).isDir())
+        return {};
+    return QDir(dir).absolutePath();
+}
+
+QString corpusPath(const QString& relative) { return corpusDir() + QLatin1Char('/') + relative; }
+
+QString testDataDir() { return qEnvironmentVariable("PTELENS_TEST_DATA"); }
+
+QString cliPath() { return qEnvironmentVariable("PTELENS_CLI"); }
+
+QString tempDir()
+{
+    static QTemporaryDir dir;
+    return dir.path();
+}
+
+int runCli(const QStringList& args, QByteArray* out, QByteArray* err, int timeoutMs)
+{
+    QProcess p;
+    p.start(cliPath(), args);
+    if (!p.waitForStarted(10000))
+        return -1;
+    p.closeWriteChannel();
+    if (!p.waitForFinished(timeoutMs)) {
+        p.kill();
+        p.waitForFinished();
+        return -2;
+    }
+    if (out)
+        *out = p.readAllStandardOutput();
+    if (err)
+        *err = p.readAllStandardError();
+    return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -3;
+}
+
+} // namespace pte::test

@@ -1,0 +1,50 @@
+// SPDX-FileCopyrightText: 2026 The ptelens authors
+// SPDX-License-Identifier: BSD-3-Clause
+#pragma once
+
+#include "pte/result.h"
+
+#include <QString>
+#include <QTest>
+
+#include <string>
+
+namespace pte::test {
+
+/** $PTELENS_CORPUS (the shared fixtures folder), or empty when unset or missing. */
+QString corpusDir();
+/** A file under the corpus, e.g. corpusPath("pte/pytorch_executorch__add.pte"). */
+QString corpusPath(const QString& relative);
+/** tests/data in the source tree. */
+QString testDataDir();
+/** The built ptelens-cli binary. */
+QString cliPath();
+/** A fresh temporary directory for this test process (removed at exit). */
+QString tempDir();
+
+/** Runs ptelens-cli with args; returns exit code, and fills stdout/stderr. */
+int runCli(const QStringList& args, QByteArray* out = nullptr, QByteArray* err = nullptr, int timeoutMs = 120000);
+
+} // namespace pte::test
+
+/** Skips the test (QSKIP) when the corpus is not available; in CI (CI=true) it fails instead. */
+#define PTE_REQUIRE_CORPUS()                                                                                           \
+    do {                                                                                                               \
+        if (::pte::test::corpusDir().isEmpty()) {                                                                      \
+            if (qEnvironmentVariableIsSet("CI"))                                                                       \
+                QFAIL("PTELENS_CORPUS is not set or does not exist");                                                  \
+            QSKIP("PTELENS_CORPUS is not set");                                                                        \
+        }                                                                                                              \
+    } while (false)
+
+/** QVERIFY for a pte::Result, printing its error. */
+#define QVERIFY_RESULT(r)                                                                                              \
+    do {                                                                                                               \
+        const auto& pteRes_ = (r);                                                                                     \
+        if (!pteRes_.has_value())                                                                                      \
+            QFAIL(("unexpected error: " + pteRes_.error().toString()).c_str());                                        \
+    } while (false)
+
+namespace QTest {
+inline char* toString(const std::string& s) { return qstrdup(s.c_str()); }
+} // namespace QTest
