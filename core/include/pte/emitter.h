@@ -86,3 +86,9 @@ struct EmitterOutput
 [[nodiscard]] std::string debugMapsJson(const EmitterOutput& output);
 
 } // namespace pte
+
+namespace pte {
+/** Why emission drops an output of this kind (e.g. "buffer mutation: written back, not returned"), or nullptr when
+ * kept. */
+[[nodiscard]] const char* emissionDropReason(OutputKind kind) noexcept;
+} // namespace pte
