@@ -1,0 +1,61 @@
+// SPDX-FileCopyrightText: 2026 The ptelens authors
+// SPDX-License-Identifier: BSD-3-Clause
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace ptelens::cli {
+
+/** One measured number of a benchmark, with its target when the issue sets one. */
+struct BenchMeasurement
+{
+    std::string name; ///< "info.wall_ms", "info.peak_rss_mb", "rewrite.vs_cp_ratio"
+    double value = 0;
+    std::string unit; ///< "ms", "MB", "x"
+    std::string target; ///< human-readable target, e.g. "< 100 ms"; empty when none
+    bool met = true; ///< whether the target is met
+};
+
+struct BenchContext
+{
+    std::string workDir; ///< scratch folder (removed afterwards)
+    std::string cliPath; ///< this ptelens-cli binary, to measure child processes
+    bool quick = false; ///< --quick: small sizes, for smoke tests
+};
+
+/** A benchmark case `ptelens-cli bench` runs; registers itself with PTELENS_REGISTER_BENCHMARK. */
+struct Benchmark
+{
+    const char* name;
+    const char* summary;
+    std::function<std::vector<BenchMeasurement>(const BenchContext&)> run;
+};
+
+std::vector<Benchmark>& benchmarkRegistry();
+
+struct BenchmarkRegistrar
+{
+    explicit BenchmarkRegistrar(Benchmark b) { benchmarkRegistry().push_back(std::move(b)); }
+};
+
+#define PTELENS_REGISTER_BENCHMARK(ident, name, summary, fn)                                                           \
+    static const ::ptelens::cli::BenchmarkRegistrar s_bench_##ident                                                    \
+    {                                                                                                                  \
+        ::ptelens::cli::Benchmark { name, summary, fn }                                                                \
+    }
+
+/** Result of running a child process: wall time and peak resident memory (from wait4's rusage). */
+struct ProcessMeasurement
+{
+    int exitCode = -1;
+    double wallMs = 0;
+    double peakRssMb = 0;
+};
+
+/** Runs argv[0] with arguments (no shell), stdout/stderr discarded, and measures it. */
+ProcessMeasurement runMeasured(const std::vector<std::string>& argv);
+
+} // namespace ptelens::cli
