@@ -15,9 +15,17 @@ struct JsonDumpOptions
 
 /**
  * The program as JSON in the shape `flatc --json --strict-json --defaults-json` prints with ExecuTorch's
- * schema: schema field names, unions as `X_type` + `X`, enums by name, defaults written. Byte payloads
- * (segments, inline blobs, constant buffers) are summarized as {"offset", "size", "sha256"} instead of
- * printed (compile spec values are printed as flatc does, as byte arrays).
+ * schema (schema/program.fbs): schema field names in schema order, unions as `X_type` + `X`, enums by
+ * name (values the schema does not name, e.g. ScalarType 8, as numbers, like flatc), default scalars
+ * written, absent optional tables/vectors omitted. Deliberate differences from flatc:
+ *  - byte payloads `Buffer.storage` and `BackendDelegateInlineData.data` are summarized as
+ *    {"size": n, "sha256": "<hex>"} instead of byte arrays; `DataSegment` stays {offset, size} (no hash);
+ *    `CompileSpec.value` is printed as a byte array, as flatc does;
+ *  - doubles that are not finite are the strings "inf", "-inf", "nan" (flatc prints them bare, which is
+ *    not JSON); finite doubles are printed with full round-trip precision (flatc rounds to 12 decimals);
+ *  - vectors the model always holds (e.g. Chain.inputs, ExecutionPlan.delegates) are written even when
+ *    the file omitted them (the reader reports such omissions as diagnostics).
+ * Strings that are not valid UTF-8 have the bad bytes replaced by U+FFFD. Ends with a newline.
  */
 [[nodiscard]] std::string programToJson(const Program& program, const JsonDumpOptions& options = {});
 

@@ -17,7 +17,11 @@ namespace pte {
 
 struct ReadOptions
 {
-    bool verify = true; ///< run the flatbuffers verifier before parsing (InternalConsistency)
+    /**
+     * Run the flatbuffers verifier before decoding (the runtime's InternalConsistency). Only turn it off for
+     * trusted input: decoding unverified bytes may read out of bounds.
+     */
+    bool verify = true;
     std::uint32_t maxDepth = 64;
     std::uint32_t maxTables = 1000000;
     /** `.ptd` file to resolve EXTERNAL tensors; empty = look for *.ptd next to the .pte. */
@@ -59,8 +63,12 @@ struct PteFile
 };
 
 /**
- * Opens and decodes a `.pte`. Fatal errors (not ET12, truncated header, verifier failure) are a
- * failed Result whose message names the path; runtime-check violations are diagnostics.
+ * Opens and decodes a `.pte` (memory-mapped; segment, constant and delegate payloads are views of the
+ * mapping, nothing proportional to the weights is read). Fatal errors (not ET12, truncated or bad eh00
+ * header, verifier failure) are a failed Result whose message names the path and whose offset says where;
+ * runtime-check violations are diagnostics (Severity::Error = the runtime would refuse the file) with a
+ * byte offset and/or a field path such as "execution_plan[0].values[12].val.sizes". EXTERNAL tensors are
+ * resolved through ReadOptions::externalDataPath or a *.ptd next to the file.
  */
 [[nodiscard]] Result<std::shared_ptr<const PteFile>> readPteFile(
     const std::string& path, const ReadOptions& options = {});

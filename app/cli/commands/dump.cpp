@@ -1,0 +1,76 @@
+// SPDX-FileCopyrightText: 2026 The ptelens authors
+// SPDX-License-Identifier: BSD-3-Clause
+// `ptelens-cli dump FILE --json`: the whole program as JSON in the shape of
+// `flatc --json --strict-json --defaults-json` (see pte/jsondump.h for the documented differences).
+// --json is required (it is the only output format); without it the command prints a usage error (exit 2).
+#include "command.h"
+#include "pte/jsondump.h"
+#include "pte/ptereader.h"
+
+#include <QCommandLineParser>
+
+#include <cstdio>
+
+namespace ptelens::cli {
+
+namespace {
+
+int runDump(const QStringList& args)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Prints the whole program as JSON, field for field like flatc --json --strict-json "
+                       "--defaults-json; byte payloads are summarized as {size, sha256}."));
+    parser.addHelpOption();
+    parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("The .pte file to dump."));
+    const QCommandLineOption jsonOpt(QStringLiteral("json"), QStringLiteral("Print JSON (required)."));
+    const QCommandLineOption indentOpt(
+        QStringLiteral("indent"), QStringLiteral("Spaces per level (default 2; -1 = one line)."), QStringLiteral("N"));
+    parser.addOptions({ jsonOpt, indentOpt });
+    if (!parser.parse(args)) {
+        std::fprintf(stderr, "ptelens-cli dump: %s\n", qPrintable(parser.errorText()));
+        return ExitUsage;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        printOut(parser.helpText().toStdString());
+        return ExitOk;
+    }
+    const QStringList pos = parser.positionalArguments();
+    if (pos.size() != 1) {
+        std::fprintf(stderr, "ptelens-cli dump: expected exactly one file\n%s", qPrintable(parser.helpText()));
+        return ExitUsage;
+    }
+    if (!parser.isSet(jsonOpt)) {
+        std::fprintf(stderr,
+            "ptelens-cli dump: JSON is the only output format; use 'ptelens-cli dump FILE --json' "
+            "(or 'ptelens-cli info FILE' for a readable summary)\n");
+        return ExitUsage;
+    }
+    pte::JsonDumpOptions dumpOptions;
+    if (parser.isSet(indentOpt)) {
+        bool ok = false;
+        const int indent = parser.value(indentOpt).toInt(&ok);
+        if (!ok || indent < -1 || indent > 16) {
+            std::fprintf(
+                stderr, "ptelens-cli dump: invalid --indent '%s' (-1..16)\n", qPrintable(parser.value(indentOpt)));
+            return ExitUsage;
+        }
+        dumpOptions.indent = indent;
+    }
+    const std::string path = pos.front().toStdString();
+    pte::ReadOptions options;
+    options.findExternalDataNextToFile = false;
+    auto file = pte::readPteFile(path, options);
+    if (!file) {
+        printError(file.error());
+        return ExitInvalidInput;
+    }
+    printOut(pte::programToJson(*(*file)->program, dumpOptions));
+    return ExitOk;
+}
+
+} // namespace
+
+PTELENS_REGISTER_COMMAND(dump, "dump", "Print the whole program as JSON (flatc-compatible shape)", runDump);
+
+} // namespace ptelens::cli

@@ -1,0 +1,62 @@
+// SPDX-FileCopyrightText: 2026 The ptelens authors
+// SPDX-License-Identifier: BSD-3-Clause
+#pragma once
+
+// Private to the .pte reader: shared between ptereader.cpp (header, verifier, decoding),
+// runtimecheck.cpp (checks of runtime-checks.md) and ptdreader.cpp (.ptd FlatTensor files).
+
+#include "pte/ptereader.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pte::detail {
+
+/** What the reader knows about the file around the program; absent when checking a bare Program. */
+struct FileFacts
+{
+    std::string name; ///< path or name used in diagnostics
+    bool hasHeader = false; ///< an eh00 extended header with a non-zero segment_base_offset is present
+    std::uint64_t segmentBaseOffset = 0;
+    /** File offsets of one method's decoded tables, by index. */
+    struct PlanOffsets
+    {
+        std::uint64_t plan = 0;
+        std::vector<std::uint64_t> values;
+        std::vector<std::uint64_t> chains;
+        std::vector<std::vector<std::uint64_t>> instructions; ///< per chain
+        std::vector<std::uint64_t> operators;
+        std::vector<std::uint64_t> delegates;
+    };
+    std::vector<PlanOffsets> plans;
+    /** File offsets of program-level tables by field path ("segments[2]", "constant_segment"). */
+    std::map<std::string, std::uint64_t> offsets;
+
+    /** The offset of the innermost decoded table on `fieldPath`, if known. */
+    [[nodiscard]] std::optional<std::uint64_t> locate(const std::string& fieldPath) const;
+};
+
+/** Runs every model-level check; with facts, the file-dependent ones too, and fills missing offsets. */
+Diagnostics checkProgramImpl(
+    const Program& program, const std::optional<ExternalData>& external, const FileFacts* facts);
+
+/** Decodes a .ptd from bytes (`name` is used in messages). */
+Result<ExternalData> readPtdBytes(const Bytes& bytes, const std::string& name);
+
+/** Little-endian loads with no alignment requirement. */
+inline std::uint32_t loadU32(const std::uint8_t* p) noexcept
+{
+    return std::uint32_t(p[0]) | (std::uint32_t(p[1]) << 8) | (std::uint32_t(p[2]) << 16) | (std::uint32_t(p[3]) << 24);
+}
+inline std::uint64_t loadU64(const std::uint8_t* p) noexcept
+{
+    return std::uint64_t(loadU32(p)) | (std::uint64_t(loadU32(p + 4)) << 32);
+}
+
+/** A printable description of 4 identifier bytes ("ET12", or hex when not printable). */
+std::string describeMagic(const std::uint8_t* p, std::size_t n);
+
+} // namespace pte::detail
