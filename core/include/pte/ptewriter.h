@@ -7,6 +7,7 @@
 #include "pte/result.h"
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -56,5 +57,37 @@ struct SerializedPte
 
 /** serializePte, then an atomic write (temporary file, fsync, rename). Never touches `path` on failure. */
 [[nodiscard]] Result<void> writePte(const Program& program, const std::string& path, const WriteOptions& options = {});
+
+/** Writes an already serialized program atomically (as writePte does). */
+[[nodiscard]] Result<void> writeSerializedPte(const SerializedPte& serialized, const std::string& path);
+
+/** Copies the parts of a serialized program into one contiguous buffer (for small programs and tests). */
+[[nodiscard]] std::vector<std::uint8_t> concatenate(const SerializedPte& serialized);
+
+/**
+ * Compares two programs field by field (byte payloads by content). Returns the path and values of the
+ * first difference ("execution_plan[0].values[3].val.sizes[1]: 4 != 5"), or nullopt when they are equal.
+ * Segment offsets are compared only when `compareSegmentOffsets` (a re-layout may move them).
+ */
+[[nodiscard]] std::optional<std::string> programDifference(
+    const Program& a, const Program& b, bool compareSegmentOffsets = true);
+
+/** Shape of a synthetic program (`ptelens-cli synth`, benchmarks). */
+struct SyntheticOptions
+{
+    std::uint64_t instructions = 1000; ///< KernelCalls in total, spread over the methods
+    std::uint64_t constantBytes = 0; ///< bytes of constant tensor data in the constant segment
+    std::uint32_t methods = 1;
+    std::uint32_t activationElements = 16; ///< f32 elements of each planned activation
+};
+
+/**
+ * A valid synthetic program: per method a chain of alternating aten::add.out / aten::mul.out
+ * KernelCalls over planned f32 activations and one constant weight, plus u8 constant tensors holding
+ * `constantBytes` in total (at most 256 MiB each), all in constant segment 0. The constant data is
+ * backed by an anonymous read-only-after-fill mapping whose untouched pages are the shared zero page,
+ * so a 2 GB program costs almost no memory. The result is laid out and ready for serializePte.
+ */
+[[nodiscard]] Result<Program> makeSyntheticProgram(const SyntheticOptions& options);
 
 } // namespace pte
