@@ -6,7 +6,7 @@ ASAN_DIR ?= build-asan
 JOBS ?= $(shell nproc)
 CORPUS_GUESS := $(abspath $(CURDIR)/../shared/fixtures)
 export PTELENS_CORPUS ?= $(if $(wildcard $(CORPUS_GUESS)),$(CORPUS_GUESS),)
-EXAMPLE ?= resources/examples/example.pt2
+EXAMPLE ?= $(BUILD_DIR)/examples/example.etrecord
 
 .PHONY: all deps configure build run test test-asan format format-check bench clean
 

@@ -260,6 +260,8 @@ struct ExportedProgram
     /** Lowered delegate modules by the name used in executorch_call_delegate's first argument. */
     std::map<std::string, std::shared_ptr<const LoweredModule>> loweredModules;
     std::string source; ///< "file.pt2:models/model.json"
+    /** Non-fatal findings while decoding (unknown schema minor, ...); readDump also copies them into the DumpSet. */
+    Diagnostics diagnostics;
 };
 
 struct LoweredModule

@@ -1,0 +1,551 @@
+// SPDX-FileCopyrightText: 2026 The ptelens authors
+// SPDX-License-Identifier: BSD-3-Clause
+// `ptelens-cli graph FILE [--method NAME] [--json]`: what a graph dump (PT2 archive, legacy torch.export
+// zip, ETRecord, bare exported-program JSON) holds: methods, input and output specs (marking the outputs
+// emission does not return), nodes with targets and tensor metadata, weights, lowered delegates.
+#include "command.h"
+#include "pte/dumpreader.h"
+
+#include <QCommandLineParser>
+
+#include <cmath>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace ptelens::cli {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+const char* containerName(pte::DumpSet::Container c)
+{
+    switch (c) {
+    case pte::DumpSet::Container::Pt2Archive:
+        return "pt2-archive";
+    case pte::DumpSet::Container::LegacyZip:
+        return "legacy-zip";
+    case pte::DumpSet::Container::BareJson:
+        return "bare-json";
+    case pte::DumpSet::Container::EtRecord:
+        return "etrecord";
+    }
+    return "unknown";
+}
+
+std::string symText(const pte::SymInt& s) { return s.value ? std::to_string(*s.value) : s.expr; }
+
+std::string metaText(const pte::TensorMeta& m)
+{
+    std::string s = pte::scalarTypeShortName(m.dtype);
+    s += "[";
+    for (std::size_t i = 0; i < m.sizes.size(); ++i)
+        s += (i ? ", " : "") + symText(m.sizes[i]);
+    s += "]";
+    if (m.deviceType != "cpu")
+        s += "@" + m.deviceType + (m.deviceIndex ? ":" + std::to_string(*m.deviceIndex) : std::string());
+    return s;
+}
+
+Json metaJson(const pte::TensorMeta& m)
+{
+    Json j;
+    j["dtype"] = pte::scalarTypeShortName(m.dtype);
+    j["raw_dtype"] = m.rawDtype;
+    Json sizes = Json::array();
+    for (const auto& s : m.sizes) {
+        if (s.value)
+            sizes.push_back(*s.value);
+        else
+            sizes.push_back(s.expr);
+    }
+    j["sizes"] = std::move(sizes);
+    j["requires_grad"] = m.requiresGrad;
+    j["device"] = m.deviceType + (m.deviceIndex ? ":" + std::to_string(*m.deviceIndex) : std::string());
+    return j;
+}
+
+std::string floatText(double d)
+{
+    if (std::isnan(d))
+        return "nan";
+    if (std::isinf(d))
+        return d > 0 ? "inf" : "-inf";
+    std::ostringstream os;
+    os << d;
+    return os.str();
+}
+
+/** A compact, human-readable rendering of an argument. */
+std::string argText(const pte::Argument& a)
+{
+    using pte::ArgKind;
+    auto list = [](const auto& v, auto fn) {
+        std::string s = "[";
+        for (std::size_t i = 0; i < v.size(); ++i)
+            s += (i ? ", " : "") + fn(v[i]);
+        return s + "]";
+    };
+    switch (a.kind) {
+    case ArgKind::None:
+        return "None";
+    case ArgKind::Tensor:
+    case ArgKind::OptionalTensor:
+        return a.names.empty() || a.names[0].empty() ? "None" : a.names[0];
+    case ArgKind::Tensors:
+    case ArgKind::OptionalTensors:
+    case ArgKind::NestedTensors:
+        return list(a.names, [](const std::string& n) { return n.empty() ? std::string("None") : n; });
+    case ArgKind::Int:
+    case ArgKind::MemoryFormat:
+    case ArgKind::Layout:
+        return a.ints.empty() ? "?" : std::to_string(a.ints[0]);
+    case ArgKind::ScalarType:
+        return a.scalarType ? pte::scalarTypeShortName(*a.scalarType) : "dtype(" + std::to_string(a.ints[0]) + ")";
+    case ArgKind::Ints:
+    case ArgKind::IntLists:
+        return list(a.ints, [](std::int64_t v) { return std::to_string(v); });
+    case ArgKind::Float:
+        return a.floats.empty() ? "?" : floatText(a.floats[0]);
+    case ArgKind::Floats:
+    case ArgKind::FloatLists:
+    case ArgKind::Complex:
+        return list(a.floats, [](double v) { return floatText(v); });
+    case ArgKind::String:
+    case ArgKind::Operator: {
+        const std::string& s = a.strings.empty() ? std::string() : a.strings[0];
+        return s.size() > 48 ? "\"" + s.substr(0, 45) + "...\"" : "\"" + s + "\"";
+    }
+    case ArgKind::Strings:
+        return list(a.strings, [](const std::string& s) { return "\"" + s + "\""; });
+    case ArgKind::Bool:
+        return a.bools.empty() ? "?" : (a.bools[0] ? "True" : "False");
+    case ArgKind::Bools:
+        return list(a.bools, [](bool b) { return std::string(b ? "True" : "False"); });
+    case ArgKind::SymInt:
+    case ArgKind::SymBool:
+    case ArgKind::SymFloat:
+        return a.syms.empty() ? "?" : symText(a.syms[0]);
+    case ArgKind::SymInts:
+    case ArgKind::SymBools:
+    case ArgKind::SymFloats:
+        return list(a.syms, [](const pte::SymInt& s) { return symText(s); });
+    case ArgKind::Device:
+        return a.strings[0] + (a.ints.empty() ? std::string() : ":" + std::to_string(a.ints[0]));
+    case ArgKind::Graph:
+        return "graph(" + (a.strings.empty() ? std::string() : a.strings[0]) + ", "
+            + std::to_string(a.graph ? a.graph->nodes.size() : 0) + " nodes)";
+    case ArgKind::CustomObj:
+        return a.names.empty() ? "obj" : a.names[0];
+    case ArgKind::StringToArgument: {
+        std::string s = "{";
+        for (std::size_t i = 0; i < a.strings.size() && i < a.children.size(); ++i)
+            s += (i ? ", " : "") + a.strings[i] + ": " + argText(a.children[i]);
+        return s + "}";
+    }
+    }
+    return "?";
+}
+
+/** Why the emitted method does not return this output, or nullptr when it does. */
+const char* dropReason(pte::OutputKind k)
+{
+    switch (k) {
+    case pte::OutputKind::UserOutput:
+        return nullptr;
+    case pte::OutputKind::BufferMutation:
+        return "buffer mutation: written back into the buffer, not returned";
+    case pte::OutputKind::UserInputMutation:
+        return "user input mutation: written back into the input, not returned";
+    case pte::OutputKind::ParameterMutation:
+        return "parameter mutation: written back into the parameter, not returned";
+    case pte::OutputKind::GradientToParameter:
+        return "gradient to a parameter: training output, not returned";
+    case pte::OutputKind::GradientToUserInput:
+        return "gradient to a user input: training output, not returned";
+    case pte::OutputKind::LossOutput:
+        return "loss: training output, not returned";
+    case pte::OutputKind::Token:
+        return "side-effect token: stripped before emission";
+    }
+    return nullptr;
+}
+
+/** The argument as shown; the lowered-module JSON of a delegate call is summarized (it can be megabytes). */
+std::string inputText(const pte::ExportedProgram& ep, const pte::Node& n, std::size_t i)
+{
+    const auto& in = n.inputs[i];
+    if (i == 0 && n.op == "executorch_call_delegate" && in.arg.kind == pte::ArgKind::String) {
+        const auto it = ep.loweredModules.find(in.name);
+        return "lowered module " + in.name + (it != ep.loweredModules.end() ? " (" + it->second->backendId + ")" : "");
+    }
+    return argText(in.arg);
+}
+
+std::string argName(const pte::Argument& a) { return a.names.empty() ? argText(a) : a.names[0]; }
+
+std::string valueMeta(const pte::Graph& g, const std::string& name)
+{
+    const auto it = g.tensorValues.find(name);
+    return it == g.tensorValues.end() ? std::string() : metaText(it->second);
+}
+
+Json methodJson(const std::string& name, const pte::ExportedProgram& ep, bool withNodes)
+{
+    Json m;
+    m["name"] = name;
+    m["source"] = ep.source;
+    m["schema_version"] = std::to_string(ep.schemaMajor) + "." + std::to_string(ep.schemaMinor);
+    m["executorch_serde"] = ep.executorchSerde;
+    m["verifiers"] = ep.verifiers;
+    m["torch_version"] = ep.torchVersion;
+    Json ins = Json::array();
+    for (const auto& s : ep.signature.inputSpecs) {
+        Json j;
+        j["kind"] = pte::inputKindName(s.kind);
+        j["name"] = s.kind == pte::InputKind::ConstantInput ? s.target : argName(s.arg);
+        j["target"] = s.target;
+        if (s.persistent)
+            j["persistent"] = *s.persistent;
+        if (s.kind == pte::InputKind::ConstantInput)
+            j["value"] = argText(s.constantValue);
+        const auto tv = ep.graph.tensorValues.find(s.arg.names.empty() ? std::string() : s.arg.names[0]);
+        if (tv != ep.graph.tensorValues.end())
+            j["meta"] = metaJson(tv->second);
+        ins.push_back(std::move(j));
+    }
+    m["input_specs"] = std::move(ins);
+    Json outs = Json::array();
+    for (const auto& s : ep.signature.outputSpecs) {
+        Json j;
+        j["kind"] = pte::outputKindName(s.kind);
+        j["name"] = argName(s.arg);
+        j["target"] = s.target;
+        const char* reason = dropReason(s.kind);
+        j["returned"] = reason == nullptr;
+        if (reason)
+            j["dropped_reason"] = reason;
+        const auto tv = ep.graph.tensorValues.find(s.arg.names.empty() ? std::string() : s.arg.names[0]);
+        if (tv != ep.graph.tensorValues.end())
+            j["meta"] = metaJson(tv->second);
+        outs.push_back(std::move(j));
+    }
+    m["output_specs"] = std::move(outs);
+    m["node_count"] = ep.graph.nodes.size();
+    if (withNodes) {
+        Json nodes = Json::array();
+        for (const auto& n : ep.graph.nodes) {
+            Json j;
+            j["name"] = n.name;
+            j["target"] = n.target;
+            j["op"] = n.qualifiedOp();
+            Json args = Json::array();
+            for (std::size_t i = 0; i < n.inputs.size(); ++i) {
+                const auto& in = n.inputs[i];
+                Json a;
+                a["name"] = in.name;
+                a["kind"] = pte::argKindName(in.arg.kind);
+                a["value"] = inputText(ep, n, i);
+                args.push_back(std::move(a));
+            }
+            j["inputs"] = std::move(args);
+            Json outputs = Json::array();
+            for (const auto& o : n.outputs) {
+                for (const auto& on : o.names) {
+                    Json oj;
+                    oj["name"] = on;
+                    const auto tv = ep.graph.tensorValues.find(on);
+                    if (tv != ep.graph.tensorValues.end())
+                        oj["meta"] = metaJson(tv->second);
+                    outputs.push_back(std::move(oj));
+                }
+                if (o.names.empty()) {
+                    Json oj;
+                    oj["name"] = argText(o);
+                    outputs.push_back(std::move(oj));
+                }
+            }
+            j["outputs"] = std::move(outputs);
+            if (!n.debugHandles.empty())
+                j["debug_handles"] = n.debugHandles;
+            nodes.push_back(std::move(j));
+        }
+        m["nodes"] = std::move(nodes);
+    }
+    Json weights = Json::array();
+    for (const auto& [fqn, w] : ep.weights) {
+        Json j;
+        j["fqn"] = fqn;
+        j["meta"] = metaJson(w.meta);
+        j["bytes"] = w.data.size();
+        j["parameter"] = w.isParameter;
+        j["source"] = w.source;
+        weights.push_back(std::move(j));
+    }
+    m["weights"] = std::move(weights);
+    m["missing_weights"] = ep.missingWeights;
+    Json lowered = Json::array();
+    for (const auto& [lname, lm] : ep.loweredModules) {
+        Json j;
+        j["name"] = lname;
+        j["backend_id"] = lm->backendId;
+        j["processed_bytes"] = lm->processedBytes.size();
+        Json specs = Json::array();
+        for (const auto& cs : lm->compileSpecs) {
+            Json c;
+            c["key"] = cs.key;
+            c["value_bytes"] = cs.value.size();
+            specs.push_back(std::move(c));
+        }
+        j["compile_specs"] = std::move(specs);
+        j["original_nodes"] = lm->originalModule ? lm->originalModule->graph.nodes.size() : 0;
+        j["named_data"] = lm->namedData.size();
+        lowered.push_back(std::move(j));
+    }
+    m["lowered_modules"] = std::move(lowered);
+    Json ranges = Json::object();
+    for (const auto& [sym, r] : ep.rangeConstraints) {
+        Json j;
+        j["min"] = r.minVal ? Json(*r.minVal) : Json(nullptr);
+        j["max"] = r.maxVal ? Json(*r.maxVal) : Json(nullptr);
+        ranges[sym] = std::move(j);
+    }
+    m["range_constraints"] = std::move(ranges);
+    return m;
+}
+
+void printMethodText(std::string& out, const std::string& name, const pte::ExportedProgram& ep)
+{
+    const auto& g = ep.graph;
+    out += "method " + name + " (schema " + std::to_string(ep.schemaMajor) + "." + std::to_string(ep.schemaMinor)
+        + (ep.executorchSerde ? ", ExecuTorch serde" : "");
+    for (const auto& v : ep.verifiers)
+        out += ", " + v;
+    if (!ep.torchVersion.empty())
+        out += ", torch " + ep.torchVersion;
+    out += ")\n  source: " + ep.source + "\n";
+    out += "  inputs (" + std::to_string(ep.signature.inputSpecs.size()) + "):\n";
+    for (const auto& s : ep.signature.inputSpecs) {
+        const std::string n = s.kind == pte::InputKind::ConstantInput ? s.target : argName(s.arg);
+        out += "    " + std::string(pte::inputKindName(s.kind)) + " " + n;
+        if (!s.target.empty() && s.kind != pte::InputKind::ConstantInput)
+            out += " <- " + s.target;
+        if (s.kind == pte::InputKind::ConstantInput)
+            out += " = " + argText(s.constantValue);
+        const std::string meta = valueMeta(g, n);
+        if (!meta.empty())
+            out += "  " + meta;
+        out += "\n";
+    }
+    out += "  outputs (" + std::to_string(ep.signature.outputSpecs.size()) + "):\n";
+    for (const auto& s : ep.signature.outputSpecs) {
+        const std::string n = argName(s.arg);
+        out += "    " + std::string(pte::outputKindName(s.kind)) + " " + n;
+        if (!s.target.empty())
+            out += " -> " + s.target;
+        const std::string meta = valueMeta(g, n);
+        if (!meta.empty())
+            out += "  " + meta;
+        if (const char* reason = dropReason(s.kind))
+            out += "  [not returned: " + std::string(reason) + "]";
+        out += "\n";
+    }
+    out += "  nodes (" + std::to_string(g.nodes.size()) + "):\n";
+    for (const auto& n : g.nodes) {
+        std::string outs;
+        for (const auto& o : n.outputs) {
+            const std::string t = o.names.empty() ? argText(o) : (o.names.size() == 1 ? o.names[0] : argText(o));
+            outs += (outs.empty() ? "" : ", ") + t;
+        }
+        out += "    " + (outs.empty() ? n.name : outs) + " = " + n.qualifiedOp() + "(";
+        for (std::size_t i = 0; i < n.inputs.size(); ++i) {
+            const auto& in = n.inputs[i];
+            out += (i ? ", " : "") + (in.name.empty() ? std::string() : in.name + "=") + inputText(ep, n, i);
+        }
+        out += ")";
+        std::string metas;
+        for (const auto& o : n.outputs)
+            for (const auto& on : o.names) {
+                const std::string mt = valueMeta(g, on);
+                if (!mt.empty())
+                    metas += (metas.empty() ? "" : ", ") + mt;
+            }
+        if (!metas.empty())
+            out += " : " + metas;
+        if (!n.debugHandles.empty()) {
+            out += "  #";
+            for (std::size_t i = 0; i < n.debugHandles.size(); ++i)
+                out += (i ? "," : "") + std::to_string(n.debugHandles[i]);
+        }
+        out += "\n";
+    }
+    out += "  weights: " + std::to_string(ep.weights.size()) + " loaded";
+    if (!ep.missingWeights.empty()) {
+        out += ", missing:";
+        for (const auto& w : ep.missingWeights)
+            out += " " + w;
+    }
+    out += "\n";
+    for (const auto& [fqn, w] : ep.weights)
+        out += "    " + fqn + "  " + metaText(w.meta) + "  " + std::to_string(w.data.size()) + " bytes\n";
+    for (const auto& [lname, lm] : ep.loweredModules) {
+        out += "  delegate " + lname + ": " + lm->backendId + ", " + std::to_string(lm->processedBytes.size())
+            + " processed bytes, " + std::to_string(lm->compileSpecs.size()) + " compile spec(s)";
+        if (lm->originalModule)
+            out += ", original graph " + std::to_string(lm->originalModule->graph.nodes.size()) + " nodes";
+        out += "\n";
+    }
+    for (const auto& [sym, r] : ep.rangeConstraints)
+        out += "  range " + sym + ": [" + (r.minVal ? std::to_string(*r.minVal) : "-inf") + ", "
+            + (r.maxVal ? std::to_string(*r.maxVal) : "inf") + "]\n";
+}
+
+int runGraph(const QStringList& args)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Show a graph dump (PT2 archive, legacy torch.export zip, ETRecord or exported-program JSON)."));
+    parser.addHelpOption();
+    parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("The graph dump to read."));
+    const QCommandLineOption methodOpt(
+        QStringLiteral("method"), QStringLiteral("Show only this method."), QStringLiteral("name"));
+    const QCommandLineOption jsonOpt(QStringLiteral("json"), QStringLiteral("Print JSON."));
+    QCommandLineOption loadOnlyOpt(QStringLiteral("load-only"), QStringLiteral("Load and print counts (benchmarks)."));
+    loadOnlyOpt.setFlags(QCommandLineOption::HiddenFromHelp);
+    parser.addOption(methodOpt);
+    parser.addOption(jsonOpt);
+    parser.addOption(loadOnlyOpt);
+    if (!parser.parse(args)) {
+        std::fprintf(stderr, "ptelens-cli graph: %s\n", qPrintable(parser.errorText()));
+        return ExitUsage;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        std::printf("%s", qPrintable(parser.helpText()));
+        return ExitOk;
+    }
+    const QStringList pos = parser.positionalArguments();
+    if (pos.size() != 1) {
+        std::fprintf(stderr, "ptelens-cli graph: expected exactly one FILE\n");
+        return ExitUsage;
+    }
+    const std::string path = pos[0].toStdString();
+    auto loaded = pte::readDump(path);
+    if (!loaded) {
+        printError(loaded.error());
+        return loaded.error().code == pte::ErrorCode::Internal ? ExitInternal : ExitInvalidInput;
+    }
+    const pte::DumpSet& set = **loaded;
+    for (const auto& d : set.diagnostics)
+        printDiagnostic(d);
+    if (parser.isSet(loadOnlyOpt)) {
+        std::size_t nodes = 0;
+        for (const auto& [n, ep] : set.methods)
+            nodes += ep->graph.nodes.size();
+        printOut(std::to_string(set.methods.size()) + " methods, " + std::to_string(nodes) + " nodes\n");
+        return ExitOk;
+    }
+    const std::string wanted = parser.value(methodOpt).toStdString();
+    if (parser.isSet(methodOpt)) {
+        bool found = false;
+        std::string names;
+        for (const auto& [n, ep] : set.methods) {
+            found = found || n == wanted;
+            names += (names.empty() ? "" : ", ") + n;
+        }
+        if (!found) {
+            std::fprintf(stderr, "ptelens-cli graph: %s has no method '%s' (methods: %s)\n", path.c_str(),
+                wanted.c_str(), names.c_str());
+            return ExitUsage;
+        }
+    }
+    if (parser.isSet(jsonOpt)) {
+        Json root;
+        root["file"] = path;
+        root["container"] = containerName(set.container);
+        Json methods = Json::array();
+        for (const auto& [n, ep] : set.methods)
+            if (wanted.empty() || n == wanted)
+                methods.push_back(methodJson(n, *ep, true));
+        root["methods"] = std::move(methods);
+        Json others = Json::array();
+        for (const auto& [n, ep] : set.otherPrograms)
+            if (wanted.empty())
+                others.push_back(methodJson(n, *ep, false));
+        root["other_programs"] = std::move(others);
+        if (set.etrecordMaps) {
+            Json maps;
+            Json dh = Json::object();
+            for (const auto& [method, entries] : set.etrecordMaps->debugHandleMap) {
+                Json e = Json::object();
+                for (const auto& [id, handles] : entries)
+                    e[std::to_string(id)] = handles;
+                dh[method] = std::move(e);
+            }
+            maps["debug_handle_map"] = std::move(dh);
+            Json dm = Json::object();
+            for (const auto& [method, entries] : set.etrecordMaps->delegateMap) {
+                Json e = Json::object();
+                for (const auto& [id, entry] : entries) {
+                    Json x;
+                    x["name"] = entry.name;
+                    Json inner = Json::object();
+                    for (const auto& [k, v] : entry.delegateMap)
+                        inner[k] = v;
+                    x["delegate_map"] = std::move(inner);
+                    e[std::to_string(id)] = std::move(x);
+                }
+                dm[method] = std::move(e);
+            }
+            maps["delegate_map"] = std::move(dm);
+            Json no = Json::object();
+            for (const auto& [method, entries] : set.etrecordMaps->instructionIdToNumOutsMap) {
+                Json e = Json::object();
+                for (const auto& [id, n] : entries)
+                    e[std::to_string(id)] = n;
+                no[method] = std::move(e);
+            }
+            maps["instruction_id_to_num_outs_map"] = std::move(no);
+            root["etrecord"] = std::move(maps);
+        }
+        Json diags = Json::array();
+        for (const auto& d : set.diagnostics) {
+            Json j;
+            j["severity"] = pte::severityName(d.severity);
+            j["message"] = d.message;
+            j["file"] = d.file;
+            j["field_path"] = d.fieldPath;
+            diags.push_back(std::move(j));
+        }
+        root["diagnostics"] = std::move(diags);
+        printOut(root.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
+        return ExitOk;
+    }
+    std::string out =
+        path + ": " + containerName(set.container) + ", " + std::to_string(set.methods.size()) + " method(s)\n";
+    for (const auto& [n, ep] : set.methods)
+        if (wanted.empty() || n == wanted)
+            printMethodText(out, n, *ep);
+    if (wanted.empty()) {
+        for (const auto& [n, ep] : set.otherPrograms)
+            out += "other program " + n + ": " + std::to_string(ep->graph.nodes.size()) + " nodes\n";
+        if (set.etrecordMaps) {
+            std::size_t dh = 0;
+            std::size_t dm = 0;
+            for (const auto& [m, e] : set.etrecordMaps->debugHandleMap)
+                dh += e.size();
+            for (const auto& [m, e] : set.etrecordMaps->delegateMap)
+                dm += e.size();
+            out += "etrecord maps: " + std::to_string(dh) + " debug-handle entries, " + std::to_string(dm)
+                + " delegate entries\n";
+        }
+    }
+    printOut(out);
+    return ExitOk;
+}
+
+} // namespace
+
+PTELENS_REGISTER_COMMAND(graph, "graph", "Show a graph dump: methods, specs, nodes, weights", runGraph);
+
+} // namespace ptelens::cli

@@ -1,0 +1,164 @@
+// SPDX-FileCopyrightText: 2026 The ptelens authors
+// SPDX-License-Identifier: BSD-3-Clause
+#include "../core/dumptestutils.h"
+#include "testutils.h"
+
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+
+using namespace pte::test;
+
+namespace {
+QString dumpPath(const char* name) { return testDataDir() + QStringLiteral("/dumps/") + QLatin1String(name); }
+} // namespace
+
+class TestCliGraph : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void printsSpecsAndNodes()
+    {
+        QByteArray out;
+        QByteArray err;
+        QCOMPARE(runCli({ "graph", dumpPath("counter_single_key.json") }, &out, &err), 0);
+        const std::string text = out.toStdString();
+        QVERIFY2(text.find("counter_single_key.json: bare-json, 1 method(s)\n") != std::string::npos, text.c_str());
+        QVERIFY(text.find("method forward (schema 8.12, ATEN, torch 2.9.0)\n") != std::string::npos);
+        QVERIFY(text.find("    parameter p_weight <- weight  f32[4]\n") != std::string::npos);
+        QVERIFY(text.find("    buffer b_steps <- steps  i64[]\n") != std::string::npos);
+        QVERIFY2(text.find("    buffer_mutation add -> steps  i64[]  [not returned: buffer mutation: written back into "
+                           "the buffer, not returned]\n")
+                != std::string::npos,
+            text.c_str());
+        QVERIFY(text.find("    user_output mul  f32[4]\n") != std::string::npos);
+        QVERIFY(text.find("    add = aten::add.Tensor(self=b_steps, other=1) : i64[]\n") != std::string::npos);
+        QVERIFY(text.find("  weights: 0 loaded, missing: weight steps\n") != std::string::npos);
+        // The bare-JSON note goes to stderr.
+        QVERIFY(err.contains("weight(s) are not included"));
+    }
+
+    void printsJsonWithDroppedOutputs_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("kinds"); // output kinds, '!' marking the ones not returned
+        QTest::addRow("training") << "training.json"
+                                  << "!loss_output,!gradient_to_parameter,!gradient_to_user_input";
+        QTest::addRow("spec-kinds") << "spec_kinds.json"
+                                    << "!token,!buffer_mutation,!user_input_mutation,!parameter_mutation,user_output";
+        QTest::addRow("counter") << "counter_single_key.json"
+                                 << "!buffer_mutation,user_output";
+    }
+
+    void printsJsonWithDroppedOutputs()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, kinds);
+        QByteArray out;
+        QCOMPARE(runCli({ "graph", "--json", dumpPath(file.toLatin1().constData()) }, &out), 0);
+        const auto j = nlohmann::json::parse(out.constData(), out.constData() + out.size(), nullptr, false);
+        QVERIFY(!j.is_discarded());
+        QCOMPARE(j.begin().key(), std::string("container")); // nlohmann::json sorts keys on parse
+        QCOMPARE(j["container"].get<std::string>(), std::string("bare-json"));
+        const auto& m = j["methods"][0];
+        QString got;
+        for (const auto& o : m["output_specs"]) {
+            if (!got.isEmpty())
+                got += QLatin1Char(',');
+            if (!o["returned"].get<bool>()) {
+                got += QLatin1Char('!');
+                QVERIFY(!o["dropped_reason"].get<std::string>().empty());
+            }
+            got += QString::fromStdString(o["kind"].get<std::string>());
+        }
+        QCOMPARE(got, kinds);
+        QCOMPARE(m["node_count"].get<int>(), int(m["nodes"].size()));
+        // Stable key order in the printed text.
+        const std::string text = out.toStdString();
+        QVERIFY(text.find("\"file\"") < text.find("\"container\""));
+        QVERIFY(text.find("\"container\"") < text.find("\"methods\""));
+    }
+
+    void selectsMethodsInArchives()
+    {
+        const QString path = tempDir() + QStringLiteral("/cli.etrecord");
+        QVERIFY(writeZip(path,
+            { { "ETRECORD_V0", "" }, { "edge_dialect_exported_program/forward", readDumpData("delegate_edge.json") },
+                { "edge_dialect_exported_program/step", readDumpData("counter_single_key.json") },
+                { "debug_handle_map", R"({"forward": {"0": [1]}})" } }));
+        QByteArray out;
+        QCOMPARE(runCli({ "graph", path, "--method", "step" }, &out), 0);
+        QVERIFY(out.contains("method step "));
+        QVERIFY(!out.contains("method forward "));
+        QCOMPARE(runCli({ "graph", path, "--method", "forward" }, &out), 0);
+        QVERIFY2(
+            out.contains("getitem = torch.ops.higher_order.executorch_call_delegate(lowered_module_0=lowered module "
+                         "lowered_module_0 (XnnpackBackend), delegate_arg_0=x, delegate_arg_1=y) : f32[2, 2]  #1\n"),
+            out.constData());
+        QVERIFY(
+            out.contains("  delegate lowered_module_0: XnnpackBackend, 8 processed bytes, 1 compile spec(s), original "
+                         "graph 1 nodes\n"));
+        QCOMPARE(runCli({ "graph", path, "--json", "--method", "forward" }, &out), 0);
+        const auto j = nlohmann::json::parse(out.constData(), out.constData() + out.size(), nullptr, false);
+        QVERIFY(!j.is_discarded());
+        QCOMPARE(j["container"].get<std::string>(), std::string("etrecord"));
+        QCOMPARE(j["methods"].size(), std::size_t(1));
+        const auto& lm = j["methods"][0]["lowered_modules"][0];
+        QCOMPARE(lm["backend_id"].get<std::string>(), std::string("XnnpackBackend"));
+        QCOMPARE(lm["processed_bytes"].get<int>(), 8);
+        QCOMPARE(lm["original_nodes"].get<int>(), 1);
+        QCOMPARE(j["methods"][0]["nodes"][0]["debug_handles"][0].get<int>(), 1);
+        QCOMPARE(j["etrecord"]["debug_handle_map"]["forward"]["0"][0].get<int>(), 1);
+        QByteArray err;
+        QCOMPARE(runCli({ "graph", path, "--method", "nope" }, &out, &err), 2);
+        QVERIFY2(err.contains("has no method 'nope' (methods: forward, step)"), err.constData());
+    }
+
+    void failsCleanly_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("needle");
+        const QString junk = tempDir() + QStringLiteral("/junk.pt2");
+        writeFile(junk, QByteArray("PK\x03\x04 this is not really a zip", 30));
+        const QString cut = tempDir() + QStringLiteral("/cut.json");
+        writeFile(cut, readDumpData("counter_single_key.json").left(500));
+        QTest::addRow("corrupt-zip") << QStringList { "graph", junk } << 1 << "junk.pt2 is not a readable zip";
+        QTest::addRow("truncated-json") << QStringList { "graph", cut } << 1 << "cut.json: the JSON text ends early";
+        QTest::addRow("missing-file") << QStringList { "graph", tempDir() + "/none.pt2" } << 1 << "none.pt2";
+        QTest::addRow("no-file") << QStringList { "graph" } << 2 << "expected exactly one FILE";
+        QTest::addRow("bad-option") << QStringList { "graph", "--frobnicate", junk } << 2 << "frobnicate";
+    }
+
+    void failsCleanly()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(int, exitCode);
+        QFETCH(QString, needle);
+        QByteArray out;
+        QByteArray err;
+        QCOMPARE(runCli(args, &out, &err), exitCode);
+        QVERIFY2(err.contains(needle.toUtf8()), err.constData());
+        QVERIFY(out.isEmpty());
+    }
+
+    void showsCorpusBufferMutations()
+    {
+        PTE_REQUIRE_CORPUS();
+        QByteArray out;
+        QCOMPARE(runCli({ "graph", "--json", corpusPath("dumps/hades-pid_exported_program.pt2") }, &out), 0);
+        const auto j = nlohmann::json::parse(out.constData(), out.constData() + out.size(), nullptr, false);
+        QVERIFY(!j.is_discarded());
+        const auto& m = j["methods"][0];
+        int returned = 0;
+        for (const auto& o : m["output_specs"])
+            returned += o["returned"].get<bool>() ? 1 : 0;
+        QCOMPARE(returned, 2);
+        QCOMPARE(m["output_specs"].size(), std::size_t(8));
+        QCOMPARE(m["weights"].size(), std::size_t(30));
+        QCOMPARE(m["node_count"].get<int>(), 34);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliGraph)
+#include "tst_cli_graph.moc"

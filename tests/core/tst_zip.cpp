@@ -1,0 +1,174 @@
+// SPDX-FileCopyrightText: 2026 The ptelens authors
+// SPDX-License-Identifier: BSD-3-Clause
+#include "dumptestutils.h"
+#include "pte/dumpreader.h"
+#include "testutils.h"
+#include "ziparchive.h"
+
+#include <QTest>
+
+using namespace pte;
+using namespace pte::test;
+
+namespace {
+Bytes toBytes(const QByteArray& a) { return Bytes::copyOf(std::string_view(a.constData(), std::size_t(a.size()))); }
+} // namespace
+
+class TestZip : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void readsStoredAndDeflatedEntries_data()
+    {
+        QTest::addColumn<bool>("zip64");
+        QTest::addRow("plain") << false;
+        QTest::addRow("zip64-extra-fields") << true;
+    }
+
+    void readsStoredAndDeflatedEntries()
+    {
+        QFETCH(bool, zip64);
+        const QByteArray big(100000, 'z');
+        const QByteArray zip =
+            makeZip({ { "model/archive_format", "pt2" }, { "model/data/weights/weight_0", "ABCDEFGH" },
+                        { "model/models/model.json", big, true } },
+                zip64);
+        QVERIFY(!zip.isEmpty());
+        const Bytes data = toBytes(zip);
+        auto archive = ZipArchive::open(data, "a.pt2");
+        QVERIFY_RESULT(archive);
+        QCOMPARE(archive->entries().size(), std::size_t(3));
+        QCOMPARE(archive->rootFolder(), std::string("model"));
+        const ZipEntry* w = archive->findInRoot("data/weights/weight_0");
+        QVERIFY(w);
+        QCOMPARE(w->method, 0u);
+        auto stored = archive->read(*w);
+        QVERIFY_RESULT(stored);
+        QCOMPARE(std::string(stored->asStringView()), std::string("ABCDEFGH"));
+        // Stored entries are views into the archive bytes, not copies.
+        QCOMPARE(stored->data(), data.data() + w->dataOffset);
+        QCOMPARE(stored->owner(), data.owner());
+        const ZipEntry* m = archive->findInRoot("models/model.json");
+        QVERIFY(m);
+        QCOMPARE(m->method, 8u);
+        QVERIFY(m->compressedSize < 1000);
+        auto inflated = archive->read(*m);
+        QVERIFY_RESULT(inflated);
+        QCOMPARE(inflated->size(), std::size_t(100000));
+        QVERIFY(inflated->asStringView() == big.toStdString());
+        QCOMPARE(archive->rootPath("x"), std::string("model/x"));
+    }
+
+    void detectsNoRootFolder()
+    {
+        const QByteArray zip = makeZip({ { "ETRECORD_V0", "" }, { "edge_dialect_exported_program/forward", "{}" } });
+        auto archive = ZipArchive::open(toBytes(zip), "e.bin");
+        QVERIFY_RESULT(archive);
+        QCOMPARE(archive->rootFolder(), std::string());
+        QVERIFY(archive->findInRoot("ETRECORD_V0"));
+        QCOMPARE(archive->findInRoot("ETRECORD_V0")->uncompressedSize, std::uint64_t(0));
+    }
+
+    void refusesBadArchives_data()
+    {
+        QTest::addColumn<QByteArray>("zip");
+        QTest::addColumn<quint64>("cap");
+        QTest::addColumn<QString>("needle");
+        const QByteArray good = makeZip({ { "a/x.json", "{\"k\": 1}" }, { "a/y", "0123456789" } });
+        QTest::addRow("dotdot") << makeZip({ { "../evil", "x" } }) << quint64(1 << 20) << "'../evil'";
+        QTest::addRow("dotdot-inside") << makeZip({ { "a/../../evil", "x" } }) << quint64(1 << 20) << "'a/../../evil'";
+        QTest::addRow("absolute") << makeZip({ { "/etc/passwd", "x" } }) << quint64(1 << 20) << "'/etc/passwd'";
+        QTest::addRow("over-cap") << good << quint64(9) << "'a/y' declares 10 bytes";
+        QTest::addRow("truncated") << good.left(good.size() - 30) << quint64(1 << 20) << "not a readable zip";
+        QTest::addRow("not-zip") << QByteArray("hello world, not a zip at all") << quint64(1 << 20)
+                                 << "not a readable zip";
+        // A deflated entry whose (local and central) sizes claim 2 GB from a few compressed bytes.
+        QByteArray bomb = makeZip({ { "a/z", QByteArray(64, 'z'), true } });
+        const auto patch = [&bomb](qsizetype at) {
+            bomb[at] = char(0xff);
+            bomb[at + 1] = char(0xff);
+            bomb[at + 2] = char(0xff);
+            bomb[at + 3] = char(0x7f);
+        };
+        patch(22); // local header: uncompressed size
+        patch(bomb.indexOf(QByteArray("PK\x01\x02", 4)) + 24); // central directory: uncompressed size
+        QTest::addRow("deflate-bomb") << bomb << quint64(std::uint64_t(64) << 30) << "which is impossible";
+        QByteArray cut = good;
+        cut.remove(10, 20); // damage the first local header: offsets in the central directory no longer match
+        QTest::addRow("shifted") << cut << quint64(1 << 20) << "e.zip";
+    }
+
+    void refusesBadArchives()
+    {
+        QFETCH(QByteArray, zip);
+        QFETCH(quint64, cap);
+        QFETCH(QString, needle);
+        const auto r = ZipArchive::open(toBytes(zip), "e.zip", cap);
+        QVERIFY(!r);
+        QVERIFY2(r.error().message.find(needle.toStdString()) != std::string::npos, r.error().message.c_str());
+        QVERIFY(r.error().message.find("e.zip") != std::string::npos);
+    }
+
+    void detectsCorruptPayloads()
+    {
+        QByteArray zip = makeZip({ { "a/y", "0123456789" }, { "a/z", QByteArray(5000, 'q'), true } });
+        auto archive = ZipArchive::open(toBytes(zip), "c.zip");
+        QVERIFY_RESULT(archive);
+        const std::uint64_t yOff = archive->find("a/y")->dataOffset;
+        const std::uint64_t zOff = archive->find("a/z")->dataOffset;
+        zip[qsizetype(yOff + 3)] = 'X';
+        zip[qsizetype(zOff + 1)] = char(zip[qsizetype(zOff + 1)] ^ 0x55);
+        auto damaged = ZipArchive::open(toBytes(zip), "c.zip");
+        QVERIFY_RESULT(damaged);
+        const auto y = damaged->read(*damaged->find("a/y"));
+        QVERIFY(!y);
+        QVERIFY2(y.error().message.find("c.zip:a/y: CRC-32 mismatch") != std::string::npos, y.error().message.c_str());
+        const auto z = damaged->read(*damaged->find("a/z"));
+        QVERIFY(!z);
+        QVERIFY(z.error().message.find("c.zip:a/z") != std::string::npos);
+    }
+
+    void readDumpNamesArchiveProblems_data()
+    {
+        QTest::addColumn<QByteArray>("zip");
+        QTest::addColumn<QString>("needle");
+        QTest::addRow("unknown-layout") << makeZip({ { "foo.txt", "x" } }) << "not a graph dump";
+        QTest::addRow("torch-save-checkpoint")
+            << makeZip({ { "archive/data.pkl", "x" }, { "archive/byteorder", "little" } }) << "torch.save checkpoint";
+        QTest::addRow("aoti-package") << makeZip(
+            { { "m/archive_format", "pt2" }, { "m/data/aotinductor/model/x.so", "" } })
+                                      << "AOTInductor";
+        QTest::addRow("dotdot-entry") << makeZip({ { "serialized_exported_program.json", "{}" }, { "x/../../y", "" } })
+                                      << "'x/../../y'";
+    }
+
+    void readDumpNamesArchiveProblems()
+    {
+        QFETCH(QByteArray, zip);
+        QFETCH(QString, needle);
+        const QString path = tempDir() + QStringLiteral("/bad.pt2");
+        QVERIFY(writeFile(path, zip));
+        const auto r = readDump(path.toStdString());
+        QVERIFY(!r);
+        QVERIFY2(r.error().message.find(needle.toStdString()) != std::string::npos, r.error().message.c_str());
+        QVERIFY(r.error().message.find("bad.pt2") != std::string::npos);
+    }
+
+    void capAppliesThroughReadDump()
+    {
+        const QString path = tempDir() + QStringLiteral("/cap.pt2");
+        QVERIFY(writeFile(
+            path, makeZip({ { "serialized_exported_program.json", readDumpData("counter_single_key.json") } })));
+        DumpReadOptions opts;
+        opts.maxEntrySize = 100;
+        const auto r = readDump(path.toStdString(), opts);
+        QVERIFY(!r);
+        QCOMPARE(r.error().code, ErrorCode::InvalidInput);
+        QVERIFY2(r.error().message.find("'serialized_exported_program.json' declares") != std::string::npos,
+            r.error().message.c_str());
+        QVERIFY_RESULT(readDump(path.toStdString()));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestZip)
+#include "tst_zip.moc"
