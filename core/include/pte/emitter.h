@@ -35,6 +35,20 @@ struct EmitOptions
     std::function<void(std::uint64_t, std::uint64_t)> progress;
     /** Set to true from another thread to stop; emitProgram then fails with ErrorCode::Cancelled. */
     const std::atomic<bool>* cancel = nullptr;
+    /**
+     * Bytes of Tensor prim getters (primGetters entries holding a Tensor EValue), by getter name. The Tensor's
+     * scalarType/sizes/dimOrder describe them; a missing entry means zero-filled bytes.
+     */
+    std::map<std::string, Bytes> primGetterTensorData;
+    /**
+     * ETRecord delegate maps (EtRecordMaps::delegateMap) of the input, by method then delegate-call instruction
+     * id. Used for a delegate call whose lowered module carries no debug-identifier map of its own.
+     */
+    std::map<std::string, std::map<std::int64_t, DelegateMapEntry>> etrecordDelegateMap;
+    /** Weights the dump lacks (bare JSON) become zero-filled constants with a warning instead of an error. */
+    bool zeroFillMissingWeights = false;
+    /** Alignment of planned tensors (ExecuTorch's MemoryPlanningPass default). */
+    std::uint64_t memoryAlignment = 16;
 };
 
 /** One planned tensor of a method's memory plan (for the GUI's memory view). */
@@ -58,6 +72,11 @@ struct MethodEmitInfo
     std::map<std::int32_t, std::string> valueNames;
     /** Outputs removed before emission (buffer mutations, ...) with the reason. */
     std::vector<std::pair<std::string, std::string>> droppedOutputs;
+    /** Operators of the plan (runtime keys such as "aten::add.out") and whether the portable library has them. */
+    std::vector<std::pair<std::string, bool>> kernelCoverage;
+    /** For a joint (training) graph: the __et_training_* values; -1 when not a joint graph. */
+    std::int64_t trainingGradientsIndex = -1;
+    std::int64_t trainingParametersIndex = -1;
 };
 
 /** What ExecuTorch's EmitterOutput holds, plus what the GUI shows. */
@@ -74,9 +93,20 @@ struct EmitterOutput
 };
 
 /**
- * Emits methods in sorted name order. A single program becomes `forward`.
- * @returns InvalidInput (like ExecuTorch's invalid-input error) for an empty or malformed method map;
- * Unsupported for constructs ExecuTorch refuses (while_loop); errors name the node and target.
+ * Emits methods in sorted name order, each from fresh per-method state; constants (deduplicated by content),
+ * delegate blobs and mutable data are program-wide. Before emission each method is lowered as
+ * EdgeProgramManager.to_executorch() would: training-IR composites decomposed (linear, convNd, batch norms,
+ * layer_norm, dropout, matmul, flatten, view/reshape, t/transpose...), views to *_copy ops, functional ops to
+ * their out variants with planned out tensors, buffer mutations written back with aten::copy_, `cond` inlined
+ * as JumpFalse/Move, delegate calls, and greedy memory planning (memory_id 1, 16-byte alignment).
+ * Joint (training) graphs add the __et_training_{gradients_index,fqn,parameters_index}_<m> plans; then
+ * `options.primGetters` follow (in name order). Outputs ExecuTorch drops (buffer mutations, effect tokens)
+ * are listed in MethodEmitInfo::droppedOutputs; non-fatal findings (unknown operators, ...) in `warnings`.
+ * @returns InvalidInput (like ExecuTorch's INVALID_INPUT_TYPE) for an empty map or missing, unnamed or duplicated
+ * methods, and for malformed graphs (undefined values, missing weights, bad arguments); Unsupported for what
+ * ExecuTorch (or ptelens) refuses: while_loop, map/scan, custom objects, non-CPU devices, unbounded dynamic
+ * dimensions; Cancelled when `options.cancel` is set. Node errors name the method, node and target.
+ * The emitted program leaves `constantSegment` unset: layoutForSerialization builds it from constant_buffer.
  */
 [[nodiscard]] Result<EmitterOutput> emitProgram(
     const std::vector<std::pair<std::string, std::shared_ptr<const ExportedProgram>>>& methods,

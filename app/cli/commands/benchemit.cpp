@@ -1,0 +1,221 @@
+// SPDX-FileCopyrightText: 2026 The ptelens authors
+// SPDX-License-Identifier: BSD-3-Clause
+// Benchmark "emit": a synthetic exported program built in memory (100k nodes, 64 weights of 16 MB = 1 GB
+// backed by a sparse temporary file through mapFile; --quick: 2k nodes, 4 x 4 MB) is emitted, laid out and
+// saved. Measured: emission alone, the whole save against `cp --sparse=never` of the weights file, and the
+// flatbuffer part against the JSON + `flatc -b` route (programToJson of the same program, then flatc).
+#include "bench.h"
+#include "pte/emitter.h"
+#include "pte/jsondump.h"
+#include "pte/mappedfile.h"
+#include "pte/ptewriter.h"
+
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <fcntl.h>
+#include <fstream>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+namespace ptelens::cli {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double msSince(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+
+pte::TensorMeta vectorMeta(std::int64_t numel)
+{
+    pte::TensorMeta m;
+    m.dtype = pte::ScalarType::Float;
+    m.sizes = { pte::SymInt { numel, {}, {} } };
+    m.strides = { pte::SymInt { 1, {}, {} } };
+    m.storageOffset.value = 0;
+    return m;
+}
+
+pte::Argument tensorArg(const std::string& name)
+{
+    pte::Argument a;
+    a.kind = pte::ArgKind::Tensor;
+    a.names = { name };
+    return a;
+}
+
+/** The ptelens source folder, from the CMakeCache.txt above the CLI binary (for schema/program.fbs). */
+std::string sourceDir(const std::string& cliPath)
+{
+    std::string dir = cliPath.substr(0, cliPath.rfind('/'));
+    for (int up = 0; up < 4 && !dir.empty(); ++up) {
+        std::ifstream cache(dir + "/CMakeCache.txt");
+        std::string line;
+        while (cache && std::getline(cache, line))
+            if (line.rfind("CMAKE_HOME_DIRECTORY:INTERNAL=", 0) == 0)
+                return line.substr(30);
+        dir = dir.substr(0, dir.rfind('/'));
+    }
+    return {};
+}
+
+std::vector<BenchMeasurement> runEmitBench(const BenchContext& ctx)
+{
+    const int nodes = ctx.quick ? 2000 : 100000;
+    const int weights = ctx.quick ? 4 : 64;
+    const std::uint64_t weightBytes = ctx.quick ? (std::uint64_t(4) << 20) : (std::uint64_t(16) << 20);
+    const std::int64_t numel = std::int64_t(weightBytes / 4);
+    std::vector<BenchMeasurement> out;
+
+    // Sparse weights file; each weight starts with a distinct tag so content deduplication keeps all of them.
+    const std::string weightsPath = ctx.workDir + "/weights.bin";
+    {
+        const int fd = ::open(weightsPath.c_str(), O_CREAT | O_TRUNC | O_WRONLY, 0644);
+        bool ok = fd >= 0 && ::ftruncate(fd, off_t(weightBytes * std::uint64_t(weights))) == 0;
+        for (int w = 0; w < weights && ok; ++w) {
+            const float tag[2] = { float(w + 1), 0.5f };
+            ok = ::pwrite(fd, tag, sizeof tag, off_t(weightBytes * std::uint64_t(w))) == ssize_t(sizeof tag);
+        }
+        if (fd >= 0)
+            ::close(fd);
+        if (!ok) {
+            std::fprintf(stderr, "emit: cannot create %s\n", weightsPath.c_str());
+            return { { "emit.setup_failed", 1, "", "0", false } };
+        }
+    }
+    auto mapped = pte::mapFile(weightsPath);
+    if (!mapped) {
+        std::fprintf(stderr, "emit: %s\n", mapped.error().toString().c_str());
+        return { { "emit.setup_failed", 1, "", "0", false } };
+    }
+
+    // The exported program: x + w[i % W] chained over `nodes` add nodes.
+    auto ep = std::make_shared<pte::ExportedProgram>();
+    const auto meta = vectorMeta(numel);
+    for (int w = 0; w < weights; ++w) {
+        const std::string name = "p_w" + std::to_string(w);
+        ep->graph.inputs.push_back(tensorArg(name));
+        ep->graph.tensorValues[name] = meta;
+        pte::InputSpec s;
+        s.kind = pte::InputKind::Parameter;
+        s.arg = tensorArg(name);
+        s.target = "w" + std::to_string(w);
+        ep->signature.inputSpecs.push_back(s);
+        pte::WeightTensor wt;
+        wt.meta = meta;
+        wt.data = mapped->slice(std::size_t(weightBytes * std::uint64_t(w)), std::size_t(weightBytes));
+        wt.source = weightsPath;
+        wt.isParameter = true;
+        ep->weights[s.target] = std::move(wt);
+    }
+    ep->graph.inputs.push_back(tensorArg("x"));
+    ep->graph.tensorValues["x"] = meta;
+    pte::InputSpec user;
+    user.arg = tensorArg("x");
+    ep->signature.inputSpecs.push_back(user);
+    ep->graph.nodes.reserve(std::size_t(nodes));
+    for (int i = 0; i < nodes; ++i) {
+        pte::Node n;
+        n.name = "add_" + std::to_string(i);
+        n.target = "torch.ops.aten.add.Tensor";
+        n.targetKind = pte::TargetKind::OpOverload;
+        n.ns = "aten";
+        n.op = "add";
+        n.overload = "Tensor";
+        n.inputs = { pte::NamedArgument { "self", tensorArg(i ? "add_" + std::to_string(i - 1) : "x"), 1 },
+            pte::NamedArgument { "other", tensorArg("p_w" + std::to_string(i % weights)), 1 } };
+        n.outputs = { tensorArg(n.name) };
+        n.debugHandles = { i + 1 };
+        ep->graph.tensorValues[n.name] = meta;
+        ep->graph.nodes.push_back(std::move(n));
+    }
+    ep->graph.outputs = { tensorArg("add_" + std::to_string(nodes - 1)) };
+    pte::OutputSpec os;
+    os.arg = ep->graph.outputs[0];
+    ep->signature.outputSpecs = { os };
+
+    auto t0 = Clock::now();
+    const std::clock_t c0 = std::clock();
+    auto emitted = pte::emitProgram({ { "forward", ep } });
+    const double emitMs = msSince(t0);
+    const double emitCpuMs = 1000.0 * double(std::clock() - c0) / CLOCKS_PER_SEC;
+    if (!emitted) {
+        std::fprintf(stderr, "emit: %s\n", emitted.error().toString().c_str());
+        return { { "emit.failed", 1, "", "0", false } };
+    }
+    auto t1 = Clock::now();
+    auto laid = pte::layoutForSerialization(emitted->program, emitted->mutableData, emitted->namedData);
+    if (!laid) {
+        std::fprintf(stderr, "emit: %s\n", laid.error().toString().c_str());
+        return { { "emit.layout_failed", 1, "", "0", false } };
+    }
+    const double layoutMs = msSince(t1);
+    auto t2 = Clock::now();
+    auto serialized = pte::serializePte(*laid);
+    const double flatbufferMs = msSince(t2);
+    const std::string outPath = ctx.workDir + "/bench.pte";
+    auto written = serialized ? pte::writeSerializedPte(*serialized, outPath) : pte::Result<void>(serialized.error());
+    const double saveMs = msSince(t0);
+    if (!written) {
+        std::fprintf(stderr, "emit: %s\n", written.error().toString().c_str());
+        return { { "emit.write_failed", 1, "", "0", false } };
+    }
+    // cp writes into the page cache; the save is durable (fsync), so cp + sync is measured too.
+    const std::string copyPath = ctx.workDir + "/weights-copy.bin";
+    const auto cp = runMeasured({ "/bin/cp", "--sparse=never", weightsPath, copyPath });
+    const auto sync = runMeasured({ "/bin/sync", copyPath });
+    ::unlink(copyPath.c_str());
+    const double cpMs = cp.wallMs;
+    const double cpSyncMs = cp.wallMs + sync.wallMs;
+    double load = 0;
+    if (std::ifstream la("/proc/loadavg"); la)
+        la >> load;
+
+    out.push_back({ "emit.nodes", double(nodes), "", "", true });
+    out.push_back({ "emit.weights_mb", double(weightBytes) * weights / (1024.0 * 1024.0), "MB", "", true });
+    out.push_back({ "emit.load_average", load, "", "", true });
+    out.push_back({ "emit.emission_ms", emitMs, "ms", "< 1000 ms", emitMs < 1000 });
+    out.push_back({ "emit.emission_cpu_ms", emitCpuMs, "ms", "< 1000 ms", emitCpuMs < 1000 });
+    out.push_back({ "emit.layout_ms", layoutMs, "ms", "", true });
+    out.push_back({ "emit.save_total_ms", saveMs, "ms", "", true });
+    out.push_back({ "emit.cp_weights_ms", cpMs, "ms", "", cp.exitCode == 0 });
+    out.push_back({ "emit.save_vs_cp_ratio", cpMs > 0 ? saveMs / cpMs : 0, "x", "<= 2x",
+        cp.exitCode == 0 && saveMs <= 2 * cpMs });
+    out.push_back({ "emit.cp_sync_weights_ms", cpSyncMs, "ms", "", cp.exitCode == 0 && sync.exitCode == 0 });
+    out.push_back({ "emit.save_vs_cp_sync_ratio", cpSyncMs > 0 ? saveMs / cpSyncMs : 0, "x", "<= 2x",
+        cp.exitCode == 0 && sync.exitCode == 0 && saveMs <= 2 * cpSyncMs });
+    out.push_back({ "emit.flatbuffer_ms", flatbufferMs, "ms", "", true });
+
+    // The JSON + flatc route for the same program (the flatbuffer part; segments are appended either way).
+    const std::string src = sourceDir(ctx.cliPath);
+    const std::string schema = src + "/schema/program.fbs";
+    if (src.empty() || !std::ifstream(schema) || !std::ifstream("/usr/bin/flatc")) {
+        std::fprintf(stderr, "emit: JSON + flatc route skipped (schema/program.fbs or flatc not found)\n");
+        return out;
+    }
+    auto t3 = Clock::now();
+    const std::string json = pte::programToJson(*laid);
+    const std::string jsonPath = ctx.workDir + "/bench.json";
+    {
+        std::ofstream f(jsonPath, std::ios::binary);
+        f.write(json.data(), std::streamsize(json.size()));
+    }
+    const double jsonMs = msSince(t3);
+    const auto flatc = runMeasured({ "/usr/bin/flatc", "-b", "--unknown-json", "-o", ctx.workDir, schema, jsonPath });
+    if (flatc.exitCode != 0) {
+        std::fprintf(stderr, "emit: JSON + flatc route skipped: flatc rejected programToJson's output (exit %d)\n",
+            flatc.exitCode);
+        return out;
+    }
+    const double routeMs = jsonMs + flatc.wallMs;
+    out.push_back({ "emit.json_flatc_ms", routeMs, "ms", "", true });
+    out.push_back({ "emit.flatc_vs_ptelens_ratio", flatbufferMs > 0 ? routeMs / flatbufferMs : 0, "x", "", true });
+    return out;
+}
+
+} // namespace
+
+PTELENS_REGISTER_BENCHMARK(
+    emit, "emit", "Emit and save a 100k-node program with 1 GB of weights (vs cp, vs JSON + flatc -b)", runEmitBench);
+
+} // namespace ptelens::cli

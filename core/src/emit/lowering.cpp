@@ -1,0 +1,2006 @@
+// SPDX-FileCopyrightText: 2026 The ptelens authors
+// SPDX-License-Identifier: BSD-3-Clause
+#include "emit/lowering.h"
+
+#include "pte/emitter.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cstring>
+#include <functional>
+#include <limits>
+#include <numeric>
+#include <set>
+#include <unordered_map>
+
+namespace pte::emitcore {
+
+std::uint64_t LValue::nbytes() const noexcept
+{
+    std::uint64_t n = elementSize(dtype);
+    for (const auto s : sizes)
+        n *= std::uint64_t(std::max<std::int32_t>(s, 0));
+    return n;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Small helpers: targets, symbolic bounds, dim orders
+// ---------------------------------------------------------------------------------------------------------
+
+std::optional<TargetName> parseTarget(const std::string& target)
+{
+    std::string_view t = target;
+    if (const auto cc = t.find("::"); cc != std::string_view::npos) {
+        TargetName n;
+        n.ns = std::string(t.substr(0, cc));
+        auto rest = t.substr(cc + 2);
+        const auto dot = rest.find('.');
+        n.op = std::string(rest.substr(0, dot));
+        if (dot != std::string_view::npos)
+            n.overload = std::string(rest.substr(dot + 1));
+        if (n.overload == "default")
+            n.overload.clear();
+        return n;
+    }
+    for (const std::string_view prefix :
+        { "executorch.exir.dialects.edge.ops.", "executorch.exir.dialects.backend.ops.", "torch.ops.", "ops." }) {
+        if (t.substr(0, prefix.size()) == prefix) {
+            t.remove_prefix(prefix.size());
+            break;
+        }
+    }
+    const auto first = t.find('.');
+    const auto last = t.rfind('.');
+    if (first == std::string_view::npos)
+        return std::nullopt;
+    TargetName n;
+    n.ns = std::string(t.substr(0, first));
+    if (first == last) {
+        n.op = std::string(t.substr(first + 1));
+    } else {
+        n.op = std::string(t.substr(first + 1, last - first - 1));
+        n.overload = std::string(t.substr(last + 1));
+    }
+    if (n.overload == "default")
+        n.overload.clear();
+    return n;
+}
+
+namespace {
+
+// A tiny evaluator for sympy text: infix ("2*s0 + 1") and srepr ("Mul(Integer(2), Symbol('s0', ...))").
+// Symbols take their upper bound; only +, - (by constants) and * are accepted, which are monotone for sizes.
+class SymEval
+{
+public:
+    SymEval(std::string_view text, const std::map<std::string, RangeConstraint>& ranges)
+        : m_s(text)
+        , m_ranges(ranges)
+    { }
+    std::optional<std::int64_t> run()
+    {
+        auto v = expr();
+        skip();
+        if (!v || m_p != m_s.size())
+            return std::nullopt;
+        return v;
+    }
+
+private:
+    void skip()
+    {
+        while (m_p < m_s.size() && std::isspace(static_cast<unsigned char>(m_s[m_p])))
+            ++m_p;
+    }
+    bool eat(char c)
+    {
+        skip();
+        if (m_p < m_s.size() && m_s[m_p] == c) {
+            ++m_p;
+            return true;
+        }
+        return false;
+    }
+    std::optional<std::int64_t> expr()
+    {
+        auto v = term();
+        while (v) {
+            if (eat('+')) {
+                auto r = term();
+                if (!r)
+                    return std::nullopt;
+                *v += *r;
+            } else if (eat('-')) {
+                auto r = term();
+                if (!r)
+                    return std::nullopt;
+                *v -= *r;
+            } else
+                break;
+        }
+        return v;
+    }
+    std::optional<std::int64_t> term()
+    {
+        auto v = factor();
+        while (v) {
+            skip();
+            if (m_s.substr(m_p, 2) == "//") {
+                m_p += 2;
+                auto r = factor();
+                if (!r || *r == 0)
+                    return std::nullopt;
+                *v /= *r;
+            } else if (eat('*')) {
+                auto r = factor();
+                if (!r)
+                    return std::nullopt;
+                *v *= *r;
+            } else
+                break;
+        }
+        return v;
+    }
+    std::optional<std::int64_t> factor()
+    {
+        skip();
+        if (eat('(')) {
+            auto v = expr();
+            if (!eat(')'))
+                return std::nullopt;
+            return v;
+        }
+        if (m_p < m_s.size() && std::isdigit(static_cast<unsigned char>(m_s[m_p]))) {
+            std::int64_t v = 0;
+            const auto r = std::from_chars(m_s.data() + m_p, m_s.data() + m_s.size(), v);
+            m_p = std::size_t(r.ptr - m_s.data());
+            return v;
+        }
+        std::string ident;
+        while (m_p < m_s.size() && (std::isalnum(static_cast<unsigned char>(m_s[m_p])) || m_s[m_p] == '_'))
+            ident += m_s[m_p++];
+        if (ident.empty())
+            return std::nullopt;
+        skip();
+        if (m_p < m_s.size() && m_s[m_p] == '(') {
+            // srepr call
+            ++m_p;
+            if (ident == "Symbol") {
+                skip();
+                if (m_p >= m_s.size() || (m_s[m_p] != '\'' && m_s[m_p] != '"'))
+                    return std::nullopt;
+                const char q = m_s[m_p++];
+                const auto end = m_s.find(q, m_p);
+                if (end == std::string_view::npos)
+                    return std::nullopt;
+                const std::string name(m_s.substr(m_p, end - m_p));
+                m_p = end + 1;
+                int depth = 1; // skip assumptions
+                while (m_p < m_s.size() && depth > 0) {
+                    if (m_s[m_p] == '(')
+                        ++depth;
+                    else if (m_s[m_p] == ')')
+                        --depth;
+                    ++m_p;
+                }
+                return symbol(name);
+            }
+            if (ident == "Integer") {
+                auto v = expr();
+                if (!eat(')'))
+                    return std::nullopt;
+                return v;
+            }
+            if (ident == "Add" || ident == "Mul") {
+                std::optional<std::int64_t> acc = ident == "Add" ? 0 : 1;
+                do {
+                    auto v = expr();
+                    if (!v)
+                        return std::nullopt;
+                    acc = ident == "Add" ? *acc + *v : *acc * *v;
+                } while (eat(','));
+                if (!eat(')'))
+                    return std::nullopt;
+                return acc;
+            }
+            return std::nullopt;
+        }
+        return symbol(ident);
+    }
+    std::optional<std::int64_t> symbol(const std::string& name)
+    {
+        const auto it = m_ranges.find(name);
+        if (it == m_ranges.end() || !it->second.maxVal)
+            return std::nullopt;
+        return *it->second.maxVal;
+    }
+
+    std::string_view m_s;
+    std::size_t m_p = 0;
+    const std::map<std::string, RangeConstraint>& m_ranges;
+};
+
+} // namespace
+
+std::optional<std::int64_t> symUpperBound(const SymInt& s, const std::map<std::string, RangeConstraint>& ranges)
+{
+    if (s.value)
+        return s.value;
+    if (s.expr.empty())
+        return std::nullopt;
+    return SymEval(s.expr, ranges).run();
+}
+
+std::vector<std::uint8_t> dimOrderFromStrides(const std::vector<std::int64_t>& strides)
+{
+    std::vector<std::uint8_t> order(strides.size());
+    std::iota(order.begin(), order.end(), std::uint8_t(0));
+    if (std::is_sorted(strides.begin(), strides.end(), std::greater<>()))
+        return order; // contiguous (the common case): no sort needed
+    std::stable_sort(
+        order.begin(), order.end(), [&](std::uint8_t a, std::uint8_t b) { return strides[a] > strides[b]; });
+    return order;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The lowering of one method
+// ---------------------------------------------------------------------------------------------------------
+
+namespace {
+
+std::string describeNode(const Node& n)
+{
+    std::string s = "node '" + n.name + "' (" + n.target + ")";
+    return s;
+}
+
+std::vector<std::int64_t> contiguousStrides(const std::vector<std::int32_t>& sizes)
+{
+    std::vector<std::int64_t> strides(sizes.size());
+    std::int64_t st = 1;
+    for (std::size_t i = sizes.size(); i-- > 0;) {
+        strides[i] = st;
+        st *= std::max<std::int64_t>(sizes[i], 1);
+    }
+    return strides;
+}
+
+class Lowering
+{
+public:
+    Lowering(const ExportedProgram& ep, const std::string& method, const LoweringOptions& options)
+        : m_ep(ep)
+        , m_method(method)
+        , m_options(options)
+        , m_reg(SchemaRegistry::instance())
+    { }
+
+    Result<LoweredMethod> run();
+
+private:
+    // ---- values
+    Result<int> newTensor(const std::string& name, const TensorMeta& meta, const std::string& where);
+    Result<int> newTensorFromName(const std::string& name, const std::string& where);
+    int newTemp(const std::string& name, ScalarType dtype, std::vector<std::int32_t> sizes,
+        std::vector<std::uint8_t> dimOrder = {});
+    int newSym(const std::string& name);
+    Result<int> lookup(const std::string& name, const std::string& where) const;
+    const TensorMeta* findMeta(const std::string& name) const;
+    void define(const std::string& name, int ref) { m_scopes.back()[name] = ref; }
+
+    // ---- arguments
+    Result<LArg> convertArg(const Argument& a, const ArgType& t, const std::string& where);
+    Result<LArg> convertUntyped(const Argument& a, const std::string& where);
+    Result<LArg> defaultArg(const SchemaArg& a, const std::string& where);
+    Result<IntElem> intElem(const Argument& a, std::size_t i, const std::string& where);
+    /** Binds a node's inputs to a schema: every argument, given or default, by name. */
+    Result<std::map<std::string, LArg>> bindArgs(const OpSchema& schema, const Node& n);
+    Result<std::vector<int>> nodeOutputs(const Node& n);
+
+    // ---- instructions
+    Result<void> lowerNode(const Node& n);
+    Result<void> lowerOp(const TargetName& t, const Node& n);
+    Result<void> emitKernel(const OpSchema& schema, std::map<std::string, LArg> given, const std::vector<int>& outs,
+        const Node& n, const std::string& origin = {});
+    Result<void> emitFunctionalAsIs(const OpSchema& schema, const Node& n);
+    Result<void> emitUnknown(const TargetName& t, const Node& n);
+    Result<void> lowerSymOp(const Node& n);
+    Result<void> lowerDelegate(const Node& n);
+    Result<void> lowerCond(const Node& n);
+    Result<void> lowerSubgraph(
+        const Graph& g, const std::vector<int>& operands, const std::vector<int>& bindings, const std::string& where);
+    Result<bool> decompose(const TargetName& t, const Node& n);
+    void alias(const Node& n, int ref);
+    const OpSchema* schema(const char* qualified, const char* overload) const
+    {
+        return m_reg.find(qualified, overload);
+    }
+    Result<void> placeholders();
+    Result<void> writeBacksAndOutputs();
+    void computeLifetimes();
+    Error nodeError(const Node& n, ErrorCode code, const std::string& what) const
+    {
+        return makeError(code, "method '" + m_method + "': " + this->where(n) + ": " + what, {}, n.jsonPath);
+    }
+    /** describeNode(n), cached for the node being lowered (messages are built on the success path too). */
+    const std::string& where(const Node& n) const
+    {
+        if (m_whereNode != &n) {
+            m_whereNode = &n;
+            m_where = describeNode(n);
+        }
+        return m_where;
+    }
+    static Error withPath(const Node& n, Error e)
+    {
+        if (e.fieldPath.empty())
+            e.fieldPath = n.jsonPath;
+        return e;
+    }
+    void warn(const std::string& msg, const std::string& path = {})
+    {
+        Diagnostic d;
+        d.severity = Severity::Warning;
+        d.code = ErrorCode::Unsupported;
+        d.message = "method '" + m_method + "': " + msg;
+        d.fieldPath = path;
+        d.file = m_ep.source;
+        m_out.warnings.push_back(std::move(d));
+    }
+
+    const ExportedProgram& m_ep;
+    std::string m_method;
+    LoweringOptions m_options;
+    const SchemaRegistry& m_reg;
+    LoweredMethod m_out;
+    std::vector<std::unordered_map<std::string, int>> m_scopes;
+    std::vector<const Graph*> m_graphs;
+    int m_labels = 0;
+    int m_temps = 0;
+    bool m_recordDebug = true;
+    std::set<std::string> m_trainable; ///< parameter FQNs with gradients (joint graphs)
+    std::unordered_map<std::string_view, const TensorMeta*> m_metaIndex;
+    mutable const Node* m_whereNode = nullptr;
+    mutable std::string m_where;
+};
+
+Result<int> Lowering::newTensor(const std::string& name, const TensorMeta& meta, const std::string& where)
+{
+    if (meta.deviceType != "cpu") {
+        return fail(ErrorCode::Unsupported,
+            "method '" + m_method + "': tensor '" + name + "' (" + where + ") is on device " + meta.deviceType
+                + (meta.deviceIndex ? ":" + std::to_string(*meta.deviceIndex) : std::string())
+                + "; ptelens emits programs for ExecuTorch's CPU runtime only");
+    }
+    if (meta.layout != 7) {
+        return fail(ErrorCode::Unsupported,
+            "method '" + m_method + "': tensor '" + name + "' (" + where + ") has layout code "
+                + std::to_string(meta.layout) + "; only strided tensors can be emitted");
+    }
+    if (!isValidScalarType(static_cast<std::int8_t>(meta.dtype)) || elementSize(meta.dtype) == 0)
+        return fail(ErrorCode::Unsupported,
+            "method '" + m_method + "': tensor '" + name + "' has a dtype ExecuTorch does not support (code "
+                + std::to_string(meta.rawDtype) + ")");
+    if (meta.sizes.size() > 16)
+        return fail(ErrorCode::Unsupported,
+            "method '" + m_method + "': tensor '" + name + "' has rank " + std::to_string(meta.sizes.size())
+                + " (ExecuTorch allows at most 16)");
+    LValue v;
+    v.name = name;
+    v.dtype = meta.dtype;
+    v.requiresGrad = meta.requiresGrad;
+    for (std::size_t d = 0; d < meta.sizes.size(); ++d) {
+        const auto& s = meta.sizes[d];
+        if (!s.isConcrete())
+            v.dynamism = ShapeDynamism::DynamicBound;
+        const auto ub = symUpperBound(s, m_ep.rangeConstraints);
+        if (!ub) {
+            return fail(ErrorCode::Unsupported,
+                "method '" + m_method + "': dimension " + std::to_string(d) + " of tensor '" + name + "' is '" + s.expr
+                    + "', which has no upper bound in range_constraints; ExecuTorch plans dynamic tensors at "
+                      "their upper bound");
+        }
+        if (*ub < 0 || *ub > std::numeric_limits<std::int32_t>::max())
+            return fail(ErrorCode::InvalidInput,
+                "method '" + m_method + "': dimension " + std::to_string(d) + " of tensor '" + name + "' is "
+                    + std::to_string(*ub) + ", outside what a .pte can hold");
+        v.sizes.push_back(std::int32_t(*ub));
+    }
+    {
+        // nbytes must fit comfortably in 64 bits (the planner adds offsets to it).
+        std::uint64_t bytes = elementSize(v.dtype);
+        for (const auto sz : v.sizes) {
+            if (sz != 0 && bytes > (std::uint64_t(1) << 62) / std::uint64_t(sz))
+                return fail(ErrorCode::InvalidInput,
+                    "method '" + m_method + "': tensor '" + name + "' (" + where + ") is too large to plan");
+            bytes *= std::uint64_t(sz);
+        }
+    }
+    std::vector<std::int64_t> strides;
+    strides.reserve(meta.strides.size());
+    bool stridesOk = meta.strides.size() == meta.sizes.size();
+    for (std::size_t d = 0; stridesOk && d < meta.strides.size(); ++d) {
+        auto st = meta.strides[d].value ? meta.strides[d].value : meta.strides[d].hint;
+        if (!st)
+            st = symUpperBound(meta.strides[d], m_ep.rangeConstraints);
+        if (!st)
+            stridesOk = false;
+        else
+            strides.push_back(*st);
+    }
+    v.dimOrder = stridesOk ? dimOrderFromStrides(strides) : dimOrderFromStrides(contiguousStrides(v.sizes));
+    const int id = int(m_out.values.size());
+    m_out.values.push_back(std::move(v));
+    return id;
+}
+
+const TensorMeta* Lowering::findMeta(const std::string& name) const
+{
+    if (m_graphs.size() == 1) {
+        // Top level: a hash index over tensor_values (the std::map lookups were the hot spot on big graphs).
+        const auto it = m_metaIndex.find(std::string_view(name));
+        return it == m_metaIndex.end() ? nullptr : it->second;
+    }
+    for (auto g = m_graphs.rbegin(); g != m_graphs.rend(); ++g) {
+        const auto it = (*g)->tensorValues.find(name);
+        if (it != (*g)->tensorValues.end())
+            return &it->second;
+    }
+    return nullptr;
+}
+
+Result<int> Lowering::newTensorFromName(const std::string& name, const std::string& where)
+{
+    const TensorMeta* meta = findMeta(name);
+    if (!meta)
+        return fail(ErrorCode::InvalidInput,
+            "method '" + m_method + "': " + where + ": tensor '" + name + "' has no entry in tensor_values");
+    PTE_TRY(const int id, newTensor(name, *meta, where));
+    define(name, id);
+    return id;
+}
+
+int Lowering::newTemp(
+    const std::string& name, ScalarType dtype, std::vector<std::int32_t> sizes, std::vector<std::uint8_t> dimOrder)
+{
+    LValue v;
+    v.name = name + "_tmp" + std::to_string(m_temps++);
+    v.dtype = dtype;
+    if (dimOrder.empty()) {
+        dimOrder.resize(sizes.size());
+        std::iota(dimOrder.begin(), dimOrder.end(), std::uint8_t(0));
+    }
+    v.sizes = std::move(sizes);
+    v.dimOrder = std::move(dimOrder);
+    m_out.values.push_back(std::move(v));
+    return int(m_out.values.size() - 1);
+}
+
+int Lowering::newSym(const std::string& name)
+{
+    LValue v;
+    v.isSym = true;
+    v.name = name;
+    v.storage = LValue::Storage::Unplanned;
+    m_out.values.push_back(std::move(v));
+    const int id = int(m_out.values.size() - 1);
+    define(name, id);
+    return id;
+}
+
+Result<int> Lowering::lookup(const std::string& name, const std::string& where) const
+{
+    for (auto s = m_scopes.rbegin(); s != m_scopes.rend(); ++s) {
+        const auto it = s->find(name);
+        if (it != s->end())
+            return it->second;
+    }
+    return fail(ErrorCode::InvalidInput,
+        "method '" + m_method + "': " + where + " uses '" + name + "', which no earlier node or input defines");
+}
+
+Result<IntElem> Lowering::intElem(const Argument& a, std::size_t i, const std::string& where)
+{
+    if (i < a.syms.size()) {
+        const auto& s = a.syms[i];
+        if (s.value)
+            return IntElem { *s.value, -1 };
+        PTE_TRY(const int r, lookup(s.expr, where));
+        return IntElem { 0, r };
+    }
+    if (i < a.ints.size())
+        return IntElem { a.ints[i], -1 };
+    if (i < a.names.size() && !a.names[i].empty()) {
+        PTE_TRY(const int r, lookup(a.names[i], where));
+        return IntElem { 0, r };
+    }
+    return fail(ErrorCode::InvalidInput, "method '" + m_method + "': " + where + ": malformed integer list");
+}
+
+Result<LArg> Lowering::convertUntyped(const Argument& a, const std::string& where)
+{
+    LArg r;
+    switch (a.kind) {
+    case ArgKind::None:
+        return r;
+    case ArgKind::Tensor:
+    case ArgKind::OptionalTensor: {
+        if (a.names.empty() || a.names[0].empty())
+            return r;
+        PTE_TRY(r.ref, lookup(a.names[0], where));
+        r.kind = m_out.values[std::size_t(r.ref)].isSym ? LArg::Kind::ValueRef : LArg::Kind::Tensor;
+        return r;
+    }
+    case ArgKind::Tensors:
+    case ArgKind::OptionalTensors: {
+        r.kind = a.kind == ArgKind::Tensors ? LArg::Kind::TensorList : LArg::Kind::OptionalTensorList;
+        for (const auto& nm : a.names) {
+            if (nm.empty()) {
+                r.kind = LArg::Kind::OptionalTensorList;
+                r.refs.push_back(-1);
+                continue;
+            }
+            PTE_TRY(const int ref, lookup(nm, where));
+            r.refs.push_back(ref);
+        }
+        return r;
+    }
+    case ArgKind::Int:
+    case ArgKind::ScalarType:
+    case ArgKind::MemoryFormat:
+    case ArgKind::Layout:
+        r.kind = LArg::Kind::Int;
+        r.i = a.kind == ArgKind::ScalarType && a.scalarType ? std::int64_t(*a.scalarType)
+                                                            : (a.ints.empty() ? 0 : a.ints[0]);
+        return r;
+    case ArgKind::SymInt:
+    case ArgKind::SymBool: {
+        PTE_TRY(const auto e, intElem(a, 0, where));
+        if (e.ref < 0) {
+            r.kind = a.kind == ArgKind::SymBool ? LArg::Kind::Bool : LArg::Kind::Int;
+            r.i = e.literal;
+            r.b = e.literal != 0;
+        } else {
+            r.kind = LArg::Kind::ValueRef;
+            r.ref = e.ref;
+        }
+        return r;
+    }
+    case ArgKind::Ints:
+    case ArgKind::SymInts: {
+        r.kind = LArg::Kind::IntList;
+        const std::size_t n = std::max({ a.ints.size(), a.syms.size(), a.names.size() });
+        for (std::size_t i = 0; i < n; ++i) {
+            PTE_TRY(const auto e, intElem(a, i, where));
+            r.ints.push_back(e);
+        }
+        return r;
+    }
+    case ArgKind::Float:
+        r.kind = LArg::Kind::Double;
+        r.d = a.floats.empty() ? 0.0 : a.floats[0];
+        return r;
+    case ArgKind::Floats:
+        r.kind = LArg::Kind::DoubleList;
+        r.ds = a.floats;
+        return r;
+    case ArgKind::Bool:
+        r.kind = LArg::Kind::Bool;
+        r.b = !a.bools.empty() && a.bools[0];
+        return r;
+    case ArgKind::Bools:
+        // Python infers int lists for bools when no schema type is known (bool is an int).
+        r.kind = LArg::Kind::IntList;
+        for (const bool b : a.bools)
+            r.ints.push_back({ b ? 1 : 0, -1 });
+        return r;
+    case ArgKind::String:
+        r.kind = LArg::Kind::String;
+        r.s = a.strings.empty() ? std::string() : a.strings[0];
+        return r;
+    default:
+        break;
+    }
+    return fail(ErrorCode::Unsupported,
+        "method '" + m_method + "': " + where + ": unsupported constant type " + argKindName(a.kind));
+}
+
+Result<LArg> Lowering::convertArg(const Argument& a, const ArgType& t, const std::string& where)
+{
+    LArg r;
+    if (a.kind == ArgKind::None) {
+        if (t.base == BaseType::Tensor && !t.optional && !t.isList)
+            r.kind = LArg::Kind::PlaceholderTensor;
+        return r;
+    }
+    if (t.isList) {
+        switch (t.base) {
+        case BaseType::Tensor: {
+            PTE_TRY(r, convertUntyped(a, where));
+            if (r.kind == LArg::Kind::Tensor) {
+                r.refs = { r.ref };
+                r.kind = LArg::Kind::TensorList;
+            }
+            if (t.elemOptional && r.kind == LArg::Kind::TensorList)
+                r.kind = LArg::Kind::OptionalTensorList;
+            if (r.kind != LArg::Kind::TensorList && r.kind != LArg::Kind::OptionalTensorList)
+                return fail(
+                    ErrorCode::InvalidInput, "method '" + m_method + "': " + where + ": expected a tensor list");
+            for (const int ref : r.refs)
+                if (ref >= 0 && m_out.values[std::size_t(ref)].isSym)
+                    return fail(ErrorCode::InvalidInput,
+                        "method '" + m_method + "': " + where
+                            + ": AbstractValue corresponding to tensor type doesn't contain tensor value");
+            return r;
+        }
+        case BaseType::Int:
+        case BaseType::SymInt: {
+            r.kind = LArg::Kind::IntList;
+            if (a.kind == ArgKind::Int || a.kind == ArgKind::SymInt) {
+                PTE_TRY(const auto e, intElem(a, 0, where));
+                for (int k = 0; k < std::max(1, t.fixedSize); ++k)
+                    r.ints.push_back(e);
+                return r;
+            }
+            if (a.kind != ArgKind::Ints && a.kind != ArgKind::SymInts)
+                return fail(ErrorCode::InvalidInput,
+                    "method '" + m_method + "': " + where + ": expected an int list, got " + argKindName(a.kind));
+            return convertUntyped(a, where);
+        }
+        case BaseType::Float:
+            r.kind = LArg::Kind::DoubleList;
+            r.ds = a.floats;
+            for (const auto v : a.ints)
+                r.ds.push_back(double(v));
+            return r;
+        case BaseType::Bool:
+            r.kind = LArg::Kind::BoolList;
+            r.bs = a.bools;
+            return r;
+        default:
+            return fail(
+                ErrorCode::Unsupported, "method '" + m_method + "': " + where + ": Unknown list type: " + t.text);
+        }
+    }
+    switch (t.base) {
+    case BaseType::Tensor: {
+        PTE_TRY(r, convertUntyped(a, where));
+        if (r.kind != LArg::Kind::Tensor && r.kind != LArg::Kind::Null)
+            return fail(ErrorCode::InvalidInput,
+                "method '" + m_method + "': " + where + ": expected a tensor, got " + argKindName(a.kind));
+        return r;
+    }
+    case BaseType::Float:
+        if (a.kind == ArgKind::Int) {
+            r.kind = LArg::Kind::Double;
+            r.d = a.ints.empty() ? 0.0 : double(a.ints[0]);
+            return r;
+        }
+        return convertUntyped(a, where);
+    case BaseType::Bool:
+        if (a.kind == ArgKind::Int) {
+            r.kind = LArg::Kind::Bool;
+            r.b = !a.ints.empty() && a.ints[0] != 0;
+            return r;
+        }
+        return convertUntyped(a, where);
+    case BaseType::MemoryFormat: {
+        // torch serde: 1 contiguous, 2 channels_last, 3 channels_last_3d, 4 preserve; ExecuTorch: 0 contiguous, 1
+        // preserve.
+        const auto code = a.ints.empty() ? 0 : a.ints[0];
+        if (code == 1 || code == 4) {
+            r.kind = LArg::Kind::Int;
+            r.i = code == 1 ? 0 : 1;
+            return r;
+        }
+        return fail(ErrorCode::Unsupported,
+            "method '" + m_method + "': " + where
+                + ": Tensor has a memory_format that is unsupported in ExecuTorch (serde code " + std::to_string(code)
+                + ")");
+    }
+    case BaseType::Layout: {
+        const auto code = a.ints.empty() ? 7 : a.ints[0];
+        if (code == 7 || code == 1) {
+            r.kind = LArg::Kind::Int;
+            r.i = code == 7 ? 0 : 1;
+            return r;
+        }
+        return fail(ErrorCode::Unsupported,
+            "method '" + m_method + "': " + where + ": layout code " + std::to_string(code) + " is not supported");
+    }
+    case BaseType::Device:
+        return fail(ErrorCode::Unsupported,
+            "method '" + m_method + "': " + where + ": Unsupported constant type: torch.device");
+    default:
+        return convertUntyped(a, where);
+    }
+}
+
+Result<LArg> Lowering::defaultArg(const SchemaArg& a, const std::string& where)
+{
+    LArg r;
+    if (!a.defaultValue) {
+        if (a.type.optional)
+            return r;
+        return fail(ErrorCode::InvalidInput,
+            "method '" + m_method + "': " + where + ": required argument '" + a.name + "' is missing");
+    }
+    const std::string& d = *a.defaultValue;
+    if (d == "None")
+        return convertArg(Argument {}, a.type, where);
+    auto parseInt = [](std::string_view s, std::int64_t& v) {
+        const auto res = std::from_chars(s.data(), s.data() + s.size(), v);
+        return res.ec == std::errc() && res.ptr == s.data() + s.size();
+    };
+    if (a.type.isList) {
+        std::vector<std::string_view> items;
+        std::string_view body = d;
+        if (!body.empty() && body.front() == '[') {
+            body = body.substr(1, body.size() - 2);
+            std::size_t p = 0;
+            while (p < body.size()) {
+                auto c = body.find(',', p);
+                if (c == std::string_view::npos)
+                    c = body.size();
+                auto item = body.substr(p, c - p);
+                while (!item.empty() && item.front() == ' ')
+                    item.remove_prefix(1);
+                while (!item.empty() && item.back() == ' ')
+                    item.remove_suffix(1);
+                if (!item.empty())
+                    items.push_back(item);
+                p = c + 1;
+            }
+        } else {
+            for (int k = 0; k < std::max(1, a.type.fixedSize); ++k)
+                items.push_back(body);
+        }
+        if (a.type.base == BaseType::Int || a.type.base == BaseType::SymInt) {
+            r.kind = LArg::Kind::IntList;
+            for (const auto it : items) {
+                std::int64_t v = 0;
+                if (!parseInt(it, v))
+                    return fail(ErrorCode::Internal, "bad default '" + d + "' for '" + a.name + "'");
+                r.ints.push_back({ v, -1 });
+            }
+            return r;
+        }
+        if (a.type.base == BaseType::Bool) {
+            r.kind = LArg::Kind::BoolList;
+            for (const auto it : items)
+                r.bs.push_back(it == "True");
+            return r;
+        }
+        if (a.type.base == BaseType::Float) {
+            r.kind = LArg::Kind::DoubleList;
+            for (const auto it : items)
+                r.ds.push_back(std::strtod(std::string(it).c_str(), nullptr));
+            return r;
+        }
+        return fail(ErrorCode::Internal, "unsupported list default for '" + a.name + "'");
+    }
+    if (d == "True" || d == "False") {
+        r.kind = LArg::Kind::Bool;
+        r.b = d == "True";
+        return r;
+    }
+    if (!d.empty() && (d.front() == '"' || d.front() == '\'')) {
+        r.kind = LArg::Kind::String;
+        r.s = d.substr(1, d.size() - 2);
+        return r;
+    }
+    if (d == "contiguous_format" || d == "preserve_format") {
+        r.kind = LArg::Kind::Int;
+        r.i = d == "contiguous_format" ? 0 : 1;
+        return r;
+    }
+    if (d == "Mean" || d == "Sum" || d == "None_") {
+        r.kind = LArg::Kind::Int;
+        r.i = d == "Mean" ? 1 : 2;
+        return r;
+    }
+    if (d == "long") {
+        r.kind = LArg::Kind::Int;
+        r.i = std::int64_t(ScalarType::Long);
+        return r;
+    }
+    std::int64_t iv = 0;
+    if (parseInt(d, iv) && a.type.base != BaseType::Float) {
+        r.kind = LArg::Kind::Int;
+        r.i = iv;
+        return r;
+    }
+    r.kind = LArg::Kind::Double;
+    r.d = std::strtod(d.c_str(), nullptr);
+    return r;
+}
+
+Result<std::map<std::string, LArg>> Lowering::bindArgs(const OpSchema& s, const Node& n)
+{
+    std::map<std::string, LArg> out;
+    const std::string& where = this->where(n);
+    std::size_t positional = 0;
+    for (const auto& in : n.inputs) {
+        int idx = in.name.empty() ? -1 : s.argIndex(in.name);
+        if (idx < 0 && in.name.empty()) {
+            // unnamed: by position among the non-kwarg-only arguments
+            while (positional < s.args.size() && s.args[positional].kwargOnly)
+                ++positional;
+            if (positional < s.args.size())
+                idx = int(positional++);
+        }
+        if (idx < 0) {
+            warn(where + ": argument '" + in.name + "' is not in the schema " + s.key() + "; ignored", n.jsonPath);
+            continue;
+        }
+        const auto& sa = s.args[std::size_t(idx)];
+        auto arg = convertArg(in.arg, sa.type, where);
+        if (!arg) {
+            auto e = withPath(n, arg.error());
+            e.message += " (argument '" + sa.name + "')";
+            return fail(std::move(e));
+        }
+        out[sa.name] = std::move(*arg);
+    }
+    return out;
+}
+
+Result<std::vector<int>> Lowering::nodeOutputs(const Node& n)
+{
+    std::vector<int> outs;
+    const std::string& where = this->where(n);
+    for (const auto& o : n.outputs) {
+        if (o.kind == ArgKind::Tensor || o.kind == ArgKind::Tensors || o.kind == ArgKind::OptionalTensors) {
+            for (const auto& nm : o.names) {
+                PTE_TRY(const int id, newTensorFromName(nm, where));
+                outs.push_back(id);
+            }
+        } else if (o.kind == ArgKind::SymInt || o.kind == ArgKind::SymBool || o.kind == ArgKind::SymFloat) {
+            std::string nm = !o.names.empty() ? o.names[0] : (!o.syms.empty() ? o.syms[0].expr : std::string());
+            outs.push_back(newSym(nm));
+        } else if (o.kind == ArgKind::None) {
+            continue;
+        } else {
+            return fail(nodeError(
+                n, ErrorCode::Unsupported, std::string("output of kind ") + argKindName(o.kind) + " is not supported"));
+        }
+    }
+    return outs;
+}
+
+Result<void> Lowering::emitKernel(const OpSchema& s, std::map<std::string, LArg> given, const std::vector<int>& outs,
+    const Node& n, const std::string& origin)
+{
+    LInstr in;
+    in.kind = LInstr::Kind::Kernel;
+    in.opName = s.qualifiedName();
+    in.overload = s.overload;
+    in.node = &n;
+    in.origin = origin.empty() ? n.name : origin;
+    in.recordDebug = m_recordDebug;
+    const auto outIdx = s.outArgs();
+    std::size_t nextOut = 0;
+    for (std::size_t i = 0; i < s.args.size(); ++i) {
+        const auto& a = s.args[i];
+        if (std::find(outIdx.begin(), outIdx.end(), i) != outIdx.end()) {
+            auto it = given.find(a.name);
+            if (it != given.end() && it->second.kind != LArg::Kind::Null) {
+                in.args.push_back(it->second);
+            } else if (a.type.isList) {
+                LArg l;
+                l.kind = LArg::Kind::TensorList;
+                for (; nextOut < outs.size(); ++nextOut) {
+                    l.refs.push_back(outs[nextOut]);
+                    in.allocs.push_back(outs[nextOut]);
+                }
+                in.args.push_back(std::move(l));
+            } else {
+                if (nextOut >= outs.size())
+                    return fail(nodeError(n, ErrorCode::InvalidInput,
+                        "the node has fewer outputs than " + s.key() + " has out arguments"));
+                in.allocs.push_back(outs[nextOut]);
+                in.args.push_back(LArg::tensor(outs[nextOut++]));
+            }
+            in.outArgIndices.push_back(i);
+            continue;
+        }
+        auto it = given.find(a.name);
+        if (it != given.end()) {
+            in.args.push_back(std::move(it->second));
+        } else {
+            auto d = defaultArg(a, this->where(n));
+            if (!d)
+                return fail(withPath(n, d.error()));
+            in.args.push_back(std::move(*d));
+        }
+    }
+    if (s.isOutFn()) {
+        in.ret = LInstr::Ret::OutArgs;
+    } else if (s.isSymOp()) {
+        if (outs.size() != 1)
+            return fail(nodeError(n, ErrorCode::InvalidInput, "a symbolic op must have exactly one output"));
+        LArg r;
+        r.kind = LArg::Kind::SymResult;
+        r.ref = outs[0];
+        in.retSlots.push_back(r);
+    } else {
+        // The node's own result(s); a list-typed result is wrapped in a TensorList.
+        const bool listRet = s.returns.size() == 1 && s.returns[0].type.isList;
+        if (listRet) {
+            LArg l;
+            l.kind = LArg::Kind::TensorList;
+            l.refs = outs;
+            in.retSlots.push_back(std::move(l));
+        } else {
+            for (const int o : outs)
+                in.retSlots.push_back(
+                    m_out.values[std::size_t(o)].isSym ? LArg { LArg::Kind::SymResult, o } : LArg::tensor(o));
+        }
+    }
+    m_out.instrs.push_back(std::move(in));
+    return {};
+}
+
+void Lowering::alias(const Node& n, int ref)
+{
+    for (const auto& o : n.outputs)
+        for (const auto& nm : o.names)
+            define(nm, ref);
+}
+
+Result<void> Lowering::emitFunctionalAsIs(const OpSchema& s, const Node& n)
+{
+    PTE_TRY(auto given, bindArgs(s, n));
+    PTE_TRY(const auto outs, nodeOutputs(n));
+    return emitKernel(s, std::move(given), outs, n);
+}
+
+Result<void> Lowering::emitUnknown(const TargetName& t, const Node& n)
+{
+    warn(this->where(n) + ": operator " + t.ns + "::" + t.op + (t.overload.empty() ? "" : "." + t.overload)
+            + " is not in ptelens' schema registry; emitted with the arguments present (no defaults, no out "
+              "variant), which the runtime will most likely not find",
+        n.jsonPath);
+    LInstr in;
+    in.kind = LInstr::Kind::Kernel;
+    in.opName = t.ns + "::" + t.op;
+    in.overload = t.overload;
+    in.node = &n;
+    in.origin = n.name;
+    in.recordDebug = m_recordDebug;
+    for (const auto& a : n.inputs) {
+        auto arg = convertUntyped(a.arg, this->where(n));
+        if (!arg)
+            return fail(withPath(n, arg.error()));
+        in.args.push_back(std::move(*arg));
+    }
+    PTE_TRY(const auto outs, nodeOutputs(n));
+    for (const int o : outs)
+        in.retSlots.push_back(m_out.values[std::size_t(o)].isSym ? LArg { LArg::Kind::SymResult, o } : LArg::tensor(o));
+    m_out.instrs.push_back(std::move(in));
+    return {};
+}
+
+Result<void> Lowering::lowerSymOp(const Node& n)
+{
+    // Python operator targets on SymInts -> executorch_prim scalar ops (EdgeToBackendOpsPass).
+    static const std::map<std::string, std::string, std::less<>> kMap = {
+        { "add", "add" },
+        { "sub", "sub" },
+        { "mul", "mul" },
+        { "floordiv", "floordiv" },
+        { "truediv", "truediv" },
+        { "mod", "mod" },
+        { "eq", "eq" },
+        { "gt", "gt" },
+        { "lt", "lt" },
+        { "ge", "ge" },
+        { "le", "le" },
+        { "neg", "neg" },
+        { "sym_max", "sym_max" },
+        { "sym_min", "sym_min" },
+        { "sym_float", "sym_float" },
+        { "ceil", "ceil" },
+        { "round", "round" },
+        { "trunc", "trunc" },
+    };
+    std::string_view t = n.target;
+    const auto dot = t.rfind('.');
+    const auto fn = dot == std::string_view::npos ? t : t.substr(dot + 1);
+    const auto it = kMap.find(fn);
+    const OpSchema* s = it == kMap.end() ? nullptr : m_reg.find("executorch_prim::" + it->second, "Scalar");
+    if (!s)
+        return fail(
+            nodeError(n, ErrorCode::Unsupported, "symbolic operation is not supported by ExecuTorch's prim ops"));
+    std::map<std::string, LArg> given;
+    for (std::size_t i = 0; i < n.inputs.size() && i < s->args.size(); ++i) {
+        auto arg = convertUntyped(n.inputs[i].arg, this->where(n));
+        if (!arg)
+            return fail(withPath(n, arg.error()));
+        given[s->args[i].name] = std::move(*arg);
+    }
+    PTE_TRY(const auto outs, nodeOutputs(n));
+    return emitKernel(*s, std::move(given), outs, n);
+}
+
+Result<void> Lowering::lowerDelegate(const Node& n)
+{
+    if (n.inputs.empty())
+        return fail(nodeError(n, ErrorCode::InvalidInput, "delegate call without a lowered module argument"));
+    std::shared_ptr<const LoweredModule> lowered;
+    std::vector<std::string> keys { n.inputs[0].name };
+    if (!n.inputs[0].arg.strings.empty())
+        keys.push_back(n.inputs[0].arg.strings[0]);
+    if (!n.inputs[0].arg.names.empty())
+        keys.push_back(n.inputs[0].arg.names[0]);
+    for (const auto& k : keys) {
+        const auto it = m_ep.loweredModules.find(k);
+        if (it != m_ep.loweredModules.end()) {
+            lowered = it->second;
+            break;
+        }
+    }
+    if (!lowered && m_ep.loweredModules.size() == 1 && n.inputs[0].name.empty())
+        lowered = m_ep.loweredModules.begin()->second;
+    if (!lowered)
+        return fail(
+            nodeError(n, ErrorCode::InvalidInput, "lowered module '" + n.inputs[0].name + "' is not in the dump"));
+    LInstr in;
+    in.kind = LInstr::Kind::Delegate;
+    in.lowered = lowered;
+    in.node = &n;
+    in.origin = n.name;
+    in.recordDebug = m_recordDebug;
+    for (std::size_t i = 1; i < n.inputs.size(); ++i) {
+        auto arg = convertUntyped(n.inputs[i].arg, this->where(n));
+        if (!arg)
+            return fail(withPath(n, arg.error()));
+        in.args.push_back(std::move(*arg));
+    }
+    PTE_TRY(in.delegateOuts, nodeOutputs(n));
+    m_out.instrs.push_back(std::move(in));
+    return {};
+}
+
+Result<void> Lowering::lowerSubgraph(
+    const Graph& g, const std::vector<int>& operands, const std::vector<int>& bindings, const std::string& where)
+{
+    if (g.inputs.size() != operands.size())
+        return fail(ErrorCode::InvalidInput,
+            "method '" + m_method + "': " + where + ": the sub-graph takes " + std::to_string(g.inputs.size())
+                + " inputs but " + std::to_string(operands.size()) + " are passed");
+    m_scopes.emplace_back();
+    m_graphs.push_back(&g);
+    const bool savedRecord = m_recordDebug;
+    m_recordDebug = false;
+    for (std::size_t i = 0; i < g.inputs.size(); ++i)
+        for (const auto& nm : g.inputs[i].names)
+            define(nm, operands[i]);
+    for (const auto& node : g.nodes)
+        PTE_CHECK(lowerNode(node));
+    std::vector<int> outs;
+    for (const auto& o : g.outputs)
+        for (const auto& nm : o.names) {
+            PTE_TRY(const int r, lookup(nm, where + " sub-graph output"));
+            outs.push_back(r);
+        }
+    if (outs.size() != bindings.size())
+        return fail(ErrorCode::InvalidInput,
+            "method '" + m_method + "': " + where + ": number of binding output values should match (sub-graph returns "
+                + std::to_string(outs.size()) + ", the node has " + std::to_string(bindings.size()) + ")");
+    for (std::size_t i = 0; i < outs.size(); ++i) {
+        if (outs[i] == bindings[i])
+            continue;
+        LInstr mv;
+        mv.kind = LInstr::Kind::Move;
+        mv.moveFrom = outs[i];
+        mv.moveTo = bindings[i];
+        mv.origin = where;
+        mv.recordDebug = false;
+        m_out.instrs.push_back(std::move(mv));
+    }
+    m_recordDebug = savedRecord;
+    m_graphs.pop_back();
+    m_scopes.pop_back();
+    return {};
+}
+
+Result<void> Lowering::lowerCond(const Node& n)
+{
+    if (n.inputs.size() != 4 || n.inputs[1].arg.kind != ArgKind::Graph || n.inputs[2].arg.kind != ArgKind::Graph
+        || !n.inputs[1].arg.graph || !n.inputs[2].arg.graph)
+        return fail(nodeError(n, ErrorCode::InvalidInput, "cond expects (pred, true_graph, false_graph, operands)"));
+    auto pred = convertUntyped(n.inputs[0].arg, this->where(n));
+    if (!pred)
+        return fail(withPath(n, pred.error()));
+    std::vector<int> operands;
+    for (const auto& nm : n.inputs[3].arg.names) {
+        auto r = lookup(nm, this->where(n));
+        if (!r)
+            return fail(withPath(n, r.error()));
+        operands.push_back(*r);
+    }
+    // Binding outputs first (values before the jump), like ExecuTorch.
+    PTE_TRY(const auto bindings, nodeOutputs(n));
+    // Some dumps refer to a one-element result by the node's own name.
+    if (bindings.size() == 1 && !n.name.empty() && !lookup(n.name, {}))
+        define(n.name, bindings[0]);
+    LInstr alloc;
+    alloc.kind = LInstr::Kind::Alloc;
+    alloc.allocs = bindings;
+    m_out.instrs.push_back(alloc);
+    const int falseLabel = m_labels++;
+    const int endLabel = m_labels++;
+    LInstr j;
+    j.kind = LInstr::Kind::JumpFalse;
+    j.cond = std::move(*pred);
+    j.label = falseLabel;
+    j.origin = n.name;
+    j.recordDebug = false;
+    m_out.instrs.push_back(std::move(j));
+    PTE_CHECK(lowerSubgraph(*n.inputs[1].arg.graph, operands, bindings, this->where(n) + " true branch"));
+    LInstr skip;
+    skip.kind = LInstr::Kind::JumpFalse;
+    skip.unconditional = true;
+    skip.label = endLabel;
+    skip.origin = n.name;
+    skip.recordDebug = false;
+    m_out.instrs.push_back(std::move(skip));
+    LInstr lf;
+    lf.kind = LInstr::Kind::Label;
+    lf.label = falseLabel;
+    m_out.instrs.push_back(lf);
+    PTE_CHECK(lowerSubgraph(*n.inputs[2].arg.graph, operands, bindings, this->where(n) + " false branch"));
+    LInstr cf;
+    cf.kind = LInstr::Kind::CondFalse;
+    m_out.instrs.push_back(cf);
+    LInstr le;
+    le.kind = LInstr::Kind::Label;
+    le.label = endLabel;
+    m_out.instrs.push_back(le);
+    return {};
+}
+
+Result<void> Lowering::lowerNode(const Node& n)
+{
+    if (m_options.cancel && m_options.cancel->load(std::memory_order_relaxed))
+        return fail(ErrorCode::Cancelled, "emission cancelled");
+    const std::string& target = n.target;
+    if (n.targetKind == TargetKind::HigherOrder || target.find("higher_order") != std::string::npos) {
+        const std::string op = n.op.empty() ? target.substr(target.rfind('.') + 1) : n.op;
+        if (op == "cond")
+            return lowerCond(n);
+        if (op == "executorch_call_delegate")
+            return lowerDelegate(n);
+        if (op == "while_loop")
+            return fail(nodeError(n, ErrorCode::Unsupported,
+                "Unsupported control flow operator: ExecuTorch's emitter cannot emit while_loop"));
+        if (op == "map_impl" || op == "map" || op == "scan")
+            return fail(
+                nodeError(n, ErrorCode::Unsupported, "control flow '" + op + "' is not supported by ptelens yet"));
+        return fail(nodeError(n, ErrorCode::Unsupported, "higher-order operator '" + op + "' cannot be emitted"));
+    }
+    if (n.targetKind == TargetKind::MemoryAlloc || target == "memory.alloc") {
+        PTE_TRY(const auto outs, nodeOutputs(n));
+        LInstr a;
+        a.kind = LInstr::Kind::Alloc;
+        a.allocs = outs;
+        m_out.instrs.push_back(std::move(a));
+        return {};
+    }
+    if (target == "_operator.getitem") {
+        if (n.inputs.size() < 2 || n.outputs.empty())
+            return fail(nodeError(n, ErrorCode::InvalidInput, "malformed getitem"));
+        const auto& src = n.inputs[0].arg;
+        const auto idx = n.inputs[1].arg.ints.empty() ? 0 : n.inputs[1].arg.ints[0];
+        if (idx < 0 || std::size_t(idx) >= src.names.size())
+            return fail(nodeError(n, ErrorCode::InvalidInput, "getitem index out of range"));
+        PTE_TRY(const int r, lookup(src.names[std::size_t(idx)], this->where(n)));
+        alias(n, r);
+        return {};
+    }
+    if (n.targetKind == TargetKind::SymOp
+        || (target.rfind("_operator.", 0) == 0 || target.rfind("math.", 0) == 0 || target.rfind("torch.sym_", 0) == 0))
+        return lowerSymOp(n);
+    std::optional<TargetName> t;
+    if (!n.ns.empty() && !n.op.empty())
+        t = TargetName { n.ns, n.op, n.overload == "default" ? std::string() : n.overload };
+    else
+        t = parseTarget(target);
+    if (n.targetKind == TargetKind::MemoryView || target == "executorch.exir.memory.view")
+        t = TargetName { "aten", "view_copy", "" };
+    if (!t)
+        return fail(nodeError(n, ErrorCode::InvalidInput, "invalid target for call_function"));
+    return lowerOp(*t, n);
+}
+
+Result<void> Lowering::lowerOp(const TargetName& t, const Node& n)
+{
+    PTE_TRY(const bool done, decompose(t, n));
+    if (done)
+        return {};
+    const std::string q = t.ns + "::" + t.op;
+    // Views become their *_copy forms (edge dialect).
+    static const std::map<std::string, std::pair<std::string, std::string>, std::less<>> kViews = {
+        { "aten::permute", { "aten::permute_copy", "" } },
+        { "aten::expand", { "aten::expand_copy", "" } },
+        { "aten::unsqueeze", { "aten::unsqueeze_copy", "" } },
+        { "aten::select", { "aten::select_copy", "int" } },
+        { "aten::slice", { "aten::slice_copy", "Tensor" } },
+        { "aten::alias", { "aten::alias_copy", "" } },
+        { "aten::detach", { "aten::alias_copy", "" } },
+        { "aten::split", { "aten::split_copy", "Tensor" } },
+        { "aten::split_with_sizes", { "aten::split_with_sizes_copy", "" } },
+        { "aten::unbind", { "aten::unbind_copy", "int" } },
+        { "aten::transpose", { "aten::transpose_copy", "int" } },
+    };
+    const OpSchema* s = nullptr;
+    const OpSchema* bindSchema = m_reg.find(q, t.overload);
+    // A Python scalar passed for a Tensor parameter (add.Tensor(x, 1)): use the Scalar overload, as the
+    // edge dialect does.
+    if (bindSchema && !bindSchema->isOutFn()) {
+        for (const auto& in : n.inputs) {
+            const int idx = bindSchema->argIndex(in.name);
+            if (idx < 0 || bindSchema->args[std::size_t(idx)].type.base != BaseType::Tensor
+                || bindSchema->args[std::size_t(idx)].type.isList
+                || (in.arg.kind != ArgKind::Int && in.arg.kind != ArgKind::Float && in.arg.kind != ArgKind::Bool))
+                continue;
+            for (const OpSchema* cand : m_reg.overloads(q)) {
+                const int ci = cand->argIndex(in.name);
+                if (cand->isOutFn() || ci < 0 || cand->args[std::size_t(ci)].type.base != BaseType::Scalar
+                    || cand->args.size() != bindSchema->args.size())
+                    continue;
+                bindSchema = cand;
+                break;
+            }
+            break;
+        }
+    }
+    if (const auto v = kViews.find(q); v != kViews.end() && bindSchema) {
+        s = m_reg.find(v->second.first, v->second.second);
+    } else {
+        s = bindSchema;
+    }
+    if (!s)
+        return emitUnknown(t, n);
+    if (s->isOutFn() || s->isSymOp())
+        return emitFunctionalAsIs(*s, n);
+    const OpSchema* out = m_reg.outVariant(*s);
+    if (!out) {
+        const bool inPlace =
+            std::any_of(s->args.begin(), s->args.end(), [](const SchemaArg& a) { return a.type.mutates; });
+        if (!inPlace && !s->returns.empty())
+            warn(this->where(n) + ": no out variant of " + s->key() + " is known; emitted in functional form",
+                n.jsonPath);
+        return emitFunctionalAsIs(*s, n);
+    }
+    PTE_TRY(auto given, bindArgs(*bindSchema, n));
+    PTE_TRY(const auto outs, nodeOutputs(n));
+    // Arguments the out form does not take (dtype/layout/device of factory functions) are dropped.
+    for (auto it = given.begin(); it != given.end();)
+        it = out->argIndex(it->first) < 0 ? given.erase(it) : std::next(it);
+    return emitKernel(*out, std::move(given), outs, n);
+}
+
+Result<bool> Lowering::decompose(const TargetName& t, const Node& n)
+{
+    if (t.ns != "aten")
+        return false;
+    static const std::set<std::string, std::less<>> kDecomposed = { "linear", "conv1d", "conv2d", "conv3d",
+        "_convolution", "batch_norm", "native_batch_norm", "_native_batch_norm_legit_functional",
+        "_native_batch_norm_legit", "layer_norm", "dropout", "feature_dropout", "alpha_dropout", "matmul", "flatten",
+        "view", "_unsafe_view", "reshape", "view_copy", "t", "transpose", "contiguous", "squeeze", "to", "_to_copy",
+        "softmax", "log_softmax", "sum", "zeros", "ones", "zeros_like", "ones_like", "max_pool2d",
+        "adaptive_avg_pool2d" };
+    if (!kDecomposed.count(t.op))
+        return false;
+    const std::string q = t.ns + "::" + t.op;
+    const std::string& where = this->where(n);
+    auto need = [&](const char* name, const char* ovl) -> Result<const OpSchema*> {
+        const OpSchema* s = m_reg.find(name, ovl);
+        if (!s)
+            return fail(
+                nodeError(n, ErrorCode::Internal, std::string("schema ") + name + " missing from the registry"));
+        return s;
+    };
+    auto bound = [&](const char* name, const char* ovl) -> Result<std::map<std::string, LArg>> {
+        PTE_TRY(const OpSchema* s, need(name, ovl));
+        return bindArgs(*s, n);
+    };
+    auto tensorRef = [&](const std::map<std::string, LArg>& a, const char* name) -> int {
+        const auto it = a.find(name);
+        return it == a.end() || it->second.kind != LArg::Kind::Tensor ? -1 : it->second.ref;
+    };
+    auto val = [&](int ref) -> const LValue& { return m_out.values[std::size_t(ref)]; };
+    auto isStatic = [&](int ref) { return val(ref).dynamism == ShapeDynamism::Static; };
+    auto viewTo = [&](int src, std::vector<std::int32_t> sizes, int dst = -1) -> Result<int> {
+        if (dst < 0)
+            dst = newTemp(n.name, val(src).dtype, sizes);
+        PTE_TRY(const OpSchema* vc, need("aten::view_copy", "out"));
+        std::vector<std::int64_t> sz(sizes.begin(), sizes.end());
+        PTE_CHECK(emitKernel(*vc, { { "self", LArg::tensor(src) }, { "size", LArg::intList(sz) } }, { dst }, n));
+        return dst;
+    };
+
+    // linear -> permute_copy + addmm / mm (+ view_copy for other ranks)
+    if (q == "aten::linear") {
+        PTE_TRY(auto a, bound("aten::linear", ""));
+        const int x = tensorRef(a, "input");
+        const int w = tensorRef(a, "weight");
+        const int b = tensorRef(a, "bias");
+        if (x < 0 || w < 0 || val(w).sizes.size() != 2)
+            return fail(nodeError(n, ErrorCode::InvalidInput, "linear needs an input and a 2-D weight"));
+        PTE_TRY(const auto outs, nodeOutputs(n));
+        if (outs.size() != 1)
+            return fail(nodeError(n, ErrorCode::InvalidInput, "linear must have one output"));
+        const auto outF = val(w).sizes[0];
+        const auto inF = val(w).sizes[1];
+        const int wt = newTemp(n.name, val(w).dtype, { inF, outF });
+        PTE_TRY(const OpSchema* perm, need("aten::permute_copy", "out"));
+        PTE_CHECK(emitKernel(*perm, { { "self", LArg::tensor(w) }, { "dims", LArg::intList({ 1, 0 }) } }, { wt }, n));
+        const auto rank = val(x).sizes.size();
+        int x2 = x;
+        int y2 = outs[0];
+        if (rank != 2) {
+            if (!isStatic(x) || rank == 0)
+                return fail(nodeError(n, ErrorCode::Unsupported, "linear on a dynamic or 0-D input is not supported"));
+            std::int64_t lead = 1;
+            for (std::size_t d = 0; d + 1 < rank; ++d)
+                lead *= val(x).sizes[d];
+            PTE_TRY(x2, viewTo(x, { std::int32_t(lead), inF }));
+            y2 = newTemp(n.name, val(outs[0]).dtype, { std::int32_t(lead), outF });
+        }
+        if (b >= 0) {
+            PTE_TRY(const OpSchema* addmm, need("aten::addmm", "out"));
+            PTE_CHECK(emitKernel(*addmm,
+                { { "self", LArg::tensor(b) }, { "mat1", LArg::tensor(x2) }, { "mat2", LArg::tensor(wt) } }, { y2 },
+                n));
+        } else {
+            PTE_TRY(const OpSchema* mm, need("aten::mm", "out"));
+            PTE_CHECK(emitKernel(*mm, { { "self", LArg::tensor(x2) }, { "mat2", LArg::tensor(wt) } }, { y2 }, n));
+        }
+        if (rank != 2) {
+            PTE_TRY(const int r, viewTo(y2, val(outs[0]).sizes, outs[0]));
+            (void)r;
+        }
+        return true;
+    }
+    // conv1d/2d/3d -> convolution
+    if (q == "aten::conv1d" || q == "aten::conv2d" || q == "aten::conv3d" || q == "aten::_convolution") {
+        if (!t.overload.empty())
+            return fail(nodeError(n, ErrorCode::Unsupported, "convolution with padding='same'/'valid' strings"));
+        PTE_TRY(auto a, bound(q.c_str(), ""));
+        const std::int64_t dims = q == "aten::conv1d" ? 1 : q == "aten::conv2d" ? 2 : 3;
+        a["transposed"] = LArg::boolean(false);
+        a["output_padding"] = LArg::intList(std::vector<std::int64_t>(std::size_t(dims), 0));
+        PTE_TRY(const auto outs, nodeOutputs(n));
+        PTE_TRY(const OpSchema* conv, need("aten::convolution", "out"));
+        PTE_CHECK(emitKernel(*conv, std::move(a), outs, n));
+        return true;
+    }
+    // batch norm family
+    if (q == "aten::batch_norm" || q == "aten::native_batch_norm" || q == "aten::_native_batch_norm_legit_functional"
+        || (q == "aten::_native_batch_norm_legit" && t.overload.empty())) {
+        PTE_TRY(auto a, bound(q.c_str(), ""));
+        bool training = false;
+        if (const auto it = a.find("training"); it != a.end())
+            training = it->second.b;
+        PTE_TRY(const auto outs, nodeOutputs(n));
+        if (outs.empty())
+            return fail(nodeError(n, ErrorCode::InvalidInput, "batch norm without outputs"));
+        const int x = tensorRef(a, "input");
+        const std::int32_t channels = x >= 0 && val(x).sizes.size() > 1 ? val(x).sizes[1] : 0;
+        const auto dt = val(outs[0]).dtype;
+        const int rm = tensorRef(a, "running_mean");
+        const int rv = tensorRef(a, "running_var");
+        if (!training) {
+            if (rm < 0 || rv < 0)
+                return fail(nodeError(n, ErrorCode::InvalidInput, "inference batch norm needs running statistics"));
+            std::vector<int> o { outs[0], outs.size() > 1 ? outs[1] : newTemp(n.name, dt, { 0 }),
+                outs.size() > 2 ? outs[2] : newTemp(n.name, dt, { 0 }) };
+            a.erase("training");
+            a.erase("cudnn_enabled");
+            PTE_TRY(const OpSchema* bn, need("aten::_native_batch_norm_legit_no_training", "out"));
+            PTE_CHECK(emitKernel(*bn, std::move(a), o, n));
+        } else {
+            std::vector<int> o { outs[0], outs.size() > 1 ? outs[1] : newTemp(n.name, dt, { channels }),
+                outs.size() > 2 ? outs[2] : newTemp(n.name, dt, { channels }) };
+            a.erase("cudnn_enabled");
+            a["training"] = LArg::boolean(true);
+            const OpSchema* bn = nullptr;
+            if (rm >= 0 && rv >= 0) {
+                PTE_TRY(bn, need("aten::_native_batch_norm_legit", "out"));
+            } else {
+                a.erase("running_mean");
+                a.erase("running_var");
+                PTE_TRY(bn, need("aten::_native_batch_norm_legit", "no_stats_out"));
+            }
+            PTE_CHECK(emitKernel(*bn, std::move(a), o, n));
+            // The functional form returns the updated statistics: the out form updates them in place.
+            if (q == "aten::_native_batch_norm_legit_functional" && n.outputs.size() >= 5) {
+                if (!n.outputs[3].names.empty() && rm >= 0)
+                    define(n.outputs[3].names[0], rm);
+                if (!n.outputs[4].names.empty() && rv >= 0)
+                    define(n.outputs[4].names[0], rv);
+            }
+        }
+        return true;
+    }
+    if (q == "aten::layer_norm") {
+        PTE_TRY(auto a, bound("aten::layer_norm", ""));
+        const int x = tensorRef(a, "input");
+        PTE_TRY(const auto outs, nodeOutputs(n));
+        if (x < 0 || outs.empty())
+            return fail(nodeError(n, ErrorCode::InvalidInput, "layer_norm needs an input and an output"));
+        const auto& ns = a["normalized_shape"].ints;
+        const auto rank = val(x).sizes.size();
+        if (ns.size() > rank)
+            return fail(nodeError(n, ErrorCode::InvalidInput, "normalized_shape is longer than the input rank"));
+        std::vector<std::int32_t> stat(val(x).sizes.begin(), val(x).sizes.end() - std::ptrdiff_t(ns.size()));
+        stat.resize(rank, 1);
+        a.erase("cudnn_enable");
+        const int mean = newTemp(n.name, val(x).dtype, stat);
+        const int rstd = newTemp(n.name, val(x).dtype, stat);
+        PTE_TRY(const OpSchema* ln, need("aten::native_layer_norm", "out"));
+        PTE_CHECK(emitKernel(*ln, std::move(a), { outs[0], mean, rstd }, n));
+        return true;
+    }
+    if (q == "aten::dropout" || q == "aten::feature_dropout" || q == "aten::alpha_dropout") {
+        PTE_TRY(auto a, bound("aten::dropout", ""));
+        const int x = tensorRef(a, "input");
+        if (x < 0)
+            return fail(nodeError(n, ErrorCode::InvalidInput, "dropout without an input tensor"));
+        if (!a["train"].b) {
+            alias(n, x); // identity in eval mode
+            return true;
+        }
+        PTE_TRY(const auto outs, nodeOutputs(n));
+        const int mask = newTemp(n.name, ScalarType::Bool, val(x).sizes, val(x).dimOrder);
+        PTE_TRY(const OpSchema* nd, need("aten::native_dropout", "out"));
+        if (outs.empty())
+            return fail(nodeError(n, ErrorCode::InvalidInput, "dropout without an output"));
+        PTE_CHECK(emitKernel(*nd, std::move(a), { outs[0], mask }, n));
+        return true;
+    }
+    if (q == "aten::matmul") {
+        PTE_TRY(auto a, bound("aten::matmul", ""));
+        const int x = tensorRef(a, "self");
+        const int y = tensorRef(a, "other");
+        PTE_TRY(const auto outs, nodeOutputs(n));
+        if (x < 0 || y < 0 || outs.size() != 1 || !isStatic(x) || !isStatic(y))
+            return fail(nodeError(n, ErrorCode::Unsupported, "matmul is lowered for static tensors only"));
+        const auto rx = val(x).sizes.size();
+        const auto ry = val(y).sizes.size();
+        PTE_TRY(const OpSchema* mm, need("aten::mm", "out"));
+        if (rx == 2 && ry == 2) {
+            PTE_CHECK(emitKernel(*mm, { { "self", LArg::tensor(x) }, { "mat2", LArg::tensor(y) } }, outs, n));
+            return true;
+        }
+        if (rx == 3 && ry == 3) {
+            PTE_TRY(const OpSchema* bmm, need("aten::bmm", "out"));
+            PTE_CHECK(emitKernel(*bmm, { { "self", LArg::tensor(x) }, { "mat2", LArg::tensor(y) } }, outs, n));
+            return true;
+        }
+        if (ry == 2 && rx >= 1) {
+            std::int64_t lead = 1;
+            for (std::size_t d = 0; d + 1 < rx; ++d)
+                lead *= val(x).sizes[d];
+            const auto k = val(x).sizes.back();
+            PTE_TRY(const int x2, viewTo(x, { std::int32_t(lead), k }));
+            const int y2 = newTemp(n.name, val(outs[0]).dtype, { std::int32_t(lead), val(y).sizes[1] });
+            PTE_CHECK(emitKernel(*mm, { { "self", LArg::tensor(x2) }, { "mat2", LArg::tensor(y) } }, { y2 }, n));
+            PTE_TRY(const int r, viewTo(y2, val(outs[0]).sizes, outs[0]));
+            (void)r;
+            return true;
+        }
+        if (rx == 2 && ry == 1) {
+            PTE_TRY(const int y2, viewTo(y, { val(y).sizes[0], 1 }));
+            const int o2 = newTemp(n.name, val(outs[0]).dtype, { val(x).sizes[0], 1 });
+            PTE_CHECK(emitKernel(*mm, { { "self", LArg::tensor(x) }, { "mat2", LArg::tensor(y2) } }, { o2 }, n));
+            PTE_TRY(const int r, viewTo(o2, val(outs[0]).sizes, outs[0]));
+            (void)r;
+            return true;
+        }
+        return fail(nodeError(n, ErrorCode::Unsupported,
+            "matmul of ranks " + std::to_string(rx) + " and " + std::to_string(ry) + " is not lowered by ptelens"));
+    }
+    if (q == "aten::flatten" || q == "aten::view" || q == "aten::_unsafe_view" || q == "aten::reshape"
+        || q == "aten::view_copy") {
+        PTE_TRY(const auto outs, nodeOutputs(n));
+        if (n.inputs.empty() || outs.size() != 1)
+            return fail(nodeError(n, ErrorCode::InvalidInput, "view needs one input and one output"));
+        auto src = lookup(n.inputs[0].arg.names.empty() ? std::string() : n.inputs[0].arg.names[0], where);
+        if (!src)
+            return fail(withPath(n, src.error()));
+        PTE_TRY(const OpSchema* vc, need("aten::view_copy", "out"));
+        LArg size;
+        if (q == "aten::flatten") {
+            if (!isStatic(outs[0]))
+                return fail(nodeError(n, ErrorCode::Unsupported, "flatten of a dynamic tensor"));
+            const auto& s = val(outs[0]).sizes;
+            size = LArg::intList(std::vector<std::int64_t>(s.begin(), s.end()));
+        } else {
+            if (n.inputs.size() < 2)
+                return fail(nodeError(n, ErrorCode::InvalidInput, "view without a size"));
+            auto sz = convertArg(n.inputs[1].arg, ArgType { BaseType::SymInt, false, true }, where);
+            if (!sz)
+                return fail(withPath(n, sz.error()));
+            size = std::move(*sz);
+        }
+        PTE_CHECK(emitKernel(*vc, { { "self", LArg::tensor(*src) }, { "size", std::move(size) } }, outs, n));
+        return true;
+    }
+    if (q == "aten::t" || q == "aten::transpose" || q == "aten::contiguous") {
+        PTE_TRY(const auto outs, nodeOutputs(n));
+        if (n.inputs.empty() || outs.size() != 1)
+            return fail(nodeError(n, ErrorCode::InvalidInput, "expects one input and one output"));
+        auto src = lookup(n.inputs[0].arg.names.empty() ? std::string() : n.inputs[0].arg.names[0], where);
+        if (!src)
+            return fail(withPath(n, src.error()));
+        const auto rank = std::int64_t(val(*src).sizes.size());
+        std::vector<std::int64_t> perm(static_cast<std::size_t>(rank), 0);
+        std::iota(perm.begin(), perm.end(), 0);
+        if (q == "aten::contiguous") {
+            PTE_TRY(const OpSchema* cl, need("aten::clone", "out"));
+            PTE_CHECK(emitKernel(*cl, { { "self", LArg::tensor(*src) } }, outs, n));
+            return true;
+        }
+        if (q == "aten::t") {
+            if (rank == 2)
+                std::swap(perm[0], perm[1]);
+        } else {
+            std::int64_t d0 = n.inputs.size() > 1 && !n.inputs[1].arg.ints.empty() ? n.inputs[1].arg.ints[0] : 0;
+            std::int64_t d1 = n.inputs.size() > 2 && !n.inputs[2].arg.ints.empty() ? n.inputs[2].arg.ints[0] : 0;
+            if (d0 < 0)
+                d0 += rank;
+            if (d1 < 0)
+                d1 += rank;
+            if (d0 < 0 || d1 < 0 || d0 >= std::max<std::int64_t>(rank, 1) || d1 >= std::max<std::int64_t>(rank, 1))
+                return fail(nodeError(n, ErrorCode::InvalidInput, "transpose dimension out of range"));
+            if (rank > 0)
+                std::swap(perm[std::size_t(d0)], perm[std::size_t(d1)]);
+        }
+        PTE_TRY(const OpSchema* pc, need("aten::permute_copy", "out"));
+        PTE_CHECK(emitKernel(*pc, { { "self", LArg::tensor(*src) }, { "dims", LArg::intList(perm) } }, outs, n));
+        return true;
+    }
+    if (q == "aten::squeeze" && t.overload.empty()) {
+        PTE_TRY(const auto outs, nodeOutputs(n));
+        auto src =
+            lookup(n.inputs.empty() || n.inputs[0].arg.names.empty() ? std::string() : n.inputs[0].arg.names[0], where);
+        if (!src || outs.size() != 1)
+            return fail(nodeError(n, ErrorCode::InvalidInput, "squeeze expects one input and one output"));
+        std::vector<std::int64_t> dims;
+        for (std::size_t d = 0; d < val(*src).sizes.size(); ++d)
+            if (val(*src).sizes[d] == 1)
+                dims.push_back(std::int64_t(d));
+        PTE_TRY(const OpSchema* sq, need("aten::squeeze_copy", "dims_out"));
+        PTE_CHECK(emitKernel(*sq, { { "self", LArg::tensor(*src) }, { "dim", LArg::intList(dims) } }, outs, n));
+        return true;
+    }
+    if (q == "aten::squeeze") {
+        PTE_TRY(auto a, bound("aten::squeeze", t.overload.c_str()));
+        PTE_TRY(const auto outs, nodeOutputs(n));
+        PTE_TRY(const OpSchema* sq, need("aten::squeeze_copy", t.overload == "dim" ? "dim_out" : "dims_out"));
+        PTE_CHECK(emitKernel(*sq, std::move(a), outs, n));
+        return true;
+    }
+    if (q == "aten::to" || q == "aten::_to_copy") {
+        if (q == "aten::to" && t.overload != "dtype")
+            return fail(nodeError(n, ErrorCode::Unsupported, "aten::to." + t.overload + " is not lowered"));
+        PTE_TRY(const auto outs, nodeOutputs(n));
+        auto src =
+            lookup(n.inputs.empty() || n.inputs[0].arg.names.empty() ? std::string() : n.inputs[0].arg.names[0], where);
+        if (!src || outs.size() != 1)
+            return fail(nodeError(n, ErrorCode::InvalidInput, "expects one input tensor and one output"));
+        const auto& order = val(outs[0]).dimOrder;
+        PTE_TRY(const OpSchema* td, need("dim_order_ops::_to_dim_order_copy", "out"));
+        PTE_CHECK(emitKernel(*td,
+            { { "self", LArg::tensor(*src) },
+                { "dim_order", LArg::intList(std::vector<std::int64_t>(order.begin(), order.end())) } },
+            outs, n));
+        return true;
+    }
+    if (q == "aten::softmax" || q == "aten::log_softmax") {
+        PTE_TRY(auto a, bound(q.c_str(), "int"));
+        PTE_TRY(const auto outs, nodeOutputs(n));
+        a.erase("dtype");
+        a["half_to_float"] = LArg::boolean(false);
+        PTE_TRY(const OpSchema* sm, need(q == "aten::softmax" ? "aten::_softmax" : "aten::_log_softmax", "out"));
+        PTE_CHECK(emitKernel(*sm, std::move(a), outs, n));
+        return true;
+    }
+    if (q == "aten::sum" && t.overload.empty()) {
+        PTE_TRY(auto a, bound("aten::sum", ""));
+        PTE_TRY(const auto outs, nodeOutputs(n));
+        PTE_TRY(const OpSchema* s, need("aten::sum", "IntList_out"));
+        PTE_CHECK(emitKernel(*s, std::move(a), outs, n));
+        return true;
+    }
+    if (q == "aten::zeros" || q == "aten::ones" || q == "aten::zeros_like" || q == "aten::ones_like") {
+        PTE_TRY(auto a, bound(q.c_str(), ""));
+        PTE_TRY(const auto outs, nodeOutputs(n));
+        const bool like = q.find("_like") != std::string::npos;
+        std::map<std::string, LArg> g;
+        if (like)
+            g["self"] = a["self"];
+        else
+            g["size"] = a["size"];
+        g["fill_value"] = LArg::integer(q.find("ones") != std::string::npos ? 1 : 0);
+        PTE_TRY(const OpSchema* f, need(like ? "aten::full_like" : "aten::full", "out"));
+        PTE_CHECK(emitKernel(*f, std::move(g), outs, n));
+        return true;
+    }
+    if (q == "aten::max_pool2d") {
+        PTE_TRY(auto a, bound("aten::max_pool2d", ""));
+        PTE_TRY(const auto outs, nodeOutputs(n));
+        if (outs.size() != 1)
+            return fail(nodeError(n, ErrorCode::InvalidInput, "max_pool2d must have one output"));
+        const int idx = newTemp(n.name, ScalarType::Long, val(outs[0]).sizes, val(outs[0]).dimOrder);
+        PTE_TRY(const OpSchema* mp, need("aten::max_pool2d_with_indices", "out"));
+        PTE_CHECK(emitKernel(*mp, std::move(a), { outs[0], idx }, n));
+        return true;
+    }
+    if (q == "aten::adaptive_avg_pool2d") {
+        PTE_TRY(auto a, bound("aten::adaptive_avg_pool2d", ""));
+        PTE_TRY(const auto outs, nodeOutputs(n));
+        PTE_TRY(const OpSchema* ap, need("aten::_adaptive_avg_pool2d", "out"));
+        PTE_CHECK(emitKernel(*ap, std::move(a), outs, n));
+        return true;
+    }
+    return false;
+}
+
+Result<void> Lowering::placeholders()
+{
+    const auto& g = m_ep.graph;
+    const auto& specs = m_ep.signature.inputSpecs;
+    if (specs.size() != g.inputs.size())
+        return fail(ErrorCode::InvalidInput,
+            "method '" + m_method + "': the graph has " + std::to_string(g.inputs.size())
+                + " inputs but the signature lists " + std::to_string(specs.size()));
+    std::set<std::string> mutatedBuffers;
+    std::set<std::string> mutatedInputs;
+    for (const auto& o : m_ep.signature.outputSpecs) {
+        if (o.kind == OutputKind::BufferMutation || o.kind == OutputKind::ParameterMutation)
+            mutatedBuffers.insert(o.target);
+        if (o.kind == OutputKind::GradientToParameter)
+            m_trainable.insert(o.target);
+    }
+    bool warnedState = false;
+    for (std::size_t i = 0; i < specs.size(); ++i) {
+        const auto& spec = specs[i];
+        const auto& arg = g.inputs[i];
+        const std::string where = "input " + std::to_string(i);
+        LPlaceholder ph;
+        if (spec.kind == InputKind::Token)
+            continue;
+        if (spec.kind == InputKind::CustomObj)
+            return fail(ErrorCode::Unsupported,
+                "method '" + m_method + "': Custom class '" + spec.target + "' is not supported in EXIR");
+        if (spec.kind == InputKind::ConstantInput) {
+            PTE_TRY(ph.literal, convertUntyped(spec.constantValue, where));
+            ph.kind = LPlaceholder::Kind::Literal;
+            ph.userInput = true;
+            m_out.placeholders.push_back(std::move(ph));
+            continue;
+        }
+        if (spec.kind == InputKind::UserInput) {
+            ph.userInput = true;
+            if (arg.kind == ArgKind::Tensor) {
+                if (arg.names.empty() || arg.names[0].empty())
+                    return fail(ErrorCode::InvalidInput, "method '" + m_method + "': " + where + " has no name");
+                PTE_TRY(ph.ref, newTensorFromName(arg.names[0], where));
+            } else if (arg.kind == ArgKind::SymInt || arg.kind == ArgKind::SymBool || arg.kind == ArgKind::SymFloat) {
+                const std::string nm =
+                    !arg.names.empty() ? arg.names[0] : (arg.syms.empty() ? std::string() : arg.syms[0].expr);
+                ph.ref = newSym(nm);
+                m_out.values[std::size_t(ph.ref)].symIsNull = true;
+            } else {
+                PTE_TRY(ph.literal, convertUntyped(arg, where));
+                ph.kind = LPlaceholder::Kind::Literal;
+            }
+            m_out.placeholders.push_back(std::move(ph));
+            continue;
+        }
+        // Parameters, buffers, lifted constants
+        const std::string name = arg.names.empty() ? std::string() : arg.names[0];
+        const std::string& fqn = spec.target;
+        const auto w = m_ep.weights.find(fqn);
+        const bool mutableBuffer = mutatedBuffers.count(fqn) > 0;
+        const bool trainable = spec.kind == InputKind::Parameter && m_trainable.count(fqn) > 0;
+        const TensorMeta* meta = w != m_ep.weights.end() ? &w->second.meta : findMeta(name);
+        if (!meta)
+            return fail(ErrorCode::InvalidInput,
+                "method '" + m_method + "': placeholder '" + name + "' (" + fqn + ") has no tensor metadata");
+        PTE_TRY(ph.ref, newTensor(name, *meta, where));
+        define(name, ph.ref);
+        auto& v = m_out.values[std::size_t(ph.ref)];
+        v.fqn = fqn;
+        if (v.dynamism != ShapeDynamism::Static)
+            return fail(ErrorCode::Unsupported, "method '" + m_method + "': weight '" + fqn + "' has a dynamic shape");
+        const auto nbytes = v.nbytes();
+        Bytes data;
+        if (w != m_ep.weights.end()) {
+            const auto& wt = w->second;
+            // Bytes are stored in dim order; non-dense or other permutations are gathered contiguous.
+            std::vector<std::int64_t> strides;
+            bool concrete = true;
+            for (const auto& s : wt.meta.strides) {
+                if (!s.value)
+                    concrete = false;
+                else
+                    strides.push_back(*s.value);
+            }
+            const auto order = v.dimOrder;
+            std::vector<std::int64_t> denseStrides(order.size());
+            std::int64_t st = 1;
+            for (std::size_t k = order.size(); k-- > 0;) {
+                denseStrides[order[k]] = st;
+                st *= std::max<std::int32_t>(v.sizes[order[k]], 1);
+            }
+            bool dense = !concrete || strides == denseStrides;
+            for (std::size_t d = 0; d < v.sizes.size(); ++d)
+                if (v.sizes[d] == 1 && d < strides.size())
+                    strides[d] = denseStrides[d]; // size-1 dims: any stride
+            dense = dense || strides == denseStrides;
+            bool keepOrder = true;
+            for (std::size_t d = 0; d < order.size(); ++d)
+                keepOrder = keepOrder && order[d] == d;
+            const bool channelsLast =
+                order.size() == 4 && order[0] == 0 && order[1] == 2 && order[2] == 3 && order[3] == 1;
+            if (dense && (keepOrder || channelsLast)) {
+                if (wt.data.size() < nbytes)
+                    return fail(ErrorCode::InvalidInput,
+                        "method '" + m_method + "': Tensor spec has buffer of size " + std::to_string(wt.data.size())
+                            + ", but expected nbytes of " + std::to_string(nbytes) + " (weight '" + fqn + "' from "
+                            + wt.source + ")");
+                data = wt.data.slice(0, nbytes);
+            } else {
+                // Gather into a contiguous copy.
+                const auto es = elementSize(v.dtype);
+                std::vector<std::uint8_t> out(nbytes);
+                const auto numel = nbytes / std::max<std::size_t>(es, 1);
+                std::vector<std::int64_t> idx(v.sizes.size(), 0);
+                for (std::uint64_t e = 0; e < numel; ++e) {
+                    std::int64_t off = 0;
+                    for (std::size_t d = 0; d < idx.size(); ++d)
+                        off += idx[d] * strides[d];
+                    const auto byteOff = std::uint64_t(off) * es;
+                    if (off < 0 || byteOff + es > wt.data.size())
+                        return fail(ErrorCode::InvalidInput,
+                            "method '" + m_method + "': weight '" + fqn + "' strides reach outside its storage");
+                    std::memcpy(out.data() + e * es, wt.data.data() + byteOff, es);
+                    for (std::size_t d = idx.size(); d-- > 0;) {
+                        if (++idx[d] < v.sizes[d])
+                            break;
+                        idx[d] = 0;
+                    }
+                }
+                data = Bytes::fromVector(std::move(out));
+                v.dimOrder.resize(v.sizes.size());
+                std::iota(v.dimOrder.begin(), v.dimOrder.end(), std::uint8_t(0));
+            }
+        } else if (!mutableBuffer) {
+            if (!m_options.zeroFillMissingWeights)
+                return fail(ErrorCode::InvalidInput,
+                    "method '" + m_method + "': Could not find buffer with fqn '" + fqn + "' in the dump's weights ("
+                        + m_ep.source + ")");
+            warn("weight '" + fqn + "' is missing from the dump; emitted as zeros");
+            data = Bytes::fromVector(std::vector<std::uint8_t>(nbytes, 0));
+        }
+        if (mutableBuffer) {
+            v.storage = LValue::Storage::Planned;
+            v.mutableBuffer = true;
+            if (!warnedState && w != m_ep.weights.end()) {
+                warn("mutable buffer '" + fqn
+                    + "' is memory planned: its initial state is not stored in the program "
+                      "(like ExecuTorch without emit_mutable_buffer_names)");
+                warnedState = true;
+            }
+        } else if (trainable) {
+            v.storage = LValue::Storage::Planned;
+            v.mutableBuffer = true;
+            v.initialised = true;
+            v.data = data;
+        } else {
+            v.storage = LValue::Storage::Constant;
+            v.data = data;
+        }
+        m_out.placeholders.push_back(std::move(ph));
+    }
+    return {};
+}
+
+Result<void> Lowering::writeBacksAndOutputs()
+{
+    const auto& g = m_ep.graph;
+    const auto& specs = m_ep.signature.outputSpecs;
+    if (specs.size() != g.outputs.size())
+        return fail(ErrorCode::InvalidInput,
+            "method '" + m_method + "': the graph has " + std::to_string(g.outputs.size())
+                + " outputs but the signature lists " + std::to_string(specs.size()));
+    // Write-backs (InsertWriteBackForBuffersPass): copy_ into the buffer / input, in output order.
+    std::map<std::string, int> inputsByTarget;
+    for (std::size_t i = 0; i < m_ep.signature.inputSpecs.size(); ++i) {
+        const auto& is = m_ep.signature.inputSpecs[i];
+        const auto& arg = g.inputs[i];
+        if (arg.names.empty())
+            continue;
+        auto r = lookup(arg.names[0], "input");
+        if (!r)
+            continue;
+        inputsByTarget[is.kind == InputKind::UserInput ? arg.names[0] : is.target] = *r;
+    }
+    const OpSchema* copy = m_reg.find("aten::copy_", "");
+    for (std::size_t i = 0; i < specs.size(); ++i) {
+        const auto& os = specs[i];
+        if (os.kind != OutputKind::BufferMutation && os.kind != OutputKind::UserInputMutation
+            && os.kind != OutputKind::ParameterMutation)
+            continue;
+        const auto& arg = g.outputs[i];
+        const std::string srcName = arg.names.empty() ? std::string() : arg.names[0];
+        PTE_TRY(const int src, lookup(srcName, "output " + std::to_string(i)));
+        const auto dst = inputsByTarget.find(os.target);
+        if (dst == inputsByTarget.end())
+            return fail(ErrorCode::InvalidInput,
+                "method '" + m_method + "': output " + std::to_string(i) + " mutates '" + os.target
+                    + "', which is not an input of the graph");
+        if (dst->second == src)
+            continue; // already updated in place
+        LInstr in;
+        in.kind = LInstr::Kind::Kernel;
+        in.opName = "aten::copy_";
+        in.overload = "";
+        in.args = { LArg::tensor(dst->second), LArg::tensor(src), LArg::boolean(false) };
+        in.retSlots = { LArg::tensor(dst->second) };
+        in.origin = srcName;
+        in.recordDebug = false;
+        (void)copy;
+        m_out.instrs.push_back(std::move(in));
+    }
+    // Outputs: drop what emission removes, keep the rest.
+    std::int64_t index = 0;
+    for (std::size_t i = 0; i < specs.size(); ++i) {
+        const auto& os = specs[i];
+        const auto& arg = g.outputs[i];
+        if (const char* reason = emissionDropReason(os.kind)) {
+            m_out.dropped.emplace_back(arg.names.empty() ? os.target : arg.names[0], reason);
+            continue;
+        }
+        if (arg.kind == ArgKind::String)
+            return fail(ErrorCode::Unsupported,
+                "method '" + m_method + "': Returning " + (arg.strings.empty() ? std::string() : arg.strings[0])
+                    + " is not yet supported in the emitter");
+        PTE_TRY(auto out, convertUntyped(arg, "output " + std::to_string(i)));
+        if (os.kind == OutputKind::GradientToParameter) {
+            if (m_out.gradientsIndex < 0)
+                m_out.gradientsIndex = index;
+            m_out.gradientFqns.push_back(os.target);
+        }
+        m_out.outputs.push_back(std::move(out));
+        ++index;
+    }
+    // Joint graphs: ExecuTorch's weights_to_outputs_pass returns the trained parameters too.
+    if (!m_trainable.empty()) {
+        m_out.joint = true;
+        for (std::size_t i = 0; i < m_ep.signature.inputSpecs.size(); ++i) {
+            const auto& is = m_ep.signature.inputSpecs[i];
+            if (is.kind != InputKind::Parameter || !m_trainable.count(is.target) || g.inputs[i].names.empty())
+                continue;
+            PTE_TRY(const int r, lookup(g.inputs[i].names[0], "parameter"));
+            if (m_out.parametersIndex < 0)
+                m_out.parametersIndex = index;
+            m_out.outputs.push_back(LArg::tensor(r));
+            ++index;
+        }
+    }
+    return {};
+}
+
+void Lowering::computeLifetimes()
+{
+    std::int64_t pc = 0;
+    auto touch = [&](int ref) {
+        if (ref < 0)
+            return;
+        auto& v = m_out.values[std::size_t(ref)];
+        if (v.first < 0 || pc < v.first)
+            v.first = pc;
+        v.last = std::max(v.last, pc);
+    };
+    auto touchArg = [&](const LArg& a) {
+        touch(a.ref);
+        for (const int r : a.refs)
+            touch(r);
+        for (const auto& e : a.ints)
+            touch(e.ref);
+    };
+    for (const auto& p : m_out.placeholders)
+        touch(p.ref);
+    for (const auto& in : m_out.instrs) {
+        const bool real = in.kind == LInstr::Kind::Kernel || in.kind == LInstr::Kind::Delegate
+            || in.kind == LInstr::Kind::JumpFalse || in.kind == LInstr::Kind::Move;
+        for (const int r : in.allocs)
+            touch(r);
+        for (const auto& a : in.args)
+            touchArg(a);
+        for (const auto& a : in.retSlots)
+            touchArg(a);
+        for (const int r : in.delegateOuts)
+            touch(r);
+        touchArg(in.cond);
+        touch(in.moveFrom);
+        touch(in.moveTo);
+        if (real)
+            ++pc;
+    }
+    m_out.instructionCount = pc;
+    for (const auto& o : m_out.outputs) {
+        touch(o.ref);
+        for (const int r : o.refs)
+            touch(r);
+    }
+    for (auto& v : m_out.values) {
+        if (v.mutableBuffer) {
+            v.first = 0;
+            v.last = pc;
+        }
+    }
+}
+
+Result<LoweredMethod> Lowering::run()
+{
+    m_scopes.emplace_back();
+    const auto nodeCount = m_ep.graph.nodes.size();
+    m_scopes.back().reserve(2 * nodeCount + m_ep.graph.inputs.size() + 16);
+    m_out.values.reserve(2 * nodeCount + m_ep.graph.inputs.size() + 16);
+    m_out.instrs.reserve(nodeCount + m_ep.signature.outputSpecs.size() + 16);
+    m_graphs.push_back(&m_ep.graph);
+    m_metaIndex.reserve(m_ep.graph.tensorValues.size());
+    for (const auto& [name, meta] : m_ep.graph.tensorValues)
+        m_metaIndex.emplace(std::string_view(name), &meta);
+    PTE_CHECK(placeholders());
+    for (const auto& n : m_ep.graph.nodes)
+        PTE_CHECK(lowerNode(n));
+    PTE_CHECK(writeBacksAndOutputs());
+    computeLifetimes();
+    // Container metadata: the pytree specs of the top-level module call.
+    for (const auto& e : m_ep.moduleCallGraph) {
+        if (e.fqn.empty() && (e.inSpec || e.outSpec)) {
+            m_out.containerMeta = ContainerMetadata { e.inSpec.value_or(""), e.outSpec.value_or("") };
+            break;
+        }
+    }
+    if (!m_out.containerMeta) {
+        const std::string leaf = R"({"type": null, "context": null, "children_spec": []})";
+        std::string inputs;
+        std::size_t nUser = 0;
+        for (const auto& p : m_out.placeholders)
+            if (p.userInput)
+                inputs += (nUser++ ? ", " : "") + leaf;
+        std::string outs;
+        for (std::size_t i = 0; i < m_out.outputs.size(); ++i)
+            outs += (i ? ", " : "") + leaf;
+        m_out.containerMeta = ContainerMetadata {
+            R"([1, {"type": "builtins.tuple", "context": "null", "children_spec": [{"type": "builtins.tuple", "context": "null", "children_spec": [)"
+                + inputs + R"(]}, {"type": "builtins.dict", "context": "[]", "children_spec": []}]}])",
+            m_out.outputs.size() == 1
+                ? "[1, " + leaf + "]"
+                : R"([1, {"type": "builtins.tuple", "context": "null", "children_spec": [)" + outs + "]}]",
+        };
+    }
+    return std::move(m_out);
+}
+
+} // namespace
+
+Result<LoweredMethod> lowerMethod(
+    const ExportedProgram& ep, const std::string& methodName, const LoweringOptions& options)
+{
+    Lowering l(ep, methodName, options);
+    return l.run();
+}
+
+} // namespace pte::emitcore
