@@ -1,9 +1,91 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
+#include "document/document.h"
 #include "mainwindow.h"
+#include "models/instructionmodel.h"
+#include "widgets/graphpanel.h"
 
+#include <QAbstractItemModel>
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDir>
+#include <QDockWidget>
+#include <QElapsedTimer>
+#include <QTableView>
+#include <QThread>
+
+namespace {
+
+/** Spins the event loop until pred() holds or the timeout passes. */
+template <typename Pred> bool waitFor(Pred pred, int timeoutMs)
+{
+    QElapsedTimer t;
+    t.start();
+    while (!pred()) {
+        if (t.elapsed() > timeoutMs)
+            return false;
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+        QThread::msleep(10);
+    }
+    QCoreApplication::processEvents();
+    return true;
+}
+
+bool idle(pte::ui::MainWindow& window)
+{
+    auto* graph = window.findChild<pte::ui::GraphPanel*>(QStringLiteral("graphPanel"));
+    return !window.document()->isBusy() && (!graph || !graph->isBusy());
+}
+
+/** Opens the files, optionally emits, selects an instruction and saves PNGs of the window and each dock. */
+int takeScreenshots(
+    pte::ui::MainWindow& window, const QStringList& files, const QString& dir, bool emitFirst, const QString& method)
+{
+    QDir().mkpath(dir);
+    window.resize(1600, 1000);
+    window.show();
+    window.openFiles(files);
+    waitFor([&] { return idle(window); }, 120000);
+    if (emitFirst && window.document()->canEmit()) {
+        window.emitWith({});
+        waitFor([&] { return !window.document()->isBusy(); }, 120000);
+        waitFor([&] { return idle(window); }, 120000);
+    }
+    if (!method.isEmpty()) {
+        window.setCurrentMethod(method);
+        waitFor([&] { return idle(window); }, 120000);
+    }
+    // Select something interesting: a delegate call, else the last kernel call.
+    if (auto* view = window.findChild<QTableView*>(QStringLiteral("instructionsView"))) {
+        auto* model = view->model();
+        int pick = -1;
+        for (int r = 0; r < model->rowCount(); ++r) {
+            const QString kind = model->index(r, pte::ui::InstructionModel::KindColumn).data().toString();
+            if (kind == QLatin1String("DelegateCall")) {
+                pick = r;
+                break;
+            }
+            if (kind == QLatin1String("KernelCall"))
+                pick = r;
+        }
+        if (pick >= 0) {
+            view->setFocus();
+            view->selectRow(pick);
+        }
+    }
+    waitFor([] { return false; }, 300);
+    window.grab().save(dir + QStringLiteral("/window.png"));
+    for (auto* dock : window.findChildren<QDockWidget*>()) {
+        dock->show();
+        dock->raise();
+        waitFor([] { return false; }, 150);
+        dock->grab().save(
+            dir + QLatin1Char('/') + dock->objectName().remove(QStringLiteral("Dock")) + QStringLiteral(".png"));
+    }
+    return 0;
+}
+
+} // namespace
 
 int main(int argc, char** argv)
 {
@@ -11,6 +93,7 @@ int main(int argc, char** argv)
     QApplication::setApplicationName(QStringLiteral("ptelens"));
     QApplication::setOrganizationName(QStringLiteral("ptelens"));
     QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+    QApplication::setDesktopFileName(QStringLiteral("ptelens"));
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("ExecuTorch program workbench"));
@@ -18,11 +101,30 @@ int main(int argc, char** argv)
     parser.addVersionOption();
     parser.addPositionalArgument(
         QStringLiteral("files"), QStringLiteral(".pte, .pt2, exported-program JSON or ETRecord files"));
+    QCommandLineOption screenshot(
+        QStringLiteral("screenshot"), QStringLiteral("Save screenshots to DIR and exit."), QStringLiteral("DIR"));
+    screenshot.setFlags(QCommandLineOption::HiddenFromHelp);
+    QCommandLineOption emitOption(QStringLiteral("emit"), QStringLiteral("Emit the graph dumps after loading."));
+    emitOption.setFlags(QCommandLineOption::HiddenFromHelp);
+    QCommandLineOption methodOption(
+        QStringLiteral("method"), QStringLiteral("Show this method (with --screenshot)."), QStringLiteral("NAME"));
+    methodOption.setFlags(QCommandLineOption::HiddenFromHelp);
+    parser.addOption(screenshot);
+    parser.addOption(emitOption);
+    parser.addOption(methodOption);
     parser.process(app);
 
     pte::ui::MainWindow window;
+    if (parser.isSet(screenshot))
+        return takeScreenshots(window, parser.positionalArguments(), parser.value(screenshot), parser.isSet(emitOption),
+            parser.value(methodOption));
     window.show();
     if (!parser.positionalArguments().isEmpty())
         window.openFiles(parser.positionalArguments());
+    if (parser.isSet(emitOption))
+        QObject::connect(window.document(), &pte::ui::Document::loadFinished, &window, [&window] {
+            if (window.document()->canEmit())
+                window.emitWith({});
+        });
     return app.exec();
 }

@@ -1,0 +1,160 @@
+// SPDX-FileCopyrightText: 2026 The ptelens authors
+// SPDX-License-Identifier: BSD-3-Clause
+#include "models/instructionfilterproxy.h"
+#include "models/instructionmodel.h"
+#include "models/roles.h"
+#include "testutils.h"
+#include "uifixtures.h"
+
+#include <QAbstractItemModelTester>
+#include <QElapsedTimer>
+#include <QRegularExpression>
+#include <QTest>
+
+using namespace pte::ui;
+
+class TestInstructionModel : public QObject
+{
+    Q_OBJECT
+private:
+    static QString cell(const QAbstractItemModel& m, int row, int column)
+    {
+        return m.index(row, column).data().toString();
+    }
+
+private Q_SLOTS:
+    void initTestCase() { QTest::failOnWarning(QRegularExpression(QStringLiteral(".*"))); }
+
+    void showsInstructionsWithDebugMaps()
+    {
+        InstructionModel model;
+        new QAbstractItemModelTester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest, &model);
+        model.setMethod(fixtures::makeSnapshot(), QStringLiteral("forward"));
+        QCOMPARE(model.rowCount(), 4);
+        QCOMPARE(cell(model, 0, InstructionModel::IdColumn), QStringLiteral("0"));
+        QCOMPARE(cell(model, 0, InstructionModel::KindColumn), QStringLiteral("KernelCall"));
+        QCOMPARE(cell(model, 0, InstructionModel::OperatorColumn), QStringLiteral("aten::add.out"));
+        const QString args = cell(model, 0, InstructionModel::ArgumentsColumn);
+        QVERIFY2(args.startsWith(QStringLiteral("%0 f32[2, 3], %1 f32[2, 3] const, %3=1")), qPrintable(args));
+        QCOMPARE(cell(model, 0, InstructionModel::DebugHandlesColumn), QStringLiteral("1"));
+        QCOMPARE(cell(model, 0, InstructionModel::NodesColumn), QStringLiteral("add"));
+        QCOMPARE(cell(model, 1, InstructionModel::KindColumn), QStringLiteral("DelegateCall"));
+        QCOMPARE(cell(model, 1, InstructionModel::BackendColumn), QStringLiteral("XnnpackBackend"));
+        QCOMPARE(cell(model, 1, InstructionModel::DebugHandlesColumn), QStringLiteral("2, 3"));
+        QCOMPARE(cell(model, 1, InstructionModel::DelegateIdsColumn), QStringLiteral("copy_1→[3]; fused_mul_0→[2]"));
+        QCOMPARE(cell(model, 3, InstructionModel::KindColumn), QStringLiteral("FreeCall"));
+        QCOMPARE(model.valueIds(1), (std::vector<std::int32_t> { 2, 4 }));
+        QCOMPARE(model.valueIds(3), (std::vector<std::int32_t> { 2 }));
+        QCOMPARE(model.nodeNames(1), (QStringList { QStringLiteral("mul"), QStringLiteral("copy") }));
+        const auto handles = model.index(1, 0).data(DebugHandlesRole).value<QList<qlonglong>>();
+        QCOMPARE(handles, (QList<qlonglong> { 2, 3 }));
+        QCOMPARE(model.backends(), QStringList { QStringLiteral("XnnpackBackend") });
+
+        // Node -> instructions: by name and by debug handle (the delegate's identifier map too).
+        const std::vector<std::int64_t> h3 { 3 };
+        QCOMPARE(model.rowsFor({}, h3), (std::vector<int> { 1 }));
+        QCOMPARE(model.rowsFor({ QStringLiteral("mul") }, {}), (std::vector<int> { 1, 2 }));
+        QCOMPARE(model.rowOfInstruction(2), 2);
+        QCOMPARE(model.rowOfInstruction(9), -1);
+    }
+
+    void instructionsWithoutMaps()
+    {
+        auto snap = std::make_shared<Snapshot>();
+        snap->program = fixtures::makeProgram();
+        snap->finalize();
+        InstructionModel model;
+        new QAbstractItemModelTester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest, &model);
+        model.setMethod(snap, QStringLiteral("forward"));
+        QCOMPARE(model.rowCount(), 4);
+        QVERIFY(cell(model, 0, InstructionModel::DebugHandlesColumn).isEmpty());
+        model.setMethod(snap, QStringLiteral("get_answer"));
+        QCOMPARE(model.rowCount(), 0);
+        model.setMethod(nullptr, {});
+        QCOMPARE(model.rowCount(), 0);
+    }
+
+    void filtersByTextKindOperatorBackendAndHandle()
+    {
+        InstructionModel model;
+        InstructionFilterProxy proxy;
+        proxy.setSourceModel(&model);
+        new QAbstractItemModelTester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest, &proxy);
+        model.setMethod(fixtures::makeSnapshot(), QStringLiteral("forward"));
+        QCOMPARE(proxy.rowCount(), 4);
+        proxy.setFilterText(QStringLiteral("MUL"));
+        QCOMPARE(proxy.rowCount(), 2); // aten::mul.out and the delegate whose identifier is fused_mul_0
+        proxy.setFilterText(QStringLiteral("xnnpack"));
+        QCOMPARE(proxy.rowCount(), 1);
+        QCOMPARE(proxy.index(0, 0).data().toString(), QStringLiteral("1"));
+        proxy.setFilterText(QStringLiteral("free"));
+        QCOMPARE(proxy.rowCount(), 1);
+        proxy.setFilterText(QStringLiteral("2")); // id 2, or handle 2 (instructions 1 and 2)
+        QCOMPARE(proxy.rowCount(), 2);
+        proxy.setFilterText(QString());
+        proxy.setKindFilter(pte::InstructionKind::KernelCall);
+        QCOMPARE(proxy.rowCount(), 2);
+        proxy.setOperatorFilter(QStringLiteral("aten::mul.out"));
+        QCOMPARE(proxy.rowCount(), 1);
+        proxy.setOperatorFilter({});
+        proxy.setKindFilter(std::nullopt);
+        proxy.setBackendFilter(QStringLiteral("XnnpackBackend"));
+        QCOMPARE(proxy.rowCount(), 1);
+        proxy.setBackendFilter({});
+        proxy.setDebugHandleFilter(2);
+        QCOMPARE(proxy.rowCount(), 2);
+        proxy.setDebugHandleFilter(3);
+        QCOMPARE(proxy.rowCount(), 1);
+        proxy.setDebugHandleFilter(std::nullopt);
+        QCOMPARE(proxy.rowCount(), 4);
+        // A reset of the source keeps the filter consistent.
+        proxy.setFilterText(QStringLiteral("add"));
+        model.setMethod(fixtures::makeSnapshot(), QStringLiteral("forward"));
+        QCOMPARE(proxy.rowCount(), 1);
+    }
+
+    void sortsOnSortRole()
+    {
+        InstructionModel model;
+        InstructionFilterProxy proxy;
+        proxy.setSourceModel(&model);
+        model.setMethod(fixtures::makeSnapshot(), QStringLiteral("forward"));
+        proxy.sort(InstructionModel::IdColumn, Qt::DescendingOrder);
+        QCOMPARE(proxy.index(0, 0).data().toString(), QStringLiteral("3"));
+        proxy.sort(InstructionModel::OperatorColumn, Qt::AscendingOrder);
+        QCOMPARE(proxy.index(proxy.rowCount() - 1, InstructionModel::OperatorColumn).data().toString(),
+            QStringLiteral("delegate #0"));
+    }
+
+    void filters200kRowsQuickly()
+    {
+        const int n = 200000;
+        const auto snap = fixtures::makeLargeSnapshot(n);
+        InstructionModel model;
+        InstructionFilterProxy proxy;
+        proxy.setSourceModel(&model);
+        QElapsedTimer t;
+        t.start();
+        model.setMethod(snap, QStringLiteral("forward"));
+        QCOMPARE(proxy.rowCount(), n);
+        const qint64 fill = t.restart();
+        proxy.setFilterText(QStringLiteral("relu"));
+        QCOMPARE(proxy.rowCount(), 40000); // i % 4 == 3, minus the delegate slots (i % 10 == 9)
+        const qint64 text = t.restart();
+        proxy.setFilterText(QString());
+        proxy.setBackendFilter(QStringLiteral("XnnpackBackend"));
+        QCOMPARE(proxy.rowCount(), n / 10);
+        const qint64 backend = t.restart();
+        proxy.setBackendFilter({});
+        proxy.setDebugHandleFilter(123456);
+        QCOMPARE(proxy.rowCount(), 1);
+        const qint64 handle = t.restart();
+        qInfo("200k rows: fill %lld ms, text filter %lld ms, backend filter %lld ms, handle filter %lld ms", fill, text,
+            backend, handle);
+        QVERIFY2(fill < 1000, "filling the model took too long");
+        QVERIFY2(text < 500 && backend < 500 && handle < 500, "filtering took too long");
+    }
+};
+
+QTEST_MAIN(TestInstructionModel)
+#include "tst_instructionmodel.moc"

@@ -1,0 +1,232 @@
+// SPDX-FileCopyrightText: 2026 The ptelens authors
+// SPDX-License-Identifier: BSD-3-Clause
+#pragma once
+
+// Hand-built snapshots for the UI model tests: plain structs, no file readers involved.
+
+#include "document/snapshot.h"
+#include "pte/emitter.h"
+#include "pte/graph.h"
+#include "pte/program.h"
+
+#include <memory>
+#include <string>
+
+namespace pte::ui::fixtures {
+
+inline pte::EValue tensorValue(pte::ScalarType dtype, std::vector<std::int32_t> sizes, std::uint32_t constant = 0,
+    std::optional<std::pair<std::uint32_t, std::uint32_t>> alloc = std::nullopt)
+{
+    pte::Tensor t;
+    t.scalarType = dtype;
+    t.sizes = std::move(sizes);
+    for (std::size_t i = 0; i < t.sizes.size(); ++i)
+        t.dimOrder.push_back(std::uint8_t(i));
+    t.dataBufferIdx = constant;
+    if (alloc)
+        t.allocationInfo = pte::AllocationDetails { alloc->first, alloc->second, 0 };
+    pte::EValue v;
+    v.val = t;
+    v.rawType = 5;
+    return v;
+}
+
+inline pte::EValue intValue(std::int64_t i)
+{
+    pte::EValue v;
+    v.val = pte::Int { i };
+    v.rawType = 2;
+    return v;
+}
+
+inline pte::Instruction kernel(std::int32_t op, std::vector<std::int32_t> args)
+{
+    pte::Instruction ins;
+    ins.args = pte::KernelCall { op, std::move(args) };
+    ins.rawType = 1;
+    return ins;
+}
+
+inline pte::Instruction delegateCall(std::int32_t index, std::vector<std::int32_t> args)
+{
+    pte::Instruction ins;
+    ins.args = pte::DelegateCall { index, std::move(args) };
+    ins.rawType = 2;
+    return ins;
+}
+
+/**
+ * "forward": values %0 x (input), %1 weight (constant 1), %2 y = add(x, w), %3 alpha, %4 z = delegate(y),
+ * %5 out = mul(z, z); instructions: 0 aten::add.out, 1 XnnpackBackend delegate, 2 aten::mul.out, 3 free.
+ * Plus "get_answer" (constant method) and "__et_training_fqn_forward" (training metadata).
+ */
+inline std::shared_ptr<pte::Program> makeProgram()
+{
+    auto p = std::make_shared<pte::Program>();
+    pte::ExecutionPlan f;
+    f.name = "forward";
+    f.values = { tensorValue(pte::ScalarType::Float, { 2, 3 }, 0, std::pair(1u, 0u)),
+        tensorValue(pte::ScalarType::Float, { 2, 3 }, 1),
+        tensorValue(pte::ScalarType::Float, { 2, 3 }, 0, std::pair(1u, 32u)), intValue(1),
+        tensorValue(pte::ScalarType::Float, { 2, 3 }, 0, std::pair(1u, 64u)),
+        tensorValue(pte::ScalarType::Float, { 2, 3 }, 0, std::pair(1u, 0u)) };
+    f.inputs = { 0 };
+    f.outputs = { 5 };
+    pte::Chain chain;
+    chain.inputs = f.inputs;
+    chain.outputs = f.outputs;
+    chain.instructions = { kernel(0, { 0, 1, 3, 2, 2 }), delegateCall(0, { 2, 4 }), kernel(1, { 4, 4, 5, 5 }) };
+    pte::Instruction freeIns;
+    freeIns.args = pte::FreeCall { 2 };
+    freeIns.rawType = 5;
+    chain.instructions.push_back(freeIns);
+    f.chains.push_back(chain);
+    f.operators = { pte::Operator { "aten::add", "out" }, pte::Operator { "aten::mul", "out" } };
+    pte::BackendDelegate d;
+    d.id = "XnnpackBackend";
+    d.processed = pte::BackendDelegateDataReference { pte::DataLocation::Inline, 0 };
+    d.compileSpecs = { pte::CompileSpec { "mode", pte::Bytes::copyOf("fast") },
+        pte::CompileSpec { "blob", pte::Bytes::fromVector({ 0x00, 0x01, 0xff }) } };
+    f.delegates.push_back(d);
+    f.nonConstBufferSizes = { 0, 96 };
+    p->executionPlan.push_back(f);
+
+    pte::ExecutionPlan c;
+    c.name = "get_answer";
+    c.values = { intValue(42) };
+    c.outputs = { 0 };
+    c.chains.push_back(pte::Chain {});
+    p->executionPlan.push_back(c);
+    pte::ExecutionPlan t = c;
+    t.name = "__et_training_fqn_forward";
+    p->executionPlan.push_back(t);
+
+    p->backendDelegateData.push_back(pte::Buffer { pte::Bytes::fromVector(std::vector<std::uint8_t>(100, 7)) });
+    p->constantBuffer.push_back(pte::Buffer {});
+    p->constantBuffer.push_back(pte::Buffer { pte::Bytes::fromVector(std::vector<std::uint8_t>(24, 1)) });
+    return p;
+}
+
+inline pte::Argument tensorArg(const std::string& name)
+{
+    pte::Argument a;
+    a.kind = pte::ArgKind::Tensor;
+    a.names = { name };
+    return a;
+}
+
+inline pte::Node node(const std::string& name, const std::string& op, std::vector<std::string> inputs,
+    std::vector<std::int64_t> handles, const std::string& moduleStack = {})
+{
+    pte::Node n;
+    n.name = name;
+    n.target = "torch.ops.aten." + op + ".Tensor";
+    n.targetKind = pte::TargetKind::OpOverload;
+    n.ns = "aten";
+    n.op = op;
+    n.overload = "Tensor";
+    for (const auto& i : inputs)
+        n.inputs.push_back(pte::NamedArgument { "self", tensorArg(i), 1 });
+    n.outputs.push_back(tensorArg(name));
+    n.debugHandles = handles;
+    if (!handles.empty())
+        n.metadata["debug_handle"] = std::to_string(handles.front());
+    if (!moduleStack.empty())
+        n.metadata["nn_module_stack"] = moduleStack;
+    n.metadata["stack_trace"] = "File \"model.py\", line 3, in forward";
+    return n;
+}
+
+/** The dump of "forward": x, w (parameter), buf (buffer) -> add -> mul; outputs: mutated buf, user output. */
+inline std::shared_ptr<pte::ExportedProgram> makeExportedProgram()
+{
+    auto ep = std::make_shared<pte::ExportedProgram>();
+    ep->source = "model.pt2:models/model.json";
+    auto& g = ep->graph;
+    g.inputs = { tensorArg("w"), tensorArg("buf"), tensorArg("x") };
+    g.nodes = { node("add", "add", { "x", "w" }, { 1 }, "L__self__,,M;L__self__lin,lin,torch.nn.Linear"),
+        node("mul", "mul", { "add", "add" }, { 2 }, "L__self__,,M;L__self__act,act,torch.nn.ReLU"),
+        node("copy", "copy", { "buf", "mul" }, { 3 }) };
+    g.outputs = { tensorArg("copy"), tensorArg("mul") };
+    pte::TensorMeta meta;
+    meta.dtype = pte::ScalarType::Float;
+    meta.sizes = { pte::SymInt { 2, {}, {} }, pte::SymInt { 3, {}, {} } };
+    for (const char* n : { "x", "w", "buf", "add", "mul", "copy" })
+        g.tensorValues[n] = meta;
+    pte::InputSpec w { pte::InputKind::Parameter, tensorArg("w"), "lin.weight", {}, {} };
+    pte::InputSpec b { pte::InputKind::Buffer, tensorArg("buf"), "running", true, {} };
+    pte::InputSpec x { pte::InputKind::UserInput, tensorArg("x"), "", {}, {} };
+    ep->signature.inputSpecs = { w, b, x };
+    ep->signature.outputSpecs = { pte::OutputSpec { pte::OutputKind::BufferMutation, tensorArg("copy"), "running" },
+        pte::OutputSpec { pte::OutputKind::UserOutput, tensorArg("mul"), "" } };
+    return ep;
+}
+
+/** A snapshot as after an emission: program, dumps, debug maps, memory plan. */
+inline std::shared_ptr<Snapshot> makeSnapshot()
+{
+    auto snap = std::make_shared<Snapshot>();
+    auto out = std::make_shared<pte::EmitterOutput>();
+    out->program = *makeProgram();
+    out->debugHandleMap["forward"] = { { 0, { 1 } }, { 1, { 2, 3 } }, { 2, { 2 } } };
+    pte::DelegateMapEntry entry;
+    entry.name = "XnnpackBackend";
+    entry.delegateMap = { { "fused_mul_0", { 2 } }, { "copy_1", { 3 } } };
+    out->methodToDelegateDebugIdMap["forward"] = { { 1, entry } };
+    pte::MethodEmitInfo info;
+    info.instructionNodes = { { 0, { "add" } }, { 1, { "mul", "copy" } }, { 2, { "mul" } } };
+    info.valueNames = { { 0, "x" }, { 2, "add" }, { 5, "mul" } };
+    info.memoryPlan = { pte::PlannedTensor { 0, "x", 1, 0, 24, 0, 0 }, pte::PlannedTensor { 2, "add", 1, 32, 24, 0, 1 },
+        pte::PlannedTensor { 4, "z", 1, 64, 24, 1, 2 } };
+    out->methods["forward"] = info;
+    pte::Diagnostic warn;
+    warn.severity = pte::Severity::Warning;
+    warn.message = "something odd";
+    warn.offset = 128;
+    warn.fieldPath = "execution_plan[0].values[3]";
+    warn.file = "emitter";
+    out->warnings.push_back(warn);
+    snap->emitted = out;
+    snap->program = std::shared_ptr<const pte::Program>(out, &out->program);
+    snap->dumpMethods.push_back(DumpMethod { "forward", "forward", "model.pt2", makeExportedProgram() });
+    snap->diagnostics = out->warnings;
+    pte::Diagnostic err = warn;
+    err.severity = pte::Severity::Error;
+    err.message = "bad thing";
+    err.offset.reset();
+    snap->diagnostics.push_back(err);
+    snap->finalize();
+    return snap;
+}
+
+/** A "forward" with n instructions cycling through 4 operators and a delegate every 10th; debug handle = id. */
+inline std::shared_ptr<Snapshot> makeLargeSnapshot(int n)
+{
+    auto out = std::make_shared<pte::EmitterOutput>();
+    pte::ExecutionPlan f;
+    f.name = "forward";
+    f.values = { tensorValue(pte::ScalarType::Float, { 4 }, 0, std::pair(1u, 0u)),
+        tensorValue(pte::ScalarType::Float, { 4 }, 0, std::pair(1u, 16u)) };
+    f.inputs = { 0 };
+    f.outputs = { 1 };
+    f.operators = { { "aten::add", "out" }, { "aten::mul", "out" }, { "aten::sub", "out" }, { "aten::relu", "out" } };
+    pte::BackendDelegate d;
+    d.id = "XnnpackBackend";
+    f.delegates.push_back(d);
+    pte::Chain chain;
+    chain.instructions.reserve(std::size_t(n));
+    auto& handles = out->debugHandleMap["forward"];
+    for (int i = 0; i < n; ++i) {
+        chain.instructions.push_back(i % 10 == 9 ? delegateCall(0, { 0, 1 }) : kernel(i % 4, { 0, 0, 1, 1 }));
+        handles[i] = { i };
+    }
+    f.chains.push_back(std::move(chain));
+    out->program.executionPlan.push_back(std::move(f));
+    auto snap = std::make_shared<Snapshot>();
+    snap->emitted = out;
+    snap->program = std::shared_ptr<const pte::Program>(out, &out->program);
+    snap->finalize();
+    return snap;
+}
+
+} // namespace pte::ui::fixtures

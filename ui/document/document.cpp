@@ -1,0 +1,480 @@
+// SPDX-FileCopyrightText: 2026 The ptelens authors
+// SPDX-License-Identifier: BSD-3-Clause
+#include "document/document.h"
+
+#include "models/text.h"
+#include "pte/dumpreader.h"
+#include "pte/ptereader.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QFutureWatcher>
+#include <QPromise>
+#include <QSaveFile>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <set>
+
+namespace pte::ui {
+
+namespace {
+
+pte::Diagnostic errorDiagnostic(const pte::Error& error, const std::string& file)
+{
+    pte::Diagnostic d;
+    d.severity = pte::Severity::Error;
+    d.code = error.code;
+    d.message = error.message;
+    d.offset = error.offset;
+    d.fieldPath = error.fieldPath;
+    d.file = file;
+    return d;
+}
+
+QString errorText(const pte::Error& error) { return toQString(error.toString()); }
+
+std::string uniqueName(const std::vector<DumpMethod>& existing, const std::string& wanted)
+{
+    auto taken = [&](const std::string& n) {
+        for (const auto& m : existing)
+            if (m.name == n)
+                return true;
+        return false;
+    };
+    if (!taken(wanted))
+        return wanted;
+    for (int i = 2;; ++i) {
+        std::string candidate = wanted + "_" + std::to_string(i);
+        if (!taken(candidate))
+            return candidate;
+    }
+}
+
+struct LoadOutcome
+{
+    std::shared_ptr<Snapshot> snapshot;
+    QString error; ///< set when nothing could be loaded
+};
+
+/** The loading job: reads every file, joins them into one snapshot. Runs on a worker. */
+void loadJob(QPromise<LoadOutcome>& promise, QStringList paths, std::shared_ptr<const Snapshot> base)
+{
+    auto snap = base ? std::make_shared<Snapshot>(*base) : std::make_shared<Snapshot>();
+    promise.setProgressRange(0, int(paths.size()) * 10);
+    QString ptdPath;
+    for (const auto& p : paths)
+        if (classifyInput(p) == InputKind::Ptd)
+            ptdPath = p;
+    QString firstError;
+    int step = 0;
+    for (const QString& path : paths) {
+        if (promise.isCanceled())
+            return;
+        promise.setProgressValueAndText(step * 10, QFileInfo(path).fileName());
+        ++step;
+        const std::string p = path.toStdString();
+        snap->inputPaths.push_back(p);
+        switch (classifyInput(path)) {
+        case InputKind::Ptd:
+            break; // used by the .pte reader
+        case InputKind::Pte: {
+            pte::ReadOptions options;
+            if (!ptdPath.isEmpty())
+                options.externalDataPath = ptdPath.toStdString();
+            auto r = pte::readPteFile(p, options);
+            if (!r) {
+                snap->diagnostics.push_back(errorDiagnostic(r.error(), p));
+                if (firstError.isEmpty())
+                    firstError = errorText(r.error());
+                break;
+            }
+            snap->pteFile = r.value();
+            snap->program = snap->pteFile->program;
+            for (auto d : snap->pteFile->diagnostics) {
+                if (d.file.empty())
+                    d.file = p;
+                snap->diagnostics.push_back(std::move(d));
+            }
+            break;
+        }
+        case InputKind::Dump:
+        case InputKind::Unknown: {
+            auto r = pte::readDump(p);
+            if (!r) {
+                snap->diagnostics.push_back(errorDiagnostic(r.error(), p));
+                if (firstError.isEmpty())
+                    firstError = errorText(r.error());
+                break;
+            }
+            const auto& set = *r.value();
+            for (const auto& [name, ep] : set.methods) {
+                DumpMethod m;
+                m.originalName = name;
+                m.name = uniqueName(snap->dumpMethods, name);
+                m.sourceFile = p;
+                m.program = ep;
+                snap->dumpMethods.push_back(std::move(m));
+            }
+            if (set.etrecordMaps)
+                snap->etrecordMaps = std::make_shared<const pte::EtRecordMaps>(*set.etrecordMaps);
+            for (auto d : set.diagnostics) {
+                if (d.file.empty())
+                    d.file = p;
+                snap->diagnostics.push_back(std::move(d));
+            }
+            break;
+        }
+        }
+    }
+    if (snap->isEmpty()) {
+        promise.addResult(LoadOutcome { nullptr,
+            firstError.isEmpty() ? QStringLiteral("Nothing to show in %1.").arg(paths.join(QStringLiteral(", ")))
+                                 : firstError });
+        return;
+    }
+    snap->finalize();
+    promise.setProgressValueAndText(int(paths.size()) * 10, QStringLiteral("Loaded"));
+    promise.addResult(LoadOutcome { std::move(snap), {} });
+}
+
+struct EmitOutcome
+{
+    std::shared_ptr<const pte::EmitterOutput> output;
+    QString error;
+};
+
+struct SaveOutcome
+{
+    QString error;
+};
+
+} // namespace
+
+InputKind classifyInput(const QString& path)
+{
+    QFile f(path);
+    QByteArray head;
+    if (f.open(QIODevice::ReadOnly))
+        head = f.read(16);
+    if (head.size() >= 8) {
+        const QByteArray id = head.mid(4, 4);
+        if (id.startsWith("ET") && id.at(2) >= '0' && id.at(2) <= '9')
+            return InputKind::Pte;
+        if (id == "FT01")
+            return InputKind::Ptd;
+        if (head.startsWith("PK"))
+            return InputKind::Dump;
+    }
+    const QString trimmed = QString::fromLatin1(head).trimmed();
+    if (trimmed.startsWith(QLatin1Char('{')))
+        return InputKind::Dump;
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix == QLatin1String("pte"))
+        return InputKind::Pte;
+    if (suffix == QLatin1String("ptd"))
+        return InputKind::Ptd;
+    if (suffix == QLatin1String("pt2") || suffix == QLatin1String("ep") || suffix == QLatin1String("json")
+        || suffix == QLatin1String("bin") || suffix == QLatin1String("etrecord"))
+        return InputKind::Dump;
+    return InputKind::Unknown;
+}
+
+Document::Document(QObject* parent)
+    : QObject(parent)
+{ }
+
+Document::~Document()
+{
+    if (m_cancelFlag)
+        m_cancelFlag->store(true);
+    for (auto& f : m_running) {
+        f.cancel();
+        f.waitForFinished();
+    }
+}
+
+void Document::setBusy(bool busy)
+{
+    if (m_busy == busy)
+        return;
+    m_busy = busy;
+    Q_EMIT busyChanged(busy);
+}
+
+void Document::publish(std::shared_ptr<Snapshot> snapshot)
+{
+    snapshot->finalize();
+    m_snapshot = std::move(snapshot);
+    Q_EMIT snapshotChanged();
+}
+
+void Document::cancel()
+{
+    if (!m_busy)
+        return;
+    if (m_cancelFlag)
+        m_cancelFlag->store(true);
+    for (auto& f : m_running)
+        f.cancel();
+    ++m_generation; // drop whatever the cancelled job still reports
+    setBusy(false);
+    Q_EMIT cancelled();
+}
+
+void Document::waitForIdle()
+{
+    for (auto& f : m_running)
+        f.waitForFinished();
+}
+
+template <typename T, typename Work, typename Done> void Document::runJob(const QString& what, Work work, Done done)
+{
+    if (m_busy)
+        cancel();
+    m_running.removeIf([](const QFuture<void>& f) { return f.isFinished(); });
+    const quint64 generation = ++m_generation;
+    auto flag = std::make_shared<std::atomic<bool>>(false);
+    m_cancelFlag = flag;
+    setBusy(true);
+    Q_EMIT progressChanged(-1, what);
+
+    auto* watcher = new QFutureWatcher<T>(this);
+    connect(watcher, &QFutureWatcherBase::progressValueChanged, this, [this, watcher, generation, what](int value) {
+        if (generation != m_generation)
+            return;
+        const int max = watcher->progressMaximum();
+        const int percent = max > 0 ? int(qint64(value) * 100 / max) : -1;
+        const QString text = watcher->progressText();
+        Q_EMIT progressChanged(percent, text.isEmpty() ? what : what + QStringLiteral(": ") + text);
+    });
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, done]() {
+        watcher->deleteLater();
+        if (generation != m_generation)
+            return; // superseded or cancelled
+        setBusy(false);
+        QFuture<T> future = watcher->future();
+        if (future.isCanceled() || future.resultCount() == 0) {
+            Q_EMIT cancelled();
+            return;
+        }
+        done(future.result());
+    });
+    QFuture<T> future = QtConcurrent::run([work, flag](QPromise<T>& promise) { work(promise, *flag); });
+    watcher->setFuture(future);
+    m_running.append(QFuture<void>(future));
+}
+
+void Document::open(const QStringList& paths, bool append)
+{
+    if (paths.isEmpty())
+        return;
+    std::shared_ptr<const Snapshot> base = append ? m_snapshot : nullptr;
+    if (base) {
+        // A new emission is needed after adding methods; keep the dumps, drop the old output.
+        auto copy = std::make_shared<Snapshot>(*base);
+        if (copy->emitted) {
+            copy->emitted.reset();
+            copy->program = copy->pteFile ? copy->pteFile->program : nullptr;
+        }
+        base = copy;
+    }
+    runJob<LoadOutcome>(
+        QStringLiteral("Loading"),
+        [paths, base](QPromise<LoadOutcome>& promise, std::atomic<bool>&) { loadJob(promise, paths, base); },
+        [this](const LoadOutcome& outcome) {
+            if (!outcome.snapshot) {
+                Q_EMIT loadFailed(outcome.error);
+                return;
+            }
+            publish(outcome.snapshot);
+            Q_EMIT loadFinished();
+        });
+}
+
+void Document::emitProgram(const EmitSettings& settings)
+{
+    if (!m_snapshot || m_snapshot->dumpMethods.empty()) {
+        Q_EMIT emitFailed(QStringLiteral("There are no graph-dump methods to emit."));
+        return;
+    }
+    auto snap = std::make_shared<Snapshot>(*m_snapshot);
+    std::vector<std::pair<std::string, std::shared_ptr<const pte::ExportedProgram>>> methods;
+    std::set<std::string> names;
+    for (std::size_t i = 0; i < snap->dumpMethods.size(); ++i) {
+        auto& dm = snap->dumpMethods[i];
+        if (i < settings.methodNames.size()) {
+            if (!settings.methodNames[i])
+                continue;
+            dm.name = *settings.methodNames[i];
+        }
+        if (dm.name.empty() || !names.insert(dm.name).second) {
+            Q_EMIT emitFailed(QStringLiteral("Method name \"%1\" is empty or used twice.").arg(toQString(dm.name)));
+            return;
+        }
+        methods.emplace_back(dm.name, dm.program);
+    }
+    if (methods.empty()) {
+        Q_EMIT emitFailed(QStringLiteral("No method is selected for emission."));
+        return;
+    }
+    const bool stack = settings.emitStacktrace;
+    const pte::SerializeOptions serialize = settings.serialize;
+    runJob<EmitOutcome>(
+        QStringLiteral("Emitting"),
+        [methods, stack, serialize](QPromise<EmitOutcome>& promise, std::atomic<bool>& flag) {
+            pte::EmitOptions options;
+            options.emitStacktrace = stack;
+            options.serialize = serialize;
+            options.cancel = &flag;
+            promise.setProgressRange(0, 1000);
+            options.progress = [&promise, &flag](std::uint64_t done, std::uint64_t total) {
+                if (promise.isCanceled())
+                    flag.store(true);
+                if (total > 0)
+                    promise.setProgressValue(int(std::min<std::uint64_t>(done, total) * 1000 / total));
+            };
+            auto r = pte::emitProgram(methods, options);
+            if (!r) {
+                if (r.error().code == pte::ErrorCode::Cancelled)
+                    return;
+                promise.addResult(EmitOutcome { nullptr, errorText(r.error()) });
+                return;
+            }
+            promise.addResult(EmitOutcome { std::make_shared<const pte::EmitterOutput>(std::move(r).value()), {} });
+        },
+        [this, snap](const EmitOutcome& outcome) {
+            if (!outcome.output) {
+                Q_EMIT emitFailed(outcome.error);
+                return;
+            }
+            snap->emitted = outcome.output;
+            snap->program = std::shared_ptr<const pte::Program>(outcome.output, &outcome.output->program);
+            snap->pteFile.reset();
+            std::erase_if(snap->diagnostics, [](const pte::Diagnostic& d) { return d.file == "emitter"; });
+            for (auto d : outcome.output->warnings) {
+                if (d.file.empty())
+                    d.file = "emitter";
+                snap->diagnostics.push_back(std::move(d));
+            }
+            publish(snap);
+            Q_EMIT emitFinished();
+        });
+}
+
+bool Document::isInputFile(const QString& path) const
+{
+    if (!m_snapshot)
+        return false;
+    const QFileInfo target(path);
+    const QString canonical = target.canonicalFilePath();
+    for (const auto& in : m_snapshot->inputPaths) {
+        const QFileInfo info(toQString(in));
+        if (info.absoluteFilePath() == target.absoluteFilePath()
+            || (!canonical.isEmpty() && info.canonicalFilePath() == canonical))
+            return true;
+    }
+    return false;
+}
+
+void Document::save(const QString& path, const pte::WriteOptions& options)
+{
+    if (!m_snapshot || !m_snapshot->program) {
+        Q_EMIT saveFailed(QStringLiteral("There is no program to save; emit first."));
+        return;
+    }
+    if (isInputFile(path)) {
+        Q_EMIT saveFailed(QStringLiteral("%1 is an input file; ptelens never overwrites its inputs.").arg(path));
+        return;
+    }
+    auto snap = m_snapshot;
+    const std::string target = path.toStdString();
+    runJob<SaveOutcome>(
+        QStringLiteral("Saving"),
+        [snap, target, options](QPromise<SaveOutcome>& promise, std::atomic<bool>&) {
+            promise.setProgressRange(0, 2);
+            if (snap->emitted) {
+                pte::SerializeOptions serialize;
+                serialize.write = options;
+                auto laid = pte::layoutForSerialization(
+                    snap->emitted->program, snap->emitted->mutableData, snap->emitted->namedData, serialize);
+                if (!laid) {
+                    promise.addResult(SaveOutcome { errorText(laid.error()) });
+                    return;
+                }
+                promise.setProgressValue(1);
+                if (promise.isCanceled())
+                    return;
+                auto w = pte::writePte(laid.value(), target, options);
+                promise.addResult(SaveOutcome { w ? QString() : errorText(w.error()) });
+                return;
+            }
+            auto w = pte::writePte(*snap->program, target, options);
+            promise.addResult(SaveOutcome { w ? QString() : errorText(w.error()) });
+        },
+        [this, path](const SaveOutcome& outcome) {
+            if (!outcome.error.isEmpty())
+                Q_EMIT saveFailed(outcome.error);
+            else
+                Q_EMIT saveFinished(path);
+        });
+}
+
+bool Document::hasDebugMaps() const { return m_snapshot && (m_snapshot->emitted || m_snapshot->etrecordMaps); }
+
+bool Document::exportDebugMaps(const QString& path, QString* error)
+{
+    auto setError = [error](const QString& e) {
+        if (error)
+            *error = e;
+        return false;
+    };
+    if (!hasDebugMaps())
+        return setError(QStringLiteral("There are no debug maps: emit the program or open an ETRecord."));
+    if (isInputFile(path))
+        return setError(QStringLiteral("%1 is an input file; ptelens never overwrites its inputs.").arg(path));
+    std::string json;
+    if (m_snapshot->emitted) {
+        json = pte::debugMapsJson(*m_snapshot->emitted);
+    } else {
+        pte::EmitterOutput maps;
+        maps.debugHandleMap = m_snapshot->etrecordMaps->debugHandleMap;
+        maps.methodToDelegateDebugIdMap = m_snapshot->etrecordMaps->delegateMap;
+        maps.instructionIdToNumOutsMap = m_snapshot->etrecordMaps->instructionIdToNumOutsMap;
+        json = pte::debugMapsJson(maps);
+    }
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return setError(QStringLiteral("Cannot write %1: %2").arg(path, file.errorString()));
+    file.write(json.data(), qint64(json.size()));
+    if (!file.commit())
+        return setError(QStringLiteral("Cannot write %1: %2").arg(path, file.errorString()));
+    return true;
+}
+
+bool Document::renameMethod(int dumpIndex, const QString& name)
+{
+    if (m_busy || !m_snapshot || dumpIndex < 0 || dumpIndex >= int(m_snapshot->dumpMethods.size()))
+        return false;
+    const std::string n = name.trimmed().toStdString();
+    if (n.empty())
+        return false;
+    for (std::size_t i = 0; i < m_snapshot->dumpMethods.size(); ++i)
+        if (int(i) != dumpIndex && m_snapshot->dumpMethods[i].name == n)
+            return false;
+    auto snap = std::make_shared<Snapshot>(*m_snapshot);
+    snap->dumpMethods[std::size_t(dumpIndex)].name = n;
+    publish(snap);
+    return true;
+}
+
+bool Document::removeMethod(int dumpIndex)
+{
+    if (m_busy || !m_snapshot || dumpIndex < 0 || dumpIndex >= int(m_snapshot->dumpMethods.size()))
+        return false;
+    auto snap = std::make_shared<Snapshot>(*m_snapshot);
+    snap->dumpMethods.erase(snap->dumpMethods.begin() + dumpIndex);
+    publish(snap);
+    return true;
+}
+
+} // namespace pte::ui

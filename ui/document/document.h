@@ -1,0 +1,104 @@
+// SPDX-FileCopyrightText: 2026 The ptelens authors
+// SPDX-License-Identifier: BSD-3-Clause
+#pragma once
+
+#include "document/snapshot.h"
+#include "pte/ptewriter.h"
+
+#include <QFuture>
+#include <QList>
+#include <QObject>
+#include <QString>
+#include <QStringList>
+
+#include <atomic>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pte::ui {
+
+/** What the Emit dialog asks for. */
+struct EmitSettings
+{
+    /** One entry per Snapshot::dumpMethods: the method name to emit it as, or nullopt to leave it out. */
+    std::vector<std::optional<std::string>> methodNames;
+    bool emitStacktrace = false;
+    pte::SerializeOptions serialize;
+};
+
+/** Kinds of input file, decided from the first bytes (then the extension). */
+enum class InputKind
+{
+    Unknown,
+    Pte,
+    Ptd,
+    Dump, ///< .pt2 / legacy zip / exported-program JSON / ETRecord
+};
+[[nodiscard]] InputKind classifyInput(const QString& path);
+
+/**
+ * One open workspace: a .pte (plus ETRecord / .ptd given alongside) or a set of graph dumps. Owns the
+ * current Snapshot and runs loading, emission and saving in QtConcurrent with progress and cancel.
+ * Only one job runs at a time; starting one supersedes (cancels) the previous, whose result is dropped
+ * (generation id). The destructor cancels and waits. Lives on the GUI thread.
+ */
+class Document : public QObject
+{
+    Q_OBJECT
+public:
+    explicit Document(QObject* parent = nullptr);
+    ~Document() override;
+
+    /** Opens files (replacing the current content, or adding graph dumps when append is set). */
+    void open(const QStringList& paths, bool append = false);
+    /** Emits the dump methods (background); emitFinished/emitFailed. */
+    void emitProgram(const EmitSettings& settings);
+    /** Serializes the current program to path (background, atomic); saveFinished/saveFailed. */
+    void save(const QString& path, const pte::WriteOptions& options = {});
+    /** Writes the debug maps (ETRecord JSON layout); returns false and sets *error on failure. */
+    bool exportDebugMaps(const QString& path, QString* error = nullptr);
+    /** Cancels the running job, if any. */
+    void cancel();
+
+    /** Renames a dump method (before emitting). False when the name is empty or taken. */
+    bool renameMethod(int dumpIndex, const QString& name);
+    /** Removes a dump method. */
+    bool removeMethod(int dumpIndex);
+
+    [[nodiscard]] std::shared_ptr<const Snapshot> snapshot() const { return m_snapshot; }
+    [[nodiscard]] bool isBusy() const { return m_busy; }
+    [[nodiscard]] bool canEmit() const { return !m_busy && m_snapshot && !m_snapshot->dumpMethods.empty(); }
+    [[nodiscard]] bool canSave() const { return !m_busy && m_snapshot && m_snapshot->program; }
+    [[nodiscard]] bool hasDebugMaps() const;
+    /** True when path names one of the opened input files. */
+    [[nodiscard]] bool isInputFile(const QString& path) const;
+    /** Waits for the running job (tests and --screenshot). */
+    void waitForIdle();
+
+Q_SIGNALS:
+    void busyChanged(bool busy);
+    void progressChanged(int percent, const QString& text);
+    void snapshotChanged();
+    void loadFinished();
+    void loadFailed(const QString& message);
+    void emitFinished();
+    void emitFailed(const QString& message);
+    void saveFinished(const QString& path);
+    void saveFailed(const QString& message);
+    void cancelled();
+
+private:
+    template <typename T, typename Work, typename Done> void runJob(const QString& what, Work work, Done done);
+    void setBusy(bool busy);
+    void publish(std::shared_ptr<Snapshot> snapshot);
+
+    std::shared_ptr<const Snapshot> m_snapshot;
+    quint64 m_generation = 0;
+    bool m_busy = false;
+    std::shared_ptr<std::atomic<bool>> m_cancelFlag;
+    QList<QFuture<void>> m_running;
+};
+
+} // namespace pte::ui

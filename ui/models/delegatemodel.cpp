@@ -1,0 +1,141 @@
+// SPDX-FileCopyrightText: 2026 The ptelens authors
+// SPDX-License-Identifier: BSD-3-Clause
+#include "models/delegatemodel.h"
+
+#include "models/roles.h"
+#include "models/text.h"
+
+namespace pte::ui {
+
+void DelegateModel::setMethod(std::shared_ptr<const Snapshot> snapshot, const QString& method)
+{
+    beginResetModel();
+    m_snapshot = std::move(snapshot);
+    const MethodEntry* entry = m_snapshot ? m_snapshot->method(method.toStdString()) : nullptr;
+    m_plan = entry ? entry->plan : nullptr;
+    m_calls.clear();
+    if (m_plan) {
+        m_calls.assign(m_plan->delegates.size(), 0);
+        for (const auto& chain : m_plan->chains)
+            for (const auto& ins : chain.instructions)
+                if (const auto* d = std::get_if<pte::DelegateCall>(&ins.args))
+                    if (d->delegateIndex >= 0 && std::size_t(d->delegateIndex) < m_calls.size())
+                        ++m_calls[std::size_t(d->delegateIndex)];
+    }
+    endResetModel();
+}
+
+int DelegateModel::rows() const { return m_plan ? int(m_plan->delegates.size()) : 0; }
+
+QVariant DelegateModel::cell(int row, int column, int role) const
+{
+    const pte::BackendDelegate& d = m_plan->delegates[std::size_t(row)];
+    const bool sort = role == SortRole;
+    if (role != Qt::DisplayRole && !sort && role != Qt::ToolTipRole)
+        return {};
+    switch (column) {
+    case IndexColumn:
+        return sort ? QVariant(row) : QVariant(QString::number(row));
+    case BackendColumn:
+        return toQString(d.id);
+    case LocationColumn:
+        return QStringLiteral("%1 #%2")
+            .arg(d.processed.location == pte::DataLocation::Inline ? QStringLiteral("inline")
+                                                                   : QStringLiteral("segment"))
+            .arg(d.processed.index);
+    case SizeColumn: {
+        const auto size = pte::delegateData(*m_snapshot->program, d).size();
+        return sort ? QVariant(qulonglong(size)) : QVariant(formatBytes(size));
+    }
+    case CallsColumn:
+        return sort ? QVariant(m_calls[std::size_t(row)]) : QVariant(QString::number(m_calls[std::size_t(row)]));
+    case CompileSpecsColumn: {
+        QStringList parts;
+        for (const auto& spec : d.compileSpecs)
+            parts << QStringLiteral("%1=%2").arg(toQString(spec.key), printableOrHex(spec.value.asStringView(), 64));
+        return parts.join(role == Qt::ToolTipRole ? QStringLiteral("\n") : QStringLiteral("; "));
+    }
+    default:
+        return {};
+    }
+}
+
+QVariant DelegateModel::headerCell(int column, int role) const
+{
+    if (role != Qt::DisplayRole)
+        return {};
+    static const char* const names[] = { "#", "Backend", "Data", "Size", "Calls", "Compile specs" };
+    return QLatin1String(names[column]);
+}
+
+void DelegateDebugIdModel::setMethod(std::shared_ptr<const Snapshot> snapshot, const QString& method)
+{
+    beginResetModel();
+    m_snapshot = std::move(snapshot);
+    m_rows.clear();
+    m_nodesByHandle.clear();
+    const MethodEntry* entry = m_snapshot ? m_snapshot->method(method.toStdString()) : nullptr;
+    if (entry && entry->delegateMap) {
+        for (const auto& [instruction, e] : *entry->delegateMap) {
+            if (e.delegateMap.empty()) {
+                m_rows.push_back(Row { instruction, &e, nullptr, nullptr });
+                continue;
+            }
+            for (const auto& [id, handles] : e.delegateMap)
+                m_rows.push_back(Row { instruction, &e, &id, &handles });
+        }
+    }
+    if (entry && entry->exported)
+        for (const auto& node : entry->exported->graph.nodes)
+            for (const auto h : node.debugHandles)
+                m_nodesByHandle[h] << toQString(node.name);
+    endResetModel();
+}
+
+QVariant DelegateDebugIdModel::cell(int row, int column, int role) const
+{
+    const Row& r = m_rows[std::size_t(row)];
+    const bool sort = role == SortRole;
+    if (role == DebugHandlesRole) {
+        QList<qlonglong> hs;
+        if (r.handles)
+            for (const auto h : *r.handles)
+                hs << h;
+        return QVariant::fromValue(hs);
+    }
+    if (role != Qt::DisplayRole && !sort)
+        return {};
+    switch (column) {
+    case InstructionColumn:
+        return sort ? QVariant(qlonglong(r.instruction)) : QVariant(QString::number(r.instruction));
+    case BackendColumn:
+        return toQString(r.entry->name);
+    case IdentifierColumn:
+        return r.identifier ? toQString(*r.identifier) : QString();
+    case HandlesColumn:
+        return r.handles ? formatIntList(*r.handles) : QString();
+    case NodesColumn: {
+        QStringList nodes;
+        if (r.handles)
+            for (const auto h : *r.handles) {
+                const auto it = m_nodesByHandle.find(h);
+                if (it != m_nodesByHandle.end())
+                    nodes << it->second;
+            }
+        return nodes.join(QStringLiteral(", "));
+    }
+    default:
+        return {};
+    }
+}
+
+QVariant DelegateDebugIdModel::headerCell(int column, int role) const
+{
+    if (role != Qt::DisplayRole)
+        return {};
+    static const char* const names[] = { "Instruction", "Backend", "Delegate debug id", "Debug handles",
+        "Graph nodes" };
+    return QLatin1String(names[column]);
+}
+
+} // namespace pte::ui

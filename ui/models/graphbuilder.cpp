@@ -1,0 +1,500 @@
+// SPDX-FileCopyrightText: 2026 The ptelens authors
+// SPDX-License-Identifier: BSD-3-Clause
+#include "models/graphbuilder.h"
+
+#include "models/text.h"
+
+#include <QHash>
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <unordered_map>
+
+namespace pte::ui {
+
+namespace {
+
+/** Splits at `sep` outside parentheses/brackets (module paths can contain "layers[0]" or calls). */
+std::vector<std::string> splitTopLevel(const std::string& s, char sep)
+{
+    std::vector<std::string> out;
+    int depth = 0;
+    std::string cur;
+    for (const char c : s) {
+        if (c == '(' || c == '[' || c == '{')
+            ++depth;
+        else if ((c == ')' || c == ']' || c == '}') && depth > 0)
+            --depth;
+        if (c == sep && depth == 0) {
+            out.push_back(cur);
+            cur.clear();
+        } else {
+            cur += c;
+        }
+    }
+    if (!cur.empty())
+        out.push_back(cur);
+    return out;
+}
+
+void collectNames(const pte::Argument& arg, std::vector<const std::string*>& out)
+{
+    for (const auto& n : arg.names)
+        if (!n.empty())
+            out.push_back(&n);
+    for (const auto& c : arg.children)
+        collectNames(c, out);
+}
+
+QString argumentSummary(const pte::Argument& arg)
+{
+    switch (arg.kind) {
+    case pte::ArgKind::None:
+        return QStringLiteral("None");
+    case pte::ArgKind::Tensor:
+    case pte::ArgKind::OptionalTensor:
+    case pte::ArgKind::CustomObj:
+        return arg.names.empty() || arg.names[0].empty() ? QStringLiteral("None") : toQString(arg.names[0]);
+    case pte::ArgKind::Tensors:
+    case pte::ArgKind::OptionalTensors:
+    case pte::ArgKind::NestedTensors: {
+        QStringList parts;
+        for (const auto& n : arg.names)
+            parts << (n.empty() ? QStringLiteral("None") : toQString(n));
+        return QLatin1Char('[') + parts.join(QStringLiteral(", ")) + QLatin1Char(']');
+    }
+    case pte::ArgKind::Int:
+    case pte::ArgKind::MemoryFormat:
+    case pte::ArgKind::Layout:
+        return arg.ints.empty() ? QString() : QString::number(arg.ints[0]);
+    case pte::ArgKind::ScalarType:
+        return arg.scalarType ? dtypeName(*arg.scalarType) : QString::number(arg.ints.empty() ? 0 : arg.ints[0]);
+    case pte::ArgKind::Ints:
+        return QLatin1Char('[') + formatIntList(arg.ints) + QLatin1Char(']');
+    case pte::ArgKind::Float:
+        return arg.floats.empty() ? QString() : QString::number(arg.floats[0]);
+    case pte::ArgKind::Floats: {
+        QStringList parts;
+        for (const auto f : arg.floats)
+            parts << QString::number(f);
+        return QLatin1Char('[') + parts.join(QStringLiteral(", ")) + QLatin1Char(']');
+    }
+    case pte::ArgKind::Bool:
+        return !arg.bools.empty() && arg.bools[0] ? QStringLiteral("True") : QStringLiteral("False");
+    case pte::ArgKind::String:
+    case pte::ArgKind::Operator:
+        return arg.strings.empty() ? QString() : QLatin1Char('"') + toQString(arg.strings[0]) + QLatin1Char('"');
+    case pte::ArgKind::SymInt:
+    case pte::ArgKind::SymBool:
+    case pte::ArgKind::SymFloat:
+    case pte::ArgKind::SymInts:
+    case pte::ArgKind::SymBools:
+    case pte::ArgKind::SymFloats:
+        return formatShape(arg.syms);
+    case pte::ArgKind::Device:
+        return arg.strings.empty() ? QString() : toQString(arg.strings[0]);
+    case pte::ArgKind::Graph:
+        return QStringLiteral("graph %1").arg(arg.strings.empty() ? QString() : toQString(arg.strings[0]));
+    default:
+        return QLatin1String(pte::argKindName(arg.kind));
+    }
+}
+
+QString tensorText(const pte::Graph& g, const std::string& name)
+{
+    const auto it = g.tensorValues.find(name);
+    if (it == g.tensorValues.end())
+        return toQString(name);
+    return QStringLiteral("%1: %2%3").arg(toQString(name), dtypeName(it->second.dtype), formatShape(it->second.sizes));
+}
+
+QString nodeDetails(const pte::Graph& g, const pte::Node& n, const QStringList& modules)
+{
+    QString d;
+    d += QStringLiteral("Node: %1\nTarget: %2\n").arg(toQString(n.name), toQString(n.target));
+    if (n.targetKind == pte::TargetKind::OpOverload)
+        d += QStringLiteral("Operator: %1\n").arg(toQString(n.qualifiedOp()));
+    if (!n.debugHandles.empty())
+        d += QStringLiteral("Debug handle: %1\n").arg(formatIntList(n.debugHandles));
+    if (!modules.isEmpty())
+        d += QStringLiteral("Module path: %1\n").arg(modules.join(QStringLiteral(" › ")));
+    d += QStringLiteral("\nArguments:\n");
+    for (const auto& in : n.inputs)
+        d += QStringLiteral("  %1 = %2\n")
+                 .arg(in.name.empty() ? QStringLiteral("_") : toQString(in.name), argumentSummary(in.arg));
+    d += QStringLiteral("\nOutputs:\n");
+    for (const auto& out : n.outputs) {
+        std::vector<const std::string*> names;
+        collectNames(out, names);
+        if (names.empty())
+            d += QStringLiteral("  %1\n").arg(argumentSummary(out));
+        for (const auto* name : names)
+            d += QStringLiteral("  %1\n").arg(tensorText(g, *name));
+    }
+    for (const auto& [key, value] : n.metadata) {
+        if (key == "debug_handle")
+            continue;
+        d += QStringLiteral("\n%1:\n%2\n").arg(toQString(key), toQString(value));
+    }
+    return d;
+}
+
+QString shortOp(const pte::Node& n)
+{
+    if (!n.op.empty())
+        return n.overload.empty() || n.overload == "default"
+            ? toQString(n.op)
+            : toQString(n.op) + QLatin1Char('.') + toQString(n.overload);
+    QString t = toQString(n.target);
+    const auto dot = t.lastIndexOf(QLatin1Char('.'));
+    return dot >= 0 ? t.mid(dot + 1) : t;
+}
+
+void addEdge(GraphData& g, std::set<std::pair<int, int>>& seen, int from, int to)
+{
+    if (from == to || from < 0 || to < 0)
+        return;
+    if (seen.insert({ from, to }).second)
+        g.edges.push_back(GraphEdge { from, to });
+}
+
+/** Groups nodes by `key` (empty key = keep the node); edges are merged. */
+GraphData collapse(const GraphData& in, const std::vector<QString>& keys, const QString& clusterSuffix)
+{
+    GraphData out;
+    out.method = in.method;
+    out.instructionGraph = in.instructionGraph;
+    out.collapsed = true;
+    out.originalNodeCount = in.originalNodeCount;
+    std::vector<int> map(in.nodes.size(), -1);
+    QHash<QString, int> clusters;
+    for (std::size_t i = 0; i < in.nodes.size(); ++i) {
+        const QString& key = keys[i];
+        if (key.isEmpty()) {
+            map[i] = int(out.nodes.size());
+            out.nodes.push_back(in.nodes[i]);
+            continue;
+        }
+        auto it = clusters.find(key);
+        if (it == clusters.end()) {
+            GraphNode c;
+            c.kind = GraphNode::Kind::Cluster;
+            c.label = key;
+            c.modulePath = key;
+            it = clusters.insert(key, int(out.nodes.size()));
+            out.nodes.push_back(std::move(c));
+        }
+        GraphNode& c = out.nodes[std::size_t(*it)];
+        const GraphNode& n = in.nodes[i];
+        c.members += n.members;
+        c.debugHandles.insert(c.debugHandles.end(), n.debugHandles.begin(), n.debugHandles.end());
+        const int first = n.instruction >= 0 ? n.instruction : n.firstInstruction;
+        const int last = n.instruction >= 0 ? n.instruction : n.lastInstruction;
+        if (first >= 0 && (c.firstInstruction < 0 || first < c.firstInstruction))
+            c.firstInstruction = first;
+        if (last >= 0 && last > c.lastInstruction)
+            c.lastInstruction = last;
+        map[i] = *it;
+    }
+    for (auto& n : out.nodes)
+        if (n.kind == GraphNode::Kind::Cluster) {
+            n.subtitle = QStringLiteral("%1 %2").arg(n.members.size()).arg(clusterSuffix);
+            n.details = QStringLiteral("Collapsed group %1\n%2 nodes:\n%3")
+                            .arg(n.label)
+                            .arg(n.members.size())
+                            .arg(n.members.mid(0, 200).join(QStringLiteral("\n")));
+        }
+    std::set<std::pair<int, int>> seen;
+    for (const auto& e : in.edges)
+        addEdge(out, seen, map[std::size_t(e.from)], map[std::size_t(e.to)]);
+    return out;
+}
+
+GraphData buildDumpGraph(const MethodEntry& entry, int threshold, const std::atomic<bool>* cancel)
+{
+    const pte::ExportedProgram& ep = *entry.exported;
+    const pte::Graph& g = ep.graph;
+    GraphData out;
+    out.method = toQString(entry.name);
+    std::unordered_map<std::string, int> producer;
+    std::unordered_map<std::string, const pte::InputSpec*> specs;
+    for (const auto& s : ep.signature.inputSpecs)
+        if (!s.arg.names.empty())
+            specs[s.arg.names[0]] = &s;
+    std::vector<QStringList> modules;
+    for (const auto& in : g.inputs) {
+        std::vector<const std::string*> names;
+        collectNames(in, names);
+        for (const auto* name : names) {
+            GraphNode n;
+            const auto it = specs.find(*name);
+            const bool user = it == specs.end() || it->second->kind == pte::InputKind::UserInput;
+            n.kind = user ? GraphNode::Kind::Input : GraphNode::Kind::Constant;
+            n.label = toQString(*name);
+            n.subtitle = user ? QStringLiteral("input") : QLatin1String(pte::inputKindName(it->second->kind));
+            n.members << n.label;
+            n.details = QStringLiteral("Placeholder %1\n%2\n").arg(n.label, tensorText(g, *name));
+            if (it != specs.end())
+                n.details +=
+                    QStringLiteral("Kind: %1\nTarget: %2\n")
+                        .arg(QLatin1String(pte::inputKindName(it->second->kind)), toQString(it->second->target));
+            producer[*name] = int(out.nodes.size());
+            out.nodes.push_back(std::move(n));
+            modules.emplace_back();
+        }
+    }
+    for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+        if (cancel && (i & 1023) == 0 && cancel->load())
+            return {};
+        const pte::Node& node = g.nodes[i];
+        GraphNode n;
+        const bool delegate = node.op == "executorch_call_delegate";
+        n.kind = delegate ? GraphNode::Kind::Delegate : GraphNode::Kind::Operator;
+        n.label = shortOp(node);
+        n.subtitle = toQString(node.name);
+        n.members << toQString(node.name);
+        n.debugHandles = node.debugHandles;
+        QStringList mods;
+        const auto stack = node.metadata.find("nn_module_stack");
+        if (stack != node.metadata.end())
+            mods = modulePaths(stack->second);
+        n.modulePath = mods.isEmpty() ? QString() : mods.back();
+        n.details = nodeDetails(g, node, mods);
+        const int index = int(out.nodes.size());
+        out.nodes.push_back(std::move(n));
+        modules.push_back(mods);
+        std::vector<const std::string*> ins;
+        for (const auto& a : node.inputs)
+            collectNames(a.arg, ins);
+        std::set<std::pair<int, int>> dummy;
+        for (const auto* name : ins) {
+            const auto it = producer.find(*name);
+            if (it != producer.end())
+                out.edges.push_back(GraphEdge { it->second, index });
+        }
+        producer[node.name] = index;
+        std::vector<const std::string*> outs;
+        for (const auto& o : node.outputs)
+            collectNames(o, outs);
+        for (const auto* name : outs)
+            producer[*name] = index;
+    }
+    {
+        GraphNode n;
+        n.kind = GraphNode::Kind::Output;
+        n.label = QStringLiteral("output");
+        n.members << QStringLiteral("output");
+        n.details = QStringLiteral("Graph outputs:\n");
+        const int index = int(out.nodes.size());
+        std::vector<const std::string*> outs;
+        for (const auto& o : g.outputs)
+            collectNames(o, outs);
+        for (std::size_t k = 0; k < outs.size(); ++k) {
+            QString kind;
+            if (k < ep.signature.outputSpecs.size())
+                kind = QLatin1String(pte::outputKindName(ep.signature.outputSpecs[k].kind));
+            n.details += QStringLiteral("  %1 %2\n").arg(tensorText(g, *outs[k]), kind);
+            const auto it = producer.find(*outs[k]);
+            if (it != producer.end())
+                out.edges.push_back(GraphEdge { it->second, index });
+        }
+        n.subtitle = QStringLiteral("%1 values").arg(outs.size());
+        out.nodes.push_back(std::move(n));
+        modules.emplace_back();
+    }
+    // Deduplicate edges.
+    std::sort(out.edges.begin(), out.edges.end(),
+        [](const GraphEdge& a, const GraphEdge& b) { return std::pair(a.from, a.to) < std::pair(b.from, b.to); });
+    out.edges.erase(std::unique(out.edges.begin(), out.edges.end(),
+                        [](const GraphEdge& a, const GraphEdge& b) { return a.from == b.from && a.to == b.to; }),
+        out.edges.end());
+    out.originalNodeCount = int(out.nodes.size());
+    if (int(out.nodes.size()) <= threshold)
+        return out;
+    // Collapse by module path: the deepest level that fits under the threshold.
+    int maxDepth = 0;
+    for (const auto& m : modules)
+        maxDepth = std::max(maxDepth, int(m.size()));
+    GraphData best;
+    for (int depth = maxDepth; depth >= 1; --depth) {
+        std::vector<QString> keys(out.nodes.size());
+        for (std::size_t i = 0; i < out.nodes.size(); ++i) {
+            if (out.nodes[i].kind == GraphNode::Kind::Constant)
+                keys[i] = QStringLiteral("parameters and buffers");
+            else if (!modules[i].isEmpty())
+                keys[i] = modules[i][std::min<qsizetype>(depth, modules[i].size()) - 1];
+            if (keys[i].isEmpty() && out.nodes[i].kind == GraphNode::Kind::Operator)
+                keys[i] = QStringLiteral("(top level)");
+        }
+        best = collapse(out, keys, QStringLiteral("nodes"));
+        if (int(best.nodes.size()) <= threshold)
+            break;
+    }
+    if (best.nodes.empty())
+        best = out;
+    return best;
+}
+
+GraphData buildInstructionGraph(const MethodEntry& entry, int threshold, const std::atomic<bool>* cancel)
+{
+    const pte::ExecutionPlan& plan = *entry.plan;
+    GraphData out;
+    out.method = toQString(entry.name);
+    out.instructionGraph = true;
+    std::vector<int> producer(plan.values.size(), -1);
+    auto isConstantValue = [&](std::int32_t v) {
+        const auto* t = plan.values[std::size_t(v)].tensor();
+        return !t || (t->dataBufferIdx > 0 && !t->allocationInfo);
+    };
+    for (const auto v : plan.inputs) {
+        GraphNode n;
+        n.kind = GraphNode::Kind::Input;
+        n.label = QStringLiteral("input ") + valueRef(v);
+        if (v >= 0 && std::size_t(v) < plan.values.size()) {
+            n.subtitle = describeValue(plan.values[std::size_t(v)]);
+            producer[std::size_t(v)] = int(out.nodes.size());
+        }
+        n.members << n.label;
+        n.details = QStringLiteral("Method input value %1\n%2").arg(v).arg(n.subtitle);
+        out.nodes.push_back(std::move(n));
+    }
+    QStringList opNames;
+    for (const auto& op : plan.operators)
+        opNames << toQString(op.qualifiedName());
+    const auto& instructions = plan.chains.empty() ? std::vector<pte::Instruction> {} : plan.chains[0].instructions;
+    std::set<std::pair<int, int>> seen;
+    for (std::size_t i = 0; i < instructions.size(); ++i) {
+        if (cancel && (i & 4095) == 0 && cancel->load())
+            return {};
+        const auto& ins = instructions[i];
+        GraphNode n;
+        n.kind = GraphNode::Kind::Instruction;
+        n.instruction = int(i);
+        n.subtitle = QStringLiteral("#%1").arg(i);
+        std::vector<std::int32_t> args;
+        if (const auto* k = std::get_if<pte::KernelCall>(&ins.args)) {
+            n.label = k->opIndex >= 0 && k->opIndex < opNames.size() ? opNames[k->opIndex] : QStringLiteral("?");
+            args = k->args;
+        } else if (const auto* d = std::get_if<pte::DelegateCall>(&ins.args)) {
+            n.kind = GraphNode::Kind::Delegate;
+            n.label = d->delegateIndex >= 0 && std::size_t(d->delegateIndex) < plan.delegates.size()
+                ? toQString(plan.delegates[std::size_t(d->delegateIndex)].id)
+                : QStringLiteral("delegate");
+            args = d->args;
+        } else if (const auto* m = std::get_if<pte::MoveCall>(&ins.args)) {
+            n.label = QStringLiteral("move");
+            args = { m->moveFrom, m->moveTo };
+        } else if (const auto* j = std::get_if<pte::JumpFalseCall>(&ins.args)) {
+            n.label = QStringLiteral("jump_false → %1").arg(j->destinationInstruction);
+            args = { j->condValueIndex };
+        } else if (const auto* f = std::get_if<pte::FreeCall>(&ins.args)) {
+            n.label = QStringLiteral("free");
+            args = { f->valueIndex };
+        } else {
+            n.label = QStringLiteral("NONE");
+        }
+        n.members << QStringLiteral("#%1").arg(i);
+        if (entry.debugHandles) {
+            const auto it = entry.debugHandles->find(std::int64_t(i));
+            if (it != entry.debugHandles->end())
+                n.debugHandles = it->second;
+        }
+        if (entry.emitInfo) {
+            const auto it = entry.emitInfo->instructionNodes.find(std::int32_t(i));
+            if (it != entry.emitInfo->instructionNodes.end())
+                for (const auto& name : it->second)
+                    n.members << toQString(name);
+        }
+        n.details = QStringLiteral("Instruction %1: %2\n%3\n\nArguments:\n")
+                        .arg(i)
+                        .arg(QLatin1String(pte::instructionKindName(ins.kind())), n.label);
+        const int index = int(out.nodes.size());
+        // Expand tensor lists so their items connect too.
+        std::vector<std::int32_t> refs;
+        for (const auto a : args) {
+            refs.push_back(a);
+            if (a >= 0 && std::size_t(a) < plan.values.size())
+                if (const auto* tl = std::get_if<pte::TensorList>(&plan.values[std::size_t(a)].val))
+                    refs.insert(refs.end(), tl->items.begin(), tl->items.end());
+        }
+        for (const auto a : args)
+            n.details +=
+                QStringLiteral("  %1 %2\n")
+                    .arg(valueRef(a),
+                        a >= 0 && std::size_t(a) < plan.values.size() ? describeValue(plan.values[std::size_t(a)])
+                                                                      : QStringLiteral("(None)"));
+        if (!n.debugHandles.empty())
+            n.details += QStringLiteral("\nDebug handles: %1\n").arg(formatIntList(n.debugHandles));
+        if (n.members.size() > 1)
+            n.details += QStringLiteral("Graph nodes: %1\n").arg(n.members.mid(1).join(QStringLiteral(", ")));
+        out.nodes.push_back(std::move(n));
+        for (const auto v : refs) {
+            if (v < 0 || std::size_t(v) >= plan.values.size() || isConstantValue(v))
+                continue;
+            int& p = producer[std::size_t(v)];
+            if (p < 0)
+                p = index; // first reference: the producer (out-variant kernels write their out argument)
+            else
+                addEdge(out, seen, p, index);
+        }
+    }
+    GraphNode output;
+    output.kind = GraphNode::Kind::Output;
+    output.label = QStringLiteral("output");
+    output.subtitle = QStringLiteral("%1 values").arg(plan.outputs.size());
+    output.members << QStringLiteral("output");
+    output.details = QStringLiteral("Method outputs:\n");
+    const int outIndex = int(out.nodes.size());
+    for (const auto v : plan.outputs) {
+        if (v < 0 || std::size_t(v) >= plan.values.size())
+            continue;
+        output.details += QStringLiteral("  %1 %2\n").arg(valueRef(v), describeValue(plan.values[std::size_t(v)]));
+        addEdge(out, seen, producer[std::size_t(v)], outIndex);
+    }
+    out.nodes.push_back(std::move(output));
+    out.originalNodeCount = int(out.nodes.size());
+    if (int(out.nodes.size()) <= threshold)
+        return out;
+    // Collapse consecutive instruction ranges.
+    const int chunk = int((instructions.size() + std::size_t(threshold) - 1) / std::size_t(std::max(1, threshold / 2)));
+    std::vector<QString> keys(out.nodes.size());
+    for (std::size_t i = 0; i < out.nodes.size(); ++i) {
+        const int ins = out.nodes[i].instruction;
+        if (ins >= 0) {
+            const int first = ins / chunk * chunk;
+            keys[i] = QStringLiteral("instructions %1–%2")
+                          .arg(first)
+                          .arg(std::min<int>(first + chunk, int(instructions.size())) - 1);
+        }
+    }
+    return collapse(out, keys, QStringLiteral("instructions"));
+}
+
+} // namespace
+
+QStringList modulePaths(const std::string& nnModuleStack)
+{
+    QStringList out;
+    for (const auto& entry : splitTopLevel(nnModuleStack, ';')) {
+        const auto fields = splitTopLevel(entry, ',');
+        if (fields.size() >= 2 && !fields[1].empty())
+            out << toQString(fields[1]);
+    }
+    return out;
+}
+
+GraphData buildGraph(
+    const Snapshot& snapshot, const QString& method, int collapseThreshold, const std::atomic<bool>* cancel)
+{
+    const MethodEntry* entry = snapshot.method(method.toStdString());
+    if (!entry)
+        return {};
+    if (entry->exported)
+        return buildDumpGraph(*entry, collapseThreshold, cancel);
+    if (entry->plan)
+        return buildInstructionGraph(*entry, collapseThreshold, cancel);
+    return {};
+}
+
+} // namespace pte::ui

@@ -1,0 +1,183 @@
+// SPDX-FileCopyrightText: 2026 The ptelens authors
+// SPDX-License-Identifier: BSD-3-Clause
+#include "models/signaturemodel.h"
+
+#include "models/roles.h"
+#include "models/text.h"
+
+#include <QColor>
+
+namespace pte::ui {
+
+QString dropReasonText(pte::OutputKind kind)
+{
+    if (const char* reason = pte::emissionDropReason(kind))
+        return QLatin1String(reason);
+    switch (kind) {
+    case pte::OutputKind::BufferMutation:
+        return QStringLiteral("buffer mutation: written back into the buffer, not returned");
+    case pte::OutputKind::GradientToParameter:
+        return QStringLiteral("gradient to a parameter: not a method output");
+    case pte::OutputKind::GradientToUserInput:
+        return QStringLiteral("gradient to a user input: not a method output");
+    case pte::OutputKind::LossOutput:
+        return QStringLiteral("loss output: not returned by the emitted method");
+    case pte::OutputKind::Token:
+        return QStringLiteral("effect token: removed before emission");
+    case pte::OutputKind::UserInputMutation:
+        return QStringLiteral("user input mutation: copied back into the input, not returned");
+    case pte::OutputKind::ParameterMutation:
+        return QStringLiteral("parameter mutation: written back, not returned");
+    case pte::OutputKind::UserOutput:
+        return {};
+    }
+    return {};
+}
+
+namespace {
+QString argumentName(const pte::Argument& arg)
+{
+    if (!arg.names.empty())
+        return toQString(arg.names.front());
+    if (!arg.syms.empty())
+        return arg.syms.front().value ? QString::number(*arg.syms.front().value) : toQString(arg.syms.front().expr);
+    if (!arg.ints.empty())
+        return QString::number(arg.ints.front());
+    if (!arg.floats.empty())
+        return QString::number(arg.floats.front());
+    if (!arg.strings.empty())
+        return toQString(arg.strings.front());
+    if (!arg.bools.empty())
+        return arg.bools.front() ? QStringLiteral("true") : QStringLiteral("false");
+    return QLatin1String(pte::argKindName(arg.kind));
+}
+} // namespace
+
+SignatureModel::SignatureModel(Side side, QObject* parent)
+    : TableModelBase(parent)
+    , m_side(side)
+{ }
+
+void SignatureModel::setMethod(std::shared_ptr<const Snapshot> snapshot, const QString& method)
+{
+    beginResetModel();
+    m_snapshot = std::move(snapshot);
+    m_rows.clear();
+    const MethodEntry* m = m_snapshot ? m_snapshot->method(method.toStdString()) : nullptr;
+    if (m && m->exported) {
+        const auto& g = m->exported->graph;
+        auto fillTensor = [&](Row& row) {
+            const auto it = g.tensorValues.find(row.name.toStdString());
+            if (it != g.tensorValues.end()) {
+                row.dtype = dtypeName(it->second.dtype);
+                row.shape = formatShape(it->second.sizes);
+            }
+        };
+        if (m_side == Side::Inputs) {
+            int userIndex = 0;
+            for (const auto& spec : m->exported->signature.inputSpecs) {
+                Row row;
+                row.kind = QLatin1String(pte::inputKindName(spec.kind));
+                row.name = argumentName(spec.arg);
+                row.target = toQString(spec.target);
+                fillTensor(row);
+                if (spec.kind == pte::InputKind::UserInput && m->plan && userIndex < int(m->plan->inputs.size()))
+                    row.value = m->plan->inputs[std::size_t(userIndex++)];
+                m_rows.push_back(std::move(row));
+            }
+        } else {
+            int kept = 0;
+            for (const auto& spec : m->exported->signature.outputSpecs) {
+                Row row;
+                row.kind = QLatin1String(pte::outputKindName(spec.kind));
+                row.name = argumentName(spec.arg);
+                row.target = toQString(spec.target);
+                row.dropReason = dropReasonText(spec.kind);
+                fillTensor(row);
+                if (row.dropReason.isEmpty() && m->plan && kept < int(m->plan->outputs.size()))
+                    row.value = m->plan->outputs[std::size_t(kept++)];
+                m_rows.push_back(std::move(row));
+            }
+        }
+    } else if (m && m->plan) {
+        const auto& ids = m_side == Side::Inputs ? m->plan->inputs : m->plan->outputs;
+        for (const std::int32_t id : ids) {
+            Row row;
+            row.kind = m_side == Side::Inputs ? QStringLiteral("input") : QStringLiteral("output");
+            row.value = id;
+            row.name = valueRef(id);
+            if (m->emitInfo) {
+                const auto it = m->emitInfo->valueNames.find(id);
+                if (it != m->emitInfo->valueNames.end())
+                    row.name = toQString(it->second);
+            }
+            if (id >= 0 && std::size_t(id) < m->plan->values.size()) {
+                const auto& v = m->plan->values[std::size_t(id)];
+                if (const auto* t = v.tensor()) {
+                    row.dtype = dtypeName(t->scalarType);
+                    row.shape = formatShape(t->sizes);
+                    row.target = t->allocationInfo ? QStringLiteral("planned") : QStringLiteral("unplanned");
+                    if (t->dataBufferIdx > 0)
+                        row.target = QStringLiteral("constant #%1").arg(t->dataBufferIdx);
+                } else {
+                    row.target = describeValue(v);
+                    row.dtype = QLatin1String(pte::valueKindName(v.kind()));
+                }
+            }
+            m_rows.push_back(std::move(row));
+        }
+    }
+    endResetModel();
+}
+
+int SignatureModel::rows() const { return int(m_rows.size()); }
+
+QVariant SignatureModel::cell(int row, int column, int role) const
+{
+    const Row& r = m_rows[std::size_t(row)];
+    const bool dropped = !r.dropReason.isEmpty();
+    if (role == DroppedRole)
+        return dropped;
+    if (dropped && role == Qt::ToolTipRole)
+        return QStringLiteral("Dropped by emission — %1").arg(r.dropReason);
+    if (dropped && role == Qt::ForegroundRole)
+        return QColor(0xb0, 0x30, 0x30);
+    if (dropped && role == Qt::DecorationRole && column == KindColumn)
+        return QColor(0xd0, 0x40, 0x40);
+    if (role == RawValueRole && column == ValueColumn)
+        return r.value;
+    if (role != Qt::DisplayRole && role != SortRole)
+        return {};
+    switch (column) {
+    case IndexColumn:
+        return role == SortRole ? QVariant(row) : QVariant(QString::number(row));
+    case KindColumn:
+        return r.kind;
+    case NameColumn:
+        return r.name;
+    case TargetColumn:
+        return r.target;
+    case DTypeColumn:
+        return r.dtype;
+    case ShapeColumn:
+        return r.shape;
+    case ValueColumn:
+        if (role == SortRole)
+            return r.value;
+        return r.value >= 0 ? valueRef(r.value) : QString();
+    case ReasonColumn:
+        return dropped ? r.dropReason : QString();
+    default:
+        return {};
+    }
+}
+
+QVariant SignatureModel::headerCell(int column, int role) const
+{
+    if (role != Qt::DisplayRole)
+        return {};
+    static const char* const names[] = { "#", "Kind", "Name", "Target", "DType", "Shape", "Value", "Reason" };
+    return QLatin1String(names[column]);
+}
+
+} // namespace pte::ui

@@ -1,0 +1,71 @@
+// SPDX-FileCopyrightText: 2026 The ptelens authors
+// SPDX-License-Identifier: BSD-3-Clause
+#pragma once
+
+#include "document/snapshot.h"
+#include "models/graphbuilder.h"
+
+#include <QFuture>
+#include <QWidget>
+
+#include <atomic>
+#include <memory>
+#include <vector>
+
+class QCheckBox;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+
+namespace pte::ui {
+
+class GraphView;
+
+/**
+ * The Graph dock: find bar, zoom buttons, the diagram and a node-details pane. The diagram is built
+ * and laid out in the background; a newer request supersedes an older one (generation id) and the
+ * destructor cancels and waits.
+ */
+class GraphPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit GraphPanel(QWidget* parent = nullptr);
+    ~GraphPanel() override;
+
+    void setMethod(std::shared_ptr<const Snapshot> snapshot, const QString& method);
+    /** Selects the nodes an instruction maps to (by instruction id, node names or debug handles). */
+    void selectFor(int instruction, const QStringList& nodeNames, const std::vector<std::int64_t>& handles);
+    [[nodiscard]] std::vector<int> selectedNodes() const;
+    [[nodiscard]] const GraphData& graph() const { return m_graph; }
+    [[nodiscard]] bool isBusy() const { return m_busy; }
+    [[nodiscard]] GraphView* view() const { return m_view; }
+    void focusFind();
+    /** Selects the next node matching the find text; false when none. */
+    bool findNext();
+
+Q_SIGNALS:
+    /** The user selected nodes in the diagram. */
+    void nodesSelected();
+    void layoutFinished();
+
+private:
+    void startLayout();
+    void showDetails();
+
+    GraphView* m_view = nullptr;
+    QPlainTextEdit* m_details = nullptr;
+    QLineEdit* m_find = nullptr;
+    QLabel* m_status = nullptr;
+    QCheckBox* m_collapse = nullptr;
+    std::shared_ptr<const Snapshot> m_snapshot;
+    QString m_method;
+    GraphData m_graph;
+    quint64 m_generation = 0;
+    bool m_busy = false;
+    int m_findPos = -1;
+    std::shared_ptr<std::atomic<bool>> m_cancel;
+    QList<QFuture<void>> m_jobs;
+};
+
+} // namespace pte::ui

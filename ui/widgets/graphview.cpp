@@ -1,0 +1,235 @@
+// SPDX-FileCopyrightText: 2026 The ptelens authors
+// SPDX-License-Identifier: BSD-3-Clause
+#include "widgets/graphview.h"
+
+#include <QGraphicsItem>
+#include <QGraphicsScene>
+#include <QKeyEvent>
+#include <QPainter>
+#include <QStyleOptionGraphicsItem>
+#include <QWheelEvent>
+
+#include <cmath>
+
+namespace pte::ui {
+
+namespace {
+QColor fillFor(GraphNode::Kind kind)
+{
+    switch (kind) {
+    case GraphNode::Kind::Operator:
+    case GraphNode::Kind::Instruction:
+        return QColor(0xe8, 0xf0, 0xfb);
+    case GraphNode::Kind::Input:
+        return QColor(0xe3, 0xf4, 0xe1);
+    case GraphNode::Kind::Constant:
+        return QColor(0xf1, 0xee, 0xe6);
+    case GraphNode::Kind::Output:
+        return QColor(0xfd, 0xe9, 0xd9);
+    case GraphNode::Kind::Delegate:
+        return QColor(0xfc, 0xe4, 0xec);
+    case GraphNode::Kind::Cluster:
+        return QColor(0xee, 0xe8, 0xf6);
+    }
+    return Qt::white;
+}
+} // namespace
+
+/** A diagram node: rounded box, operator on the first line, name on the second. */
+class GraphNodeItem : public QGraphicsItem
+{
+public:
+    GraphNodeItem(int index, const GraphNode& node, const QRectF& rect)
+        : m_index(index)
+        , m_rect(rect)
+        , m_label(node.label)
+        , m_subtitle(node.subtitle)
+        , m_kind(node.kind)
+    {
+        setFlag(ItemIsSelectable);
+        setToolTip(node.subtitle.isEmpty() ? node.label : node.label + QLatin1Char('\n') + node.subtitle);
+    }
+    int index() const { return m_index; }
+    QRectF boundingRect() const override { return m_rect.adjusted(-2, -2, 2, 2); }
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*) override
+    {
+        const double lod = option->levelOfDetailFromTransform(painter->worldTransform());
+        const bool selected = isSelected();
+        painter->setPen(QPen(selected ? QColor(0xe6, 0x7e, 0x00) : QColor(0x60, 0x70, 0x85), selected ? 3.0 : 1.0));
+        painter->setBrush(selected ? fillFor(m_kind).darker(112) : fillFor(m_kind));
+        if (lod < 0.25) {
+            painter->drawRect(m_rect);
+            return;
+        }
+        const double radius = std::min(m_rect.height() / 4, 6.0);
+        painter->drawRoundedRect(m_rect, radius, radius);
+        if (lod < 0.45)
+            return;
+        painter->setPen(QColor(0x20, 0x20, 0x20));
+        const QRectF inner = m_rect.adjusted(4, 2, -4, -2);
+        if (m_subtitle.isEmpty()) {
+            painter->drawText(inner, Qt::AlignCenter, m_label);
+            return;
+        }
+        const QRectF top(inner.left(), inner.top(), inner.width(), inner.height() / 2);
+        const QRectF bottom(inner.left(), inner.center().y(), inner.width(), inner.height() / 2);
+        QFont bold = painter->font();
+        bold.setBold(true);
+        painter->setFont(bold);
+        const QFontMetricsF fm(bold);
+        painter->drawText(
+            top, Qt::AlignHCenter | Qt::AlignVCenter, fm.elidedText(m_label, Qt::ElideMiddle, top.width()));
+        QFont normal = bold;
+        normal.setBold(false);
+        painter->setFont(normal);
+        painter->setPen(QColor(0x55, 0x55, 0x55));
+        painter->drawText(bottom, Qt::AlignHCenter | Qt::AlignVCenter,
+            QFontMetricsF(normal).elidedText(m_subtitle, Qt::ElideMiddle, bottom.width()));
+    }
+
+private:
+    int m_index;
+    QRectF m_rect;
+    QString m_label;
+    QString m_subtitle;
+    GraphNode::Kind m_kind;
+};
+
+GraphView::GraphView(QWidget* parent)
+    : QGraphicsView(parent)
+{
+    setScene(new QGraphicsScene(this));
+    setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
+    setDragMode(QGraphicsView::ScrollHandDrag);
+    setTransformationAnchor(QGraphicsView::AnchorUnderMouse);
+    setViewportUpdateMode(QGraphicsView::SmartViewportUpdate);
+    setBackgroundBrush(QColor(0xfa, 0xfa, 0xfa));
+    setFocusPolicy(Qt::StrongFocus);
+    connect(scene(), &QGraphicsScene::selectionChanged, this, [this] {
+        if (!m_updatingSelection)
+            Q_EMIT nodeSelectionChanged();
+    });
+}
+
+GraphView::~GraphView()
+{
+    // Deleting selected items emits selectionChanged; nobody must hear it during destruction.
+    m_updatingSelection = true;
+    scene()->blockSignals(true);
+}
+
+void GraphView::clearGraph()
+{
+    m_updatingSelection = true;
+    scene()->clear();
+    m_items.clear();
+    m_updatingSelection = false;
+}
+
+void GraphView::setGraph(const GraphData& graph, const GraphLayout& layout)
+{
+    clearGraph();
+    QGraphicsScene* s = scene();
+    const QPen edgePen(QColor(0x7a, 0x86, 0x99), 1.2);
+    const QBrush arrowBrush(QColor(0x7a, 0x86, 0x99));
+    for (const auto& e : layout.edges) {
+        auto* item = s->addPath(e.path, edgePen);
+        item->setZValue(0);
+        const QLineF line(e.arrowTo, e.arrowFrom);
+        if (line.length() > 0.01) {
+            const double angle = std::atan2(line.dy(), line.dx());
+            const double size = 7.0;
+            QPolygonF head;
+            head << e.arrowTo << e.arrowTo + QPointF(std::cos(angle + 0.4) * size, std::sin(angle + 0.4) * size)
+                 << e.arrowTo + QPointF(std::cos(angle - 0.4) * size, std::sin(angle - 0.4) * size);
+            auto* arrow = s->addPolygon(head, Qt::NoPen, arrowBrush);
+            arrow->setZValue(0);
+        }
+    }
+    m_items.reserve(graph.nodes.size());
+    for (std::size_t i = 0; i < graph.nodes.size() && i < layout.nodes.size(); ++i) {
+        auto* item = new GraphNodeItem(int(i), graph.nodes[i], layout.nodes[i]);
+        item->setZValue(1);
+        s->addItem(item);
+        m_items.push_back(item);
+    }
+    s->setSceneRect(layout.bounds.adjusted(-40, -40, 40, 40));
+    fitAll();
+}
+
+void GraphView::selectNodes(const std::vector<int>& nodes)
+{
+    m_updatingSelection = true;
+    scene()->clearSelection();
+    for (const int n : nodes)
+        if (n >= 0 && n < int(m_items.size()))
+            m_items[std::size_t(n)]->setSelected(true);
+    m_updatingSelection = false;
+    if (!nodes.empty() && nodes.front() >= 0 && nodes.front() < int(m_items.size())) {
+        const QRectF r = m_items[std::size_t(nodes.front())]->sceneBoundingRect();
+        if (transform().m11() < 0.5)
+            setTransform(QTransform::fromScale(0.8, 0.8));
+        centerOn(r.center());
+    }
+}
+
+std::vector<int> GraphView::selectedNodes() const
+{
+    std::vector<int> out;
+    for (auto* item : scene()->selectedItems())
+        if (auto* node = dynamic_cast<GraphNodeItem*>(item))
+            out.push_back(node->index());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+void GraphView::zoomBy(double factor)
+{
+    const double current = transform().m11();
+    const double target = std::clamp(current * factor, 0.02, 8.0);
+    scale(target / current, target / current);
+}
+
+void GraphView::fitAll()
+{
+    if (scene()->items().isEmpty())
+        return;
+    fitInView(scene()->sceneRect(), Qt::KeepAspectRatio);
+    // Small graphs: do not blow them up beyond 1:1.
+    if (transform().m11() > 1.0)
+        setTransform(QTransform());
+}
+
+void GraphView::wheelEvent(QWheelEvent* event)
+{
+    if (event->modifiers() & Qt::ControlModifier) {
+        zoomBy(std::pow(1.0015, event->angleDelta().y()));
+        event->accept();
+        return;
+    }
+    QGraphicsView::wheelEvent(event);
+}
+
+void GraphView::keyPressEvent(QKeyEvent* event)
+{
+    switch (event->key()) {
+    case Qt::Key_Plus:
+    case Qt::Key_Equal:
+        zoomBy(1.25);
+        return;
+    case Qt::Key_Minus:
+        zoomBy(0.8);
+        return;
+    case Qt::Key_F:
+        if (event->modifiers() == Qt::NoModifier) {
+            fitAll();
+            return;
+        }
+        break;
+    default:
+        break;
+    }
+    QGraphicsView::keyPressEvent(event);
+}
+
+} // namespace pte::ui
