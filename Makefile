@@ -23,8 +23,15 @@ configure: deps $(BUILD_DIR)/build.ninja
 build: configure
 	@cmake --build $(BUILD_DIR) -j $(JOBS)
 
+# Opens the bundled example and emits it, so every view is filled. Offscreen (no display to look at),
+# it loads, emits, saves screenshots of each view to $(BUILD_DIR)/screenshots and exits.
 run: build
-	$(BUILD_DIR)/bin/ptelens $(EXAMPLE)
+ifeq ($(QT_QPA_PLATFORM),offscreen)
+	$(BUILD_DIR)/bin/ptelens --emit --screenshot $(BUILD_DIR)/screenshots $(EXAMPLE)
+	@echo "ptelens: offscreen run; screenshots in $(BUILD_DIR)/screenshots"
+else
+	$(BUILD_DIR)/bin/ptelens --emit $(EXAMPLE)
+endif
 
 $(ASAN_DIR)/build.ninja: | deps
 	@cmake -S . -B $(ASAN_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DPTELENS_SANITIZE=ON -DPTELENS_BUILD_GUI=OFF -DPTELENS_BUILD_BENCH=OFF

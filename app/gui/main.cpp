@@ -105,7 +105,6 @@ int main(int argc, char** argv)
         QStringLiteral("screenshot"), QStringLiteral("Save screenshots to DIR and exit."), QStringLiteral("DIR"));
     screenshot.setFlags(QCommandLineOption::HiddenFromHelp);
     QCommandLineOption emitOption(QStringLiteral("emit"), QStringLiteral("Emit the graph dumps after loading."));
-    emitOption.setFlags(QCommandLineOption::HiddenFromHelp);
     QCommandLineOption methodOption(
         QStringLiteral("method"), QStringLiteral("Show this method (with --screenshot)."), QStringLiteral("NAME"));
     methodOption.setFlags(QCommandLineOption::HiddenFromHelp);

@@ -176,7 +176,9 @@ public:
         , m_options(options)
         , m_ep(ep)
         , m_valueOf(lm.values.size(), -1)
-    { }
+    {
+        generateDebugHandles();
+    }
 
     Result<void> run(EmitterOutput& out);
 
@@ -190,6 +192,8 @@ private:
     Result<std::int32_t> emitArg(const LArg& a);
     std::int32_t operatorIndex(const std::string& name, const std::string& overload);
     void plan();
+    void generateDebugHandles();
+    std::vector<std::int64_t> debugHandlesOf(const Node& n) const;
 
     ProgramState& m_ps;
     LoweredMethod& m_lm;
@@ -198,6 +202,7 @@ private:
     const ExportedProgram& m_ep;
     ExecutionPlan m_plan;
     MethodEmitInfo m_info;
+    std::map<const Node*, std::int64_t> m_generatedHandles;
     std::vector<std::int32_t> m_valueOf;
     std::map<std::pair<std::string, std::string>, std::int32_t> m_opCache;
     std::uint64_t m_total = 0;
@@ -439,7 +444,7 @@ Result<void> MethodEmitter::run(EmitterOutput& out)
             i.rawType = std::uint8_t(InstructionKind::KernelCall);
             chain.instructions.push_back(std::move(i));
             if (in.node && in.recordDebug) {
-                const auto h = nodeDebugHandles(*in.node);
+                const auto h = debugHandlesOf(*in.node);
                 if (!h.empty())
                     dbg[instrId] = { h.front() };
             }
@@ -506,10 +511,20 @@ Result<void> MethodEmitter::run(EmitterOutput& out)
                 if (lowered.delegateDebugIdentifierMap) {
                     entry.delegateMap = *lowered.delegateDebugIdentifierMap;
                 } else {
+                    // The ETRecord keys its entries by the instruction ids of the emission that wrote it. Pair
+                    // delegate calls by their order (robust to lowering that shifts instruction ids), checking
+                    // the backend; fall back to the same instruction id.
                     const auto m = m_options.etrecordDelegateMap.find(m_name);
                     if (m != m_options.etrecordDelegateMap.end()) {
-                        const auto e = m->second.find(instrId);
-                        if (e != m->second.end())
+                        const std::size_t ordinal = delegateMap.size();
+                        auto e = m->second.begin();
+                        if (ordinal < m->second.size())
+                            std::advance(e, std::ptrdiff_t(ordinal));
+                        else
+                            e = m->second.end();
+                        if (e == m->second.end() || e->second.name != lowered.backendId)
+                            e = m->second.find(instrId);
+                        if (e != m->second.end() && e->second.name == lowered.backendId)
                             entry.delegateMap = e->second.delegateMap;
                     }
                 }
@@ -667,6 +682,31 @@ Result<ExecutionPlan> primGetter(
 }
 
 /** The getter plan of a method without inputs or nodes whose outputs are all literals, or nullopt. */
+// A plain torch.export dump has no debug handles: ExecuTorch's to_edge would give each operator node one
+// (1-based, in graph order; nodes decomposed from it share it). Emitting such a dump, we do the same, so
+// instructions always map back to graph nodes through handles. Dumps that carry handles keep theirs.
+void MethodEmitter::generateDebugHandles()
+{
+    if (!m_options.generateDebugHandles)
+        return;
+    const auto& nodes = m_ep.graph.nodes;
+    const bool anyHandle =
+        std::any_of(nodes.begin(), nodes.end(), [](const Node& n) { return !nodeDebugHandles(n).empty(); });
+    if (anyHandle)
+        return;
+    std::int64_t next = 1;
+    for (const auto& n : nodes)
+        if (n.targetKind == TargetKind::OpOverload || n.targetKind == TargetKind::HigherOrder)
+            m_generatedHandles[&n] = next++;
+}
+
+std::vector<std::int64_t> MethodEmitter::debugHandlesOf(const Node& n) const
+{
+    if (const auto it = m_generatedHandles.find(&n); it != m_generatedHandles.end())
+        return { it->second };
+    return nodeDebugHandles(n);
+}
+
 std::optional<ExecutionPlan> constantMethod(const std::string& name, const ExportedProgram& ep)
 {
     if (!ep.graph.nodes.empty() || !ep.graph.inputs.empty() || ep.graph.outputs.empty())

@@ -396,6 +396,17 @@ private Q_SLOTS:
         QCOMPARE(info.memoryPlan[0].lastInstruction, 2);
         QCOMPARE(r->program.constantBuffer.size(), std::size_t(1)); // the buffer is not a constant
         QCOMPARE(r->warnings.size(), std::size_t(1)); // initial state not kept
+        // The dump has no debug handles: its operator nodes are numbered 1, 2 as to_edge would number them;
+        // the write-back copy comes from no node and gets none.
+        const auto& dbg = r->debugHandleMap.at("forward");
+        QCOMPARE(dbg.size(), std::size_t(2));
+        QCOMPARE(dbg.at(0), std::vector<std::int64_t>({ 1 }));
+        QCOMPARE(dbg.at(1), std::vector<std::int64_t>({ 2 }));
+        EmitOptions keepAsIs;
+        keepAsIs.generateDebugHandles = false;
+        const auto plain = emitProgram({ { "forward", ep } }, keepAsIs);
+        QVERIFY_RESULT(plain);
+        QVERIFY(plain->debugHandleMap.at("forward").empty());
         checkRoundTrip(*r, "buffer");
     }
 
@@ -611,6 +622,20 @@ private Q_SLOTS:
         QVERIFY_RESULT(r);
         QCOMPARE(
             r->methodToDelegateDebugIdMap.at("forward").at(0).delegateMap.at("7"), std::vector<std::int64_t>({ 1 }));
+
+        // Entries pair with delegate calls by order even when the recorded instruction ids differ...
+        EmitOptions shifted;
+        shifted.etrecordDelegateMap["forward"][5] = DelegateMapEntry { "XnnpackBackend", { { "9", { 2 } } } };
+        r = emitProgram({ { "forward", b.done() } }, shifted);
+        QVERIFY_RESULT(r);
+        QCOMPARE(
+            r->methodToDelegateDebugIdMap.at("forward").at(0).delegateMap.at("9"), std::vector<std::int64_t>({ 2 }));
+        // ...but never across backends.
+        EmitOptions other;
+        other.etrecordDelegateMap["forward"][0] = DelegateMapEntry { "QnnBackend", { { "9", { 2 } } } };
+        r = emitProgram({ { "forward", b.done() } }, other);
+        QVERIFY_RESULT(r);
+        QVERIFY(r->methodToDelegateDebugIdMap.at("forward").at(0).delegateMap.empty());
     }
 
     void emitsCond()

@@ -113,6 +113,11 @@ void loadJob(QPromise<LoadOutcome>& promise, QStringList paths, std::shared_ptr<
                 m.name = uniqueName(snap->dumpMethods, name);
                 m.sourceFile = p;
                 m.program = ep;
+                if (set.etrecordMaps) {
+                    const auto dm = set.etrecordMaps->delegateMap.find(name);
+                    if (dm != set.etrecordMaps->delegateMap.end())
+                        m.etrecordDelegateMap = dm->second;
+                }
                 snap->dumpMethods.push_back(std::move(m));
             }
             if (set.etrecordMaps)
@@ -299,6 +304,7 @@ void Document::emitProgram(const EmitSettings& settings)
     }
     auto snap = std::make_shared<Snapshot>(*m_snapshot);
     std::vector<std::pair<std::string, std::shared_ptr<const pte::ExportedProgram>>> methods;
+    std::map<std::string, std::map<std::int64_t, pte::DelegateMapEntry>> etrecordDelegateMap;
     std::set<std::string> names;
     for (std::size_t i = 0; i < snap->dumpMethods.size(); ++i) {
         auto& dm = snap->dumpMethods[i];
@@ -312,6 +318,8 @@ void Document::emitProgram(const EmitSettings& settings)
             return;
         }
         methods.emplace_back(dm.name, dm.program);
+        if (!dm.etrecordDelegateMap.empty())
+            etrecordDelegateMap[dm.name] = dm.etrecordDelegateMap;
     }
     if (methods.empty()) {
         Q_EMIT emitFailed(QStringLiteral("No method is selected for emission."));
@@ -321,8 +329,9 @@ void Document::emitProgram(const EmitSettings& settings)
     const pte::SerializeOptions serialize = settings.serialize;
     runJob<EmitOutcome>(
         QStringLiteral("Emitting"),
-        [methods, stack, serialize](QPromise<EmitOutcome>& promise, std::atomic<bool>& flag) {
+        [methods, stack, serialize, etrecordDelegateMap](QPromise<EmitOutcome>& promise, std::atomic<bool>& flag) {
             pte::EmitOptions options;
+            options.etrecordDelegateMap = etrecordDelegateMap;
             options.emitStacktrace = stack;
             options.serialize = serialize;
             options.cancel = &flag;

@@ -24,6 +24,8 @@ struct DumpMethod
     std::string originalName; ///< name in the dump
     std::string sourceFile;
     std::shared_ptr<const pte::ExportedProgram> program;
+    /** The ETRecord's delegate_map entries of this method (by delegate-call instruction id), carried into emission. */
+    std::map<std::int64_t, pte::DelegateMapEntry> etrecordDelegateMap;
 };
 
 /** One row of the Methods view: what is known about a method from every source. */

@@ -28,6 +28,11 @@ namespace pte {
 struct EmitOptions
 {
     bool emitStacktrace = false;
+    /**
+     * When a method's graph carries no debug handles (plain torch.export dumps), number its operator nodes
+     * 1, 2, ... in graph order as ExecuTorch's to_edge does, so the debug-handle map is never empty.
+     */
+    bool generateDebugHandles = true;
     SerializeOptions serialize;
     /** Extra constant methods (prim getters): name -> value (Int, Double, Bool, String or Tensor EValue). */
     std::map<std::string, EValue> primGetters;
