@@ -5,9 +5,11 @@
 #include "pte/diagnostic.h"
 #include "pte/result.h"
 
+#include <QCommandLineParser>
 #include <QStringList>
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,6 +47,14 @@ struct CommandRegistrar
     {                                                                                                                  \
         ::ptelens::cli::Command { name, summary, fn }                                                                  \
     }
+
+/**
+ * Parses a subcommand's arguments. Handles the parse error (usage message, ExitUsage) and --help (help text,
+ * ExitOk); with `positionals` >= 0 also checks the number of positional arguments, saying what was `expected`.
+ * @returns the exit code to return now, or std::nullopt to go on.
+ */
+std::optional<int> parseArguments(QCommandLineParser& parser, const QStringList& args, const char* command,
+    qsizetype positionals = -1, const char* expected = nullptr);
 
 /** Prints "ptelens-cli: <error>" to stderr; the message already names the file. */
 void printError(const pte::Error& error);

@@ -18,6 +18,25 @@ std::vector<Command>& commandRegistry()
 
 void printError(const pte::Error& error) { std::cerr << "ptelens-cli: error: " << error.toString() << '\n'; }
 
+std::optional<int> parseArguments(QCommandLineParser& parser, const QStringList& args, const char* command,
+    qsizetype positionals, const char* expected)
+{
+    if (!parser.parse(args)) {
+        std::fprintf(stderr, "ptelens-cli %s: %s\n", command, qPrintable(parser.errorText()));
+        return ExitUsage;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        printOut(parser.helpText().toStdString());
+        return ExitOk;
+    }
+    if (positionals >= 0 && parser.positionalArguments().size() != positionals) {
+        std::fprintf(stderr, "ptelens-cli %s: expected %s\n%s", command, expected ? expected : "other arguments",
+            qPrintable(parser.helpText()));
+        return ExitUsage;
+    }
+    return std::nullopt;
+}
+
 void printDiagnostic(const pte::Diagnostic& d) { std::cerr << d.toString() << '\n'; }
 
 void printOut(const std::string& text)

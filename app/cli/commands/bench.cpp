@@ -82,14 +82,8 @@ int runBench(const QStringList& args)
         QStringLiteral("Scratch folder for the benchmark files (default: the system temp folder)."),
         QStringLiteral("DIR"));
     parser.addOptions({ quickOpt, jsonOpt, listOpt, checkOpt, dirOpt });
-    if (!parser.parse(args)) {
-        std::fprintf(stderr, "ptelens-cli bench: %s\n", qPrintable(parser.errorText()));
-        return ExitUsage;
-    }
-    if (parser.isSet(QStringLiteral("help"))) {
-        printOut(parser.helpText().toStdString());
-        return ExitOk;
-    }
+    if (const auto done = parseArguments(parser, args, "bench"))
+        return *done;
     auto all = benchmarkRegistry();
     std::sort(all.begin(), all.end(),
         [](const Benchmark& a, const Benchmark& b) { return std::string_view(a.name) < std::string_view(b.name); });

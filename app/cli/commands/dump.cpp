@@ -27,19 +27,9 @@ int runDump(const QStringList& args)
     const QCommandLineOption indentOpt(
         QStringLiteral("indent"), QStringLiteral("Spaces per level (default 2; -1 = one line)."), QStringLiteral("N"));
     parser.addOptions({ jsonOpt, indentOpt });
-    if (!parser.parse(args)) {
-        std::fprintf(stderr, "ptelens-cli dump: %s\n", qPrintable(parser.errorText()));
-        return ExitUsage;
-    }
-    if (parser.isSet(QStringLiteral("help"))) {
-        printOut(parser.helpText().toStdString());
-        return ExitOk;
-    }
+    if (const auto done = parseArguments(parser, args, "dump", 1, "exactly one file"))
+        return *done;
     const QStringList pos = parser.positionalArguments();
-    if (pos.size() != 1) {
-        std::fprintf(stderr, "ptelens-cli dump: expected exactly one file\n%s", qPrintable(parser.helpText()));
-        return ExitUsage;
-    }
     if (!parser.isSet(jsonOpt)) {
         std::fprintf(stderr,
             "ptelens-cli dump: JSON is the only output format; use 'ptelens-cli dump FILE --json' "

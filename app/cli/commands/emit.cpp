@@ -54,14 +54,8 @@ int runEmit(const QStringList& args)
     const QCommandLineOption zeroOpt(QStringLiteral("zero-fill-missing-weights"),
         QStringLiteral("Emit weights the dump lacks (bare JSON) as zeros instead of failing."));
     parser.addOptions({ outOpt, methodOpt, stackOpt, mapsOpt, coverageOpt, zeroOpt });
-    if (!parser.parse(args)) {
-        std::fprintf(stderr, "ptelens-cli emit: %s\n", qPrintable(parser.errorText()));
-        return ExitUsage;
-    }
-    if (parser.isSet(QStringLiteral("help"))) {
-        printOut(parser.helpText().toStdString());
-        return ExitOk;
-    }
+    if (const auto done = parseArguments(parser, args, "emit"))
+        return *done;
     const QStringList dumps = parser.positionalArguments();
     const QStringList named = parser.values(methodOpt);
     if ((dumps.isEmpty() && named.isEmpty()) || !parser.isSet(outOpt)) {

@@ -416,19 +416,9 @@ int runGraph(const QStringList& args)
     parser.addOption(methodOpt);
     parser.addOption(jsonOpt);
     parser.addOption(loadOnlyOpt);
-    if (!parser.parse(args)) {
-        std::fprintf(stderr, "ptelens-cli graph: %s\n", qPrintable(parser.errorText()));
-        return ExitUsage;
-    }
-    if (parser.isSet(QStringLiteral("help"))) {
-        std::printf("%s", qPrintable(parser.helpText()));
-        return ExitOk;
-    }
+    if (const auto done = parseArguments(parser, args, "graph", 1, "exactly one FILE"))
+        return *done;
     const QStringList pos = parser.positionalArguments();
-    if (pos.size() != 1) {
-        std::fprintf(stderr, "ptelens-cli graph: expected exactly one FILE\n");
-        return ExitUsage;
-    }
     const std::string path = pos[0].toStdString();
     auto loaded = pte::readDump(path);
     if (!loaded) {

@@ -50,19 +50,9 @@ int runRewrite(const QStringList& args)
     const QCommandLineOption verifyOpt(QStringLiteral("verify"),
         QStringLiteral("Read OUT back and check that it decodes to the same program (exit 3 otherwise)."));
     parser.addOptions({ segmentOpt, constantOpt, delegateOpt, jsonOpt, verifyOpt });
-    if (!parser.parse(args)) {
-        std::fprintf(stderr, "ptelens-cli rewrite: %s\n", qPrintable(parser.errorText()));
-        return ExitUsage;
-    }
-    if (parser.isSet(QStringLiteral("help"))) {
-        printOut(parser.helpText().toStdString());
-        return ExitOk;
-    }
+    if (const auto done = parseArguments(parser, args, "rewrite", 2, "IN and OUT"))
+        return *done;
     const QStringList pos = parser.positionalArguments();
-    if (pos.size() != 2) {
-        std::fprintf(stderr, "ptelens-cli rewrite: expected IN and OUT\n%s", qPrintable(parser.helpText()));
-        return ExitUsage;
-    }
     pte::WriteOptions options;
     std::uint64_t constantAlign = options.constantTensorAlignment;
     std::uint64_t delegateAlign = options.delegateAlignment;

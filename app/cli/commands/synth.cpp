@@ -52,19 +52,9 @@ int runSynth(const QStringList& args)
         QStringLiteral("methods"), QStringLiteral("Number of methods (default 1)."), QStringLiteral("M"));
     const QCommandLineOption jsonOpt(QStringLiteral("json"), QStringLiteral("Print what was written as JSON."));
     parser.addOptions({ instructionsOpt, constantOpt, methodsOpt, jsonOpt });
-    if (!parser.parse(args)) {
-        std::fprintf(stderr, "ptelens-cli synth: %s\n", qPrintable(parser.errorText()));
-        return ExitUsage;
-    }
-    if (parser.isSet(QStringLiteral("help"))) {
-        printOut(parser.helpText().toStdString());
-        return ExitOk;
-    }
+    if (const auto done = parseArguments(parser, args, "synth", 1, "exactly one output file"))
+        return *done;
     const QStringList pos = parser.positionalArguments();
-    if (pos.size() != 1) {
-        std::fprintf(stderr, "ptelens-cli synth: expected exactly one output file\n%s", qPrintable(parser.helpText()));
-        return ExitUsage;
-    }
     pte::SyntheticOptions options;
     if (parser.isSet(instructionsOpt) && !parseSize(parser.value(instructionsOpt), &options.instructions)) {
         std::fprintf(

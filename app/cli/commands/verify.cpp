@@ -39,19 +39,9 @@ int runVerify(const QStringList& args)
         QStringLiteral("External data (.ptd) for EXTERNAL tensors (default: a .ptd next to FILE)."),
         QStringLiteral("DATA"));
     parser.addOptions({ jsonOpt, ptdOpt });
-    if (!parser.parse(args)) {
-        std::fprintf(stderr, "ptelens-cli verify: %s\n", qPrintable(parser.errorText()));
-        return ExitUsage;
-    }
-    if (parser.isSet(QStringLiteral("help"))) {
-        printOut(parser.helpText().toStdString());
-        return ExitOk;
-    }
+    if (const auto done = parseArguments(parser, args, "verify", 1, "exactly one file"))
+        return *done;
     const QStringList pos = parser.positionalArguments();
-    if (pos.size() != 1) {
-        std::fprintf(stderr, "ptelens-cli verify: expected exactly one file\n%s", qPrintable(parser.helpText()));
-        return ExitUsage;
-    }
     const std::string path = pos.front().toStdString();
     const bool json = parser.isSet(jsonOpt);
     pte::ReadOptions options;
