@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "pte/program.h"
 
+#include <algorithm>
+
 namespace pte {
 
 namespace {
@@ -121,12 +123,13 @@ Bytes constantData(const Program& program, std::uint32_t idx)
         const auto& cs = *program.constantSegment;
         if (idx >= cs.offsets.size() || cs.segmentIndex >= program.segments.size())
             return {};
-        const Bytes& seg = program.segments[cs.segmentIndex].data;
+        const DataSegment& seg = program.segments[cs.segmentIndex];
+        const std::uint64_t size = seg.contentSize();
         const std::uint64_t begin = cs.offsets[idx];
-        const std::uint64_t end = idx + 1 < cs.offsets.size() ? cs.offsets[idx + 1] : seg.size();
-        if (begin > end || end > seg.size())
+        const std::uint64_t end = idx + 1 < cs.offsets.size() ? cs.offsets[idx + 1] : size;
+        if (begin > end || end > size)
             return {};
-        return seg.slice(begin, end - begin);
+        return seg.range(begin, end - begin);
     }
     if (idx < program.constantBuffer.size())
         return program.constantBuffer[idx].storage;
@@ -138,7 +141,49 @@ Bytes delegateData(const Program& program, const BackendDelegate& delegate)
     const auto i = delegate.processed.index;
     if (delegate.processed.location == DataLocation::Inline)
         return i < program.backendDelegateData.size() ? program.backendDelegateData[i].storage : Bytes {};
-    return i < program.segments.size() ? program.segments[i].data : Bytes {};
+    if (i >= program.segments.size())
+        return {};
+    const auto& seg = program.segments[i];
+    return seg.range(0, seg.contentSize());
+}
+
+std::uint64_t DataSegment::contentSize() const noexcept
+{
+    if (pieces.empty())
+        return data.size();
+    std::uint64_t n = 0;
+    for (const auto& p : pieces)
+        n += p.size();
+    return n;
+}
+
+Bytes DataSegment::range(std::uint64_t offset, std::uint64_t length) const
+{
+    if (pieces.empty()) {
+        if (offset > data.size() || length > data.size() - offset)
+            return {};
+        return data.slice(offset, length);
+    }
+    if (offset + length < offset || offset + length > contentSize())
+        return {};
+    std::uint64_t at = 0;
+    for (const auto& p : pieces) {
+        if (offset >= at && offset + length <= at + p.size())
+            return p.slice(offset - at, length);
+        at += p.size();
+    }
+    // The range spans pieces: copy just that range.
+    std::vector<std::uint8_t> out;
+    out.reserve(length);
+    at = 0;
+    for (const auto& p : pieces) {
+        const std::uint64_t lo = std::max(offset, at);
+        const std::uint64_t hi = std::min(offset + length, at + p.size());
+        if (lo < hi)
+            out.insert(out.end(), p.data() + (lo - at), p.data() + (hi - at));
+        at += p.size();
+    }
+    return Bytes::fromVector(std::move(out));
 }
 
 } // namespace pte

@@ -226,7 +226,7 @@ public:
             if (m_offsets)
                 same(x.offset, y.offset, q + ".offset");
             same(x.size, y.size, q + ".size");
-            sameBytes(x.data, y.data, q + ".data");
+            sameBytes(x.range(0, x.contentSize()), y.range(0, y.contentSize()), q + ".data");
         });
         opt(a.constantSegment, b.constantSegment, "constant_segment",
             [&](const SubsegmentOffsets& x, const SubsegmentOffsets& y, const std::string& q) { subsegment(x, y, q); });

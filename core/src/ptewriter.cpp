@@ -426,10 +426,11 @@ Result<std::uint64_t> layoutSegments(std::vector<DataSegment>& segments, std::ui
     std::uint64_t end = 0;
     for (std::size_t i = 0; i < segments.size(); ++i) {
         auto& s = segments[i];
-        if (s.size != 0 && s.size != s.data.size())
+        const std::uint64_t content = s.contentSize();
+        if (s.size != 0 && s.size != content)
             return fail(ErrorCode::InvalidProgram,
                 "segment " + std::to_string(i) + " declares " + std::to_string(s.size) + " bytes but holds "
-                    + std::to_string(s.data.size()),
+                    + std::to_string(content),
                 std::nullopt, indexed("segments", i));
         const std::uint64_t own = s.alignment == 0 ? 1 : s.alignment;
         if (own > (std::uint64_t(1) << 30))
@@ -439,7 +440,7 @@ Result<std::uint64_t> layoutSegments(std::vector<DataSegment>& segments, std::ui
                 std::nullopt, indexed("segments", i));
         const std::uint64_t align = std::lcm(segmentAlignment, own);
         s.offset = roundUp(end, align);
-        s.size = s.data.size();
+        s.size = content;
         end = s.offset + s.size;
     }
     return end;
@@ -522,6 +523,9 @@ Result<SerializedPte> serializePte(const Program& program, const WriteOptions& o
         pad(s.offset - end);
         if (!s.data.empty())
             out.parts.push_back(s.data);
+        for (const auto& piece : s.pieces)
+            if (!piece.empty())
+                out.parts.push_back(piece);
         end = s.offset + s.size;
     }
     return out;
@@ -595,15 +599,23 @@ Result<Program> layoutForSerialization(Program p, const std::vector<Bytes>& muta
         }
         if (cs.offsets.empty())
             cs.offsets.push_back(0);
-        std::vector<std::uint8_t> data(total, 0);
+        // The segment is a list of views (the tensors, usually mapped from the input, and shared zero padding):
+        // weights are written straight from their mapping, never copied into one buffer.
+        static const Bytes kZeros = Bytes::fromVector(std::vector<std::uint8_t>(4096, 0));
+        DataSegment seg;
+        std::uint64_t at = 0;
         for (std::size_t i = 0; i < n; ++i) {
+            for (std::uint64_t gap = cs.offsets[i] - at; gap > 0;) {
+                const auto chunk = std::min<std::uint64_t>(gap, kZeros.size());
+                seg.pieces.push_back(kZeros.slice(0, chunk));
+                gap -= chunk;
+            }
             const auto& s = p.constantBuffer[i].storage;
             if (!s.empty())
-                std::memcpy(data.data() + cs.offsets[i], s.data(), s.size());
+                seg.pieces.push_back(s);
+            at = cs.offsets[i] + s.size();
         }
-        DataSegment seg;
-        seg.data = Bytes::fromVector(std::move(data));
-        seg.size = seg.data.size();
+        seg.size = total;
         segments.push_back(std::move(seg));
         p.constantSegment = std::move(cs);
         p.constantBuffer.clear();

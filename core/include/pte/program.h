@@ -346,6 +346,20 @@ struct DataSegment
     std::uint64_t size = 0;
     Bytes data;
     std::uint64_t alignment = 1;
+    /**
+     * Alternative to `data` for a segment assembled from several views without copying them (the writer's
+     * constant segment: each tensor's mapped bytes, then zero padding). When non-empty, the segment's bytes are
+     * the concatenation of the pieces and `data` is empty.
+     */
+    std::vector<Bytes> pieces;
+
+    /** Number of content bytes (of `data`, or of all `pieces`). */
+    [[nodiscard]] std::uint64_t contentSize() const noexcept;
+    /**
+     * Bytes [offset, offset + length) of the content: a view when they lie in `data` or in one piece, else a copy
+     * of just that range. Empty Bytes when the range is out of bounds.
+     */
+    [[nodiscard]] Bytes range(std::uint64_t offset, std::uint64_t length) const;
 };
 
 struct SubsegmentOffsets
