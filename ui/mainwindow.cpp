@@ -180,8 +180,9 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(m_document, &Document::emitFinished, this, [this] {
         m_messageBar->hide();
+        const auto count = m_document->snapshot()->program->executionPlan.size();
         statusBar()->showMessage(
-            QStringLiteral("Emitted %1 methods").arg(m_document->snapshot()->program->executionPlan.size()), 5000);
+            count == 1 ? QStringLiteral("Emitted 1 method") : QStringLiteral("Emitted %1 methods").arg(count), 5000);
     });
     connect(m_document, &Document::emitFailed, this, [this](const QString& message) {
         showMessage(QStringLiteral("Emission failed: %1").arg(message), true);

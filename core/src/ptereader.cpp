@@ -450,7 +450,9 @@ Error identifyForeign(const std::uint8_t* d, std::size_t n, const std::string& n
 {
     const std::uint8_t* id = d + 4;
     if (n >= 4 && magicIs(d, "PK\x03\x04"))
-        return notAPte(name, "it is a ZIP archive (for example a torch.export .pt2 or an ETRecord)", 0);
+        return notAPte(name,
+            "it is a ZIP archive (for example a torch.export .pt2 or an ETRecord; open it with 'ptelens-cli graph')",
+            0);
     if (n >= 4
         && magicIs(d,
             "\x7f"
