@@ -2,31 +2,151 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "pte/mappedfile.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
+#include <mutex>
 #include <random>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <vector>
 
 namespace pte {
 
 namespace {
 
+/**
+ * A live read-only mapping. It keeps its file descriptor open so that writers can copy ranges of it
+ * in the kernel (copy_file_range) instead of faulting the pages in and writing them back out.
+ */
 struct Mapping
 {
     void* addr = nullptr;
     std::size_t size = 0;
-    ~Mapping()
-    {
-        if (addr && addr != MAP_FAILED)
-            ::munmap(addr, size);
-    }
+    int fd = -1;
+    ~Mapping();
 };
 
+/** Every live Mapping, so that a span can be traced back to the file it views. */
+class MappingRegistry
+{
+public:
+    static MappingRegistry& instance()
+    {
+        static MappingRegistry registry;
+        return registry;
+    }
+    void add(const Mapping* m)
+    {
+        const std::lock_guard lock(m_mutex);
+        m_live.push_back(m);
+    }
+    void remove(const Mapping* m)
+    {
+        const std::lock_guard lock(m_mutex);
+        m_live.erase(std::remove(m_live.begin(), m_live.end(), m), m_live.end());
+    }
+    /** The file and offset behind `span` when it lies inside one live mapping. The caller must keep the
+     *  owner of `span` alive while it uses the descriptor (it does: the span is being written). */
+    bool origin(std::span<const std::uint8_t> span, int* fd, off_t* offset) const
+    {
+        const std::lock_guard lock(m_mutex);
+        const auto begin = reinterpret_cast<std::uintptr_t>(span.data());
+        for (const Mapping* m : m_live) {
+            const auto base = reinterpret_cast<std::uintptr_t>(m->addr);
+            if (m->fd >= 0 && begin >= base && begin - base <= m->size && span.size() <= m->size - (begin - base)) {
+                *fd = m->fd;
+                *offset = static_cast<off_t>(begin - base);
+                return true;
+            }
+        }
+        return false;
+    }
+
+private:
+    mutable std::mutex m_mutex;
+    std::vector<const Mapping*> m_live;
+};
+
+Mapping::~Mapping()
+{
+    MappingRegistry::instance().remove(this);
+    if (addr && addr != MAP_FAILED)
+        ::munmap(addr, size);
+    if (fd >= 0)
+        ::close(fd);
+}
+
 std::string errnoText() { return std::strerror(errno); }
+
+/** Ranges smaller than this are written from memory: a system call per small tensor costs more than it saves. */
+constexpr std::size_t kKernelCopyThreshold = std::size_t(1) << 20;
+/** Bytes copied per system call, after each of which writeback of what was copied is started. */
+constexpr std::size_t kChunk = std::size_t(64) << 20;
+
+/**
+ * Sequential writer of the temporary file. It starts the writeback of every chunk as soon as it is
+ * written (sync_file_range), so the final fsync waits only for the tail: disk writes overlap copying
+ * instead of following it.
+ */
+class ChunkedWriter
+{
+public:
+    explicit ChunkedWriter(int fd)
+        : m_fd(fd)
+    { }
+
+    /** Writes one part. A large part that views a mapped file is copied by the kernel from that file
+     *  (no page faults, no user-space copy); when the kernel cannot (another file system, an old kernel)
+     *  the rest is written from memory. @returns false with errno set on failure. */
+    bool write(std::span<const std::uint8_t> part)
+    {
+        int in = -1;
+        off_t inOffset = 0;
+        std::size_t done = 0;
+        if (part.size() >= kKernelCopyThreshold && MappingRegistry::instance().origin(part, &in, &inOffset)) {
+            while (done < part.size()) {
+                const ssize_t n =
+                    ::copy_file_range(in, &inOffset, m_fd, nullptr, std::min(part.size() - done, kChunk), 0);
+                if (n < 0 && errno == EINTR)
+                    continue;
+                if (n <= 0)
+                    break; // EXDEV, EOPNOTSUPP, ENOSYS, a short source...: write the rest from memory
+                done += static_cast<std::size_t>(n);
+                advance(static_cast<std::size_t>(n));
+            }
+        }
+        while (done < part.size()) {
+            const ssize_t n = ::write(m_fd, part.data() + done, std::min(part.size() - done, kChunk));
+            if (n < 0) {
+                if (errno == EINTR)
+                    continue;
+                return false;
+            }
+            done += static_cast<std::size_t>(n);
+            advance(static_cast<std::size_t>(n));
+        }
+        return true;
+    }
+
+private:
+    void advance(std::size_t n)
+    {
+        m_written += n;
+        if (m_written - m_flushed >= kChunk) {
+            // Advisory: a failure here only means the final fsync does all the work.
+            (void)::sync_file_range(m_fd, off_t(m_flushed), off_t(m_written - m_flushed), SYNC_FILE_RANGE_WRITE);
+            m_flushed = m_written;
+        }
+    }
+
+    int m_fd;
+    std::size_t m_written = 0;
+    std::size_t m_flushed = 0;
+};
 
 } // namespace
 
@@ -50,11 +170,12 @@ Result<Bytes> mapFile(const std::string& path)
     if (S_ISREG(st.st_mode) && size > 0) {
         void* addr = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
         if (addr != MAP_FAILED) {
-            ::close(fd);
             ::madvise(addr, size, MADV_WILLNEED);
             auto mapping = std::make_shared<Mapping>();
             mapping->addr = addr;
             mapping->size = size;
+            mapping->fd = fd;
+            MappingRegistry::instance().add(mapping.get());
             return Bytes(mapping, std::span<const std::uint8_t>(static_cast<const std::uint8_t*>(addr), size));
         }
     }
@@ -98,19 +219,10 @@ Result<void> writeFileAtomically(const std::string& path, std::span<const std::s
         fs::remove(tmp, ec);
         return fail(ErrorCode::Io, "cannot write " + path + ": " + what + ": " + msg);
     };
+    ChunkedWriter writer(fd);
     for (const auto& part : parts) {
-        const std::uint8_t* p = part.data();
-        std::size_t left = part.size();
-        while (left > 0) {
-            const ssize_t n = ::write(fd, p, std::min<std::size_t>(left, std::size_t(1) << 30));
-            if (n < 0) {
-                if (errno == EINTR)
-                    continue;
-                return abort("write failed");
-            }
-            p += n;
-            left -= static_cast<std::size_t>(n);
-        }
+        if (!writer.write(part))
+            return abort("write failed");
     }
     if (::fsync(fd) != 0)
         return abort("fsync failed");

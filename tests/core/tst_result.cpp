@@ -62,6 +62,46 @@ private Q_SLOTS:
         QVERIFY(missing.error().message.find("atomic.bin.does-not-exist") != std::string::npos);
     }
 
+    // Large parts that view a mapped file are copied by the kernel from that file; small parts and parts
+    // from memory are written. Mixed, at unaligned offsets, the result must be byte for byte the concatenation.
+    void writesPartsOfMappedFiles()
+    {
+        const std::string source = (test::tempDir() + QStringLiteral("/source.bin")).toStdString();
+        std::vector<std::uint8_t> pattern(std::size_t(3) << 20);
+        for (std::size_t i = 0; i < pattern.size(); ++i)
+            pattern[i] = std::uint8_t((i * 2654435761u) >> 13);
+        QVERIFY_RESULT(writeFileAtomically(source, pattern));
+        auto mapped = mapFile(source);
+        QVERIFY_RESULT(mapped);
+        const auto head = Bytes::copyOf("header");
+        const auto big = mapped->slice(7, (std::size_t(2) << 20) + 3); // over the kernel-copy threshold
+        const auto small = mapped->slice(100, 50); // under it
+        const std::span<const std::uint8_t> parts[] = { head.span(), big.span(), small.span(), head.span() };
+        const std::string target = (test::tempDir() + QStringLiteral("/mixed.bin")).toStdString();
+        QVERIFY_RESULT(writeFileAtomically(target, parts));
+
+        std::vector<std::uint8_t> expected;
+        for (const auto& p : parts)
+            expected.insert(expected.end(), p.begin(), p.end());
+        auto written = mapFile(target);
+        QVERIFY_RESULT(written);
+        QCOMPARE(written->size(), expected.size());
+        QVERIFY(std::equal(expected.begin(), expected.end(), written->span().begin()));
+
+        // Rewriting a file from its own mapping: the mapping keeps viewing the old contents.
+        const std::span<const std::uint8_t> swapped[] = {
+            mapped->slice(std::size_t(2) << 20, std::size_t(1) << 20).span(),
+            mapped->slice(0, std::size_t(2) << 20).span()
+        };
+        QVERIFY_RESULT(writeFileAtomically(source, swapped));
+        auto again = mapFile(source);
+        QVERIFY_RESULT(again);
+        QCOMPARE(again->size(), pattern.size());
+        QVERIFY(std::equal(pattern.begin() + (std::ptrdiff_t(2) << 20), pattern.end(), again->span().begin()));
+        QVERIFY(std::equal(
+            pattern.begin(), pattern.begin() + (std::ptrdiff_t(2) << 20), again->span().begin() + (1 << 20)));
+    }
+
     void failedWriteLeavesTargetUntouched()
     {
         const auto data = Bytes::copyOf("x");
