@@ -218,7 +218,7 @@ void MethodEmitter::plan()
     m_info.memoryPlan.reserve(m_lm.values.size());
     for (std::size_t i = 0; i < m_lm.values.size(); ++i) {
         const auto& v = m_lm.values[i];
-        if (v.isSym || v.storage != LValue::Storage::Planned || v.first < 0)
+        if (v.isSym || v.storage != LValue::Storage::Planned || v.first < 0 || v.aliasOf >= 0)
             continue;
         requests.push_back({ v.nbytes(), v.first, v.last });
         refs.push_back(int(i));
@@ -228,6 +228,14 @@ void MethodEmitter::plan()
         auto& v = m_lm.values[std::size_t(refs[k])];
         v.offset = result.offsets[k];
         v.planned = true;
+    }
+    // Views share their base's memory (the base's lifetime already covers theirs).
+    for (auto& v : m_lm.values) {
+        if (v.aliasOf < 0 || v.storage != LValue::Storage::Planned)
+            continue;
+        const auto& base = m_lm.values[std::size_t(v.aliasOf)];
+        v.offset = base.offset;
+        v.planned = base.planned;
     }
     m_total = result.totalSize;
     m_anyPlanned = !refs.empty();
@@ -241,6 +249,11 @@ Result<std::int32_t> MethodEmitter::valueFor(int ref)
         return m_valueOf[std::size_t(ref)];
     auto& v = m_lm.values[std::size_t(ref)];
     if (v.isSym) {
+        if (v.symCounter) {
+            m_valueOf[std::size_t(ref)] = v.symBool ? addValue(Bool { false }) : addValue(Int { 0 });
+            m_info.valueNames[m_valueOf[std::size_t(ref)]] = v.name;
+            return m_valueOf[std::size_t(ref)];
+        }
         if (!v.symIsNull)
             return fail(ErrorCode::InvalidInput,
                 "method '" + m_name + "': symbolic value '" + v.name + "' is used before the node computing it");
@@ -268,6 +281,7 @@ Result<std::int32_t> MethodEmitter::valueFor(int ref)
         pt.size = v.nbytes();
         pt.firstInstruction = std::int32_t(std::min(v.first, std::max<std::int64_t>(m_lm.instructionCount - 1, 0)));
         pt.lastInstruction = std::int32_t(std::min(v.last, std::max<std::int64_t>(m_lm.instructionCount - 1, 0)));
+        pt.view = v.aliasOf >= 0;
         m_info.memoryPlan.push_back(std::move(pt));
     } else if (v.storage == LValue::Storage::Constant) {
         if (v.data.size() != v.nbytes())

@@ -2,10 +2,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Emission from exported programs built in C++ (no dump reader needed). Every expected table below was
 // derived by hand from emitter-semantics.md (value order, argument order/defaults, greedy planning).
+#include "pte/dumpreader.h"
 #include "pte/emitter.h"
 #include "pte/kernelcoverage.h"
 #include "pte/ptereader.h"
 #include "pte/ptewriter.h"
+#include "referenceruntime.h"
 #include "testutils.h"
 
 #include <QTest>
@@ -281,6 +283,74 @@ private:
         const auto diff = programDifference(*laid, *(*read)->program, false);
         if (diff)
             QFAIL(("read back differs: " + *diff).c_str());
+    }
+
+    /** The one method of a hand-written dump in tests/data/emit. */
+    static std::shared_ptr<const ExportedProgram> loadDump(const char* name)
+    {
+        const auto path = (test::testDataDir() + QStringLiteral("/emit/") + QLatin1String(name)).toStdString();
+        auto d = readDump(path);
+        if (!d || (*d)->methods.size() != 1)
+            return nullptr;
+        return (*d)->methods[0].second;
+    }
+
+    /** No two planned tensors alive at the same instruction share a byte. */
+    static void checkPlanDisjoint(const MethodEmitInfo& info)
+    {
+        const auto& p = info.memoryPlan;
+        for (std::size_t a = 0; a < p.size(); ++a)
+            for (std::size_t b = a + 1; b < p.size(); ++b) {
+                if (p[a].view || p[b].view)
+                    continue; // a view shares its base's memory on purpose
+                const bool live =
+                    p[a].firstInstruction <= p[b].lastInstruction && p[b].firstInstruction <= p[a].lastInstruction;
+                const bool bytes = p[a].offset < p[b].offset + p[b].size && p[b].offset < p[a].offset + p[a].size;
+                if (live && bytes)
+                    QFAIL(("'" + p[a].name + "' and '" + p[b].name + "' share memory while both are alive").c_str());
+            }
+    }
+
+    static const PlannedTensor& planned(const MethodEmitInfo& info, const std::string& name)
+    {
+        for (const auto& t : info.memoryPlan)
+            if (t.name == name)
+                return t;
+        static const PlannedTensor none;
+        return none;
+    }
+
+    static Node viewNode(const std::string& base, Argument size, const std::string& out)
+    {
+        Node v;
+        v.name = out;
+        v.target = "executorch.exir.memory.view";
+        v.targetKind = TargetKind::MemoryView;
+        v.inputs = { na("", tensorArg(base)), na("", std::move(size)) };
+        v.outputs = { tensorArg(out) };
+        return v;
+    }
+
+    struct RunResult
+    {
+        std::vector<test::HostTensor> outputs;
+        std::size_t executed = 0;
+    };
+    /** Writes the program, reads it back and runs "forward" `runs` times on the reference runtime. */
+    static Result<RunResult> runForward(
+        const EmitterOutput& out, const std::string& name, const std::vector<test::HostTensor>& inputs, int runs = 1)
+    {
+        PTE_TRY(auto laid, layoutForSerialization(out.program, out.mutableData, out.namedData));
+        const std::string path = (test::tempDir() + "/" + QString::fromStdString(name) + "_run.pte").toStdString();
+        PTE_CHECK(writePte(laid, path));
+        PTE_TRY(auto file, readPteFile(path));
+        PTE_TRY(auto rt, test::ReferenceRuntime::load(*file->program, "forward"));
+        RunResult r;
+        for (int i = 0; i < runs; ++i) {
+            PTE_TRY(r.outputs, rt->run(inputs));
+        }
+        r.executed = rt->executedInstructions();
+        return r;
     }
 
 private Q_SLOTS:
@@ -683,6 +753,369 @@ private Q_SLOTS:
         QCOMPARE(m.nonConstBufferSizes, std::vector<std::int64_t>({ 0, 48 }));
         QVERIFY(r->debugHandleMap.at("forward").empty()); // sub-emitter maps are dropped, like ExecuTorch
         checkRoundTrip(*r, "cond");
+    }
+
+    void emitsMapAsLoop()
+    {
+        // map.json: xn = -x; map(row -> row * y + row, xn); -result. x [3,2], y [2].
+        const auto ep = loadDump("map.json");
+        QVERIFY(ep);
+        auto r = emitProgram({ { "forward", ep } });
+        QVERIFY_RESULT(r);
+        const auto& m = r->program.executionPlan.at(0);
+        // §10: iter and n before sym_size's dim; the slice is created with select_copy (the body's first
+        // placeholder); the body's MoveCall into the binding is dropped; done = Bool(False) before eq.
+        QCOMPARE(describeInstructions(m),
+            Strings({ "aten::neg.out [0,2,2]", "aten::sym_size.int [2,6,5]", "aten::select_copy.int_out [2,7,4,8,8]",
+                "aten::mul.out [8,1,9,9]", "aten::add.out [9,8,11,10,10]",
+                "executorch_prim::et_copy_index.tensor [3,10,4]", "executorch_prim::add.Scalar [4,12,4]",
+                "executorch_prim::eq.Scalar [4,5,13]", "jumpfalse 13 -> 2", "executorch_prim::sub.Scalar [4,5,4]",
+                "aten::neg.out [3,14,14]" }));
+        // The binding output is DYNAMIC_BOUND at its upper bound [3,2]; the mapped xn and the operand y stay
+        // allocated until the backward jump (8), so no body tensor shares their memory.
+        QCOMPARE(describeValues(m),
+            Strings({ "Tensor f32 [3,2] @32", "Tensor f32 [2] @112", "Tensor f32 [3,2] @0", "Tensor f32 [3,2] @32 dyn",
+                "Int 0", "Int 0", "Int 0", "Int 0", "Tensor f32 [2] @96", "Tensor f32 [2] @80", "Tensor f32 [2] @64",
+                "Int 1", "Int 1", "Bool false", "Tensor f32 [3,2] @0" }));
+        QCOMPARE(m.inputs, std::vector<std::int32_t>({ 0, 1 }));
+        QCOMPARE(m.outputs, std::vector<std::int32_t>({ 14 }));
+        QCOMPARE(m.nonConstBufferSizes, std::vector<std::int64_t>({ 0, 128 }));
+        QCOMPARE(m.operators.at(5).name, std::string("executorch_prim::et_copy_index"));
+        QCOMPARE(m.operators.at(5).overload, std::string("tensor"));
+        const auto& info = r->methods.at("forward");
+        QCOMPARE(planned(info, "neg").firstInstruction, 0);
+        QCOMPARE(planned(info, "neg").lastInstruction, 8);
+        QCOMPARE(planned(info, "y").lastInstruction, 8);
+        QCOMPARE(planned(info, "getitem").firstInstruction, 1);
+        QCOMPARE(planned(info, "getitem").lastInstruction, 10);
+        QCOMPARE(planned(info, "xs_1").firstInstruction, 2); // the slice lives within one iteration
+        QCOMPARE(planned(info, "xs_1").lastInstruction, 4);
+        checkPlanDisjoint(info);
+        QCOMPARE(info.valueNames.at(4), std::string("map_impl_iter"));
+        for (const auto& [key, portable] : info.kernelCoverage)
+            QVERIFY2(portable, key.c_str());
+        QCOMPARE(info.kernelCoverage.size(), std::size_t(9));
+        // Handles of the top-level operator nodes (generated 1..3: neg, map_impl, neg_1); the loop plumbing
+        // and the body (sub-emitter) instructions get none.
+        const auto& dbg = r->debugHandleMap.at("forward");
+        QCOMPARE(dbg.size(), std::size_t(2));
+        QCOMPARE(dbg.at(0), std::vector<std::int64_t>({ 1 }));
+        QCOMPARE(dbg.at(10), std::vector<std::int64_t>({ 3 }));
+        checkRoundTrip(*r, "map");
+        // The torch 2.1 form map_impl(f, num_mapped, *mapped, *operands) emits the same program.
+        auto legacy = std::make_shared<ExportedProgram>(*ep);
+        auto& node = legacy->graph.nodes[1];
+        node.inputs = { node.inputs[0], na("", intArg(1)), na("", tensorArg("neg")), na("", tensorArg("y")) };
+        auto l = emitProgram({ { "forward", legacy } });
+        QVERIFY_RESULT(l);
+        QCOMPARE(describeInstructions(l->program.executionPlan.at(0)), describeInstructions(m));
+        QCOMPARE(describeValues(l->program.executionPlan.at(0)), describeValues(m));
+    }
+
+    void emitsNestedMaps()
+    {
+        // map(map(neg)) over x [2,2,2]: the inner loop sits inside the outer body; jumps are absolute.
+        auto mapNode = [](const std::string& name, std::shared_ptr<Graph> body, const std::string& mapped,
+                           const std::string& out) {
+            Node m;
+            m.name = name;
+            m.target = "torch.ops.higher_order.map_impl";
+            m.targetKind = TargetKind::HigherOrder;
+            m.ns = "higher_order";
+            m.op = "map_impl";
+            Argument g;
+            g.kind = ArgKind::Graph;
+            g.strings = { name + "_body" };
+            g.graph = std::move(body);
+            m.inputs = { na("", g), na("", tensorsArg({ mapped })), na("", tensorsArg({})) };
+            m.outputs = { tensorsArg({ out }) };
+            return m;
+        };
+        auto inner = std::make_shared<Graph>();
+        inner->inputs = { tensorArg("xi") };
+        inner->nodes = { op("neg", "aten", "neg", "", { na("self", tensorArg("xi")) }, { "ni" }) };
+        inner->tensorValues = { { "xi", meta(ScalarType::Float, { 2 }) }, { "ni", meta(ScalarType::Float, { 2 }) } };
+        inner->outputs = { tensorArg("ni") };
+        auto outer = std::make_shared<Graph>();
+        outer->inputs = { tensorArg("xo") };
+        outer->nodes = { mapNode("map_i", inner, "xo", "io") };
+        outer->tensorValues = { { "xo", meta(ScalarType::Float, { 2, 2 }) },
+            { "io", meta(ScalarType::Float, { 2, 2 }) } };
+        outer->outputs = { tensorArg("io") };
+        Builder b;
+        b.input("x", meta(ScalarType::Float, { 2, 2, 2 }));
+        b.node(mapNode("map_o", outer, "x", "out"), { { "out", meta(ScalarType::Float, { 2, 2, 2 }) } });
+        b.output(OutputKind::UserOutput, "out");
+        auto r = emitProgram({ { "forward", b.done() } });
+        QVERIFY_RESULT(r);
+        const auto& m = r->program.executionPlan.at(0);
+        QCOMPARE(describeInstructions(m),
+            Strings({ "aten::sym_size.int [0,4,3]", "aten::select_copy.int_out [0,5,2,6,6]",
+                "aten::sym_size.int [6,10,9]", "aten::select_copy.int_out [6,11,8,12,12]", "aten::neg.out [12,13,13]",
+                "executorch_prim::et_copy_index.tensor [7,13,8]", "executorch_prim::add.Scalar [8,14,8]",
+                "executorch_prim::eq.Scalar [8,9,15]", "jumpfalse 15 -> 3", "executorch_prim::sub.Scalar [8,9,8]",
+                "executorch_prim::et_copy_index.tensor [1,7,2]", "executorch_prim::add.Scalar [2,16,2]",
+                "executorch_prim::eq.Scalar [2,3,17]", "jumpfalse 17 -> 1", "executorch_prim::sub.Scalar [2,3,2]" }));
+        QCOMPARE(describeValues(m),
+            Strings({ "Tensor f32 [2,2,2] @32", "Tensor f32 [2,2,2] @0 dyn", "Int 0", "Int 0", "Int 0", "Int 0",
+                "Tensor f32 [2,2] @112", "Tensor f32 [2,2] @96 dyn", "Int 0", "Int 0", "Int 0", "Int 0",
+                "Tensor f32 [2] @80", "Tensor f32 [2] @64", "Int 1", "Bool false", "Int 1", "Bool false" }));
+        QCOMPARE(m.nonConstBufferSizes, std::vector<std::int64_t>({ 0, 128 }));
+        const auto& info = r->methods.at("forward");
+        // The outer slice is read at every inner loop head: alive until the inner backward jump (8).
+        QCOMPARE(planned(info, "xo").firstInstruction, 1);
+        QCOMPARE(planned(info, "xo").lastInstruction, 8);
+        QCOMPARE(planned(info, "x").lastInstruction, 13);
+        checkPlanDisjoint(info);
+        QVERIFY(r->debugHandleMap.at("forward").empty());
+        checkRoundTrip(*r, "nestedmap");
+        auto run = runForward(*r, "nestedmap", { test::HostTensor::floats({ 2, 2, 2 }, { 1, 2, 3, 4, 5, 6, 7, 8 }) });
+        QVERIFY_RESULT(run);
+        QCOMPARE(run->outputs.at(0).sizes, (std::vector<std::int64_t> { 2, 2, 2 }));
+        QCOMPARE(run->outputs.at(0).values, (std::vector<double> { -1, -2, -3, -4, -5, -6, -7, -8 }));
+        // 0, then per outer row: 1, 2, 2 x [3..8], 9..13; then 14.
+        QCOMPARE(run->executed, std::size_t(1 + 2 * (2 + 2 * 6 + 5) + 1));
+    }
+
+    void runsMapScanAndViewsOnTheReferenceRuntime()
+    {
+        using test::HostTensor;
+        // map.json: -(row * y + row) of -x, row by row. Run twice: the counter is reset by the trailing sub.
+        auto map = emitProgram({ { "forward", loadDump("map.json") } });
+        QVERIFY_RESULT(map);
+        auto r = runForward(*map, "map",
+            { HostTensor::floats({ 3, 2 }, { 1, 2, 3, 4, 5, 6 }), HostTensor::floats({ 2 }, { 10, 100 }) }, 2);
+        QVERIFY_RESULT(r);
+        QCOMPARE(r->outputs.size(), std::size_t(1));
+        QCOMPARE(r->outputs[0].sizes, (std::vector<std::int64_t> { 3, 2 }));
+        QCOMPARE(r->outputs[0].values, (std::vector<double> { 11, 202, 33, 404, 55, 606 }));
+        QCOMPARE(r->executed, std::size_t(2 + 3 * 7 + 2)); // neg, sym_size, 3 x [select_copy..jump], sub, neg
+        // scan.json: running sums of the rows of xs from init.
+        auto scan = emitProgram({ { "forward", loadDump("scan.json") } });
+        QVERIFY_RESULT(scan);
+        r = runForward(*scan, "scan",
+            { HostTensor::floats({ 2 }, { 1, 2 }), HostTensor::floats({ 4, 2 }, { 1, 2, 3, 4, 5, 6, 7, 8 }) }, 2);
+        QVERIFY_RESULT(r);
+        QCOMPARE(r->outputs.size(), std::size_t(2));
+        QCOMPARE(r->outputs[0].values, (std::vector<double> { 17, 22 }));
+        QCOMPARE(r->outputs[1].sizes, (std::vector<std::int64_t> { 4, 2 }));
+        QCOMPARE(r->outputs[1].values, (std::vector<double> { 2, 4, 5, 8, 10, 14, 17, 22 }));
+        QCOMPARE(r->executed, std::size_t(2 + 4 * 8 + 1));
+
+        // view.json: -(x * x) through an elided memory.view.
+        auto view = emitProgram({ { "forward", loadDump("view.json") } });
+        QVERIFY_RESULT(view);
+        r = runForward(*view, "view", { HostTensor::floats({ 2, 3 }, { 1, 2, 3, 4, 5, 6 }) });
+        QVERIFY_RESULT(r);
+        QCOMPARE(r->outputs[0].sizes, (std::vector<std::int64_t> { 6 }));
+        QCOMPARE(r->outputs[0].values, (std::vector<double> { -1, -4, -9, -16, -25, -36 }));
+    }
+
+    void refusesBadMaps()
+    {
+        const auto loaded = loadDump("map.json");
+        QVERIFY(loaded);
+        {
+            auto ep = std::make_shared<ExportedProgram>(*loaded);
+            ep->graph.nodes[1].outputs[0].names.push_back("getitem_1");
+            ep->graph.tensorValues["getitem_1"] = ep->graph.tensorValues.at("getitem");
+            auto r = emitProgram({ { "forward", ep } });
+            QVERIFY(!r);
+            QCOMPARE(r.error().code, ErrorCode::Unsupported);
+            QVERIFY2(r.error().message.find("Multiple outputs are not supported. Got 2") != std::string::npos,
+                r.error().message.c_str());
+        }
+        {
+            auto ep = std::make_shared<ExportedProgram>(*loaded);
+            ep->graph.nodes[1].inputs[1].arg.names.push_back("x");
+            auto r = emitProgram({ { "forward", ep } });
+            QVERIFY(!r);
+            QCOMPARE(r.error().code, ErrorCode::Unsupported);
+            QVERIFY2(r.error().message.find("Emitting map with more than one mapped args is not supported. Got 2")
+                    != std::string::npos,
+                r.error().message.c_str());
+            QVERIFY(r.error().message.find("'map_impl' (torch.ops.higher_order.map_impl)") != std::string::npos);
+        }
+        {
+            auto ep = std::make_shared<ExportedProgram>(*loaded);
+            auto body = std::make_shared<Graph>(*ep->graph.nodes[1].inputs[0].arg.graph);
+            body->outputs.push_back(body->outputs[0]);
+            ep->graph.nodes[1].inputs[0].arg.graph = body;
+            auto r = emitProgram({ { "forward", ep } });
+            QVERIFY(!r);
+            QCOMPARE(r.error().code, ErrorCode::Unsupported);
+            QVERIFY2(r.error().message.find("Map should return only one element") != std::string::npos,
+                r.error().message.c_str());
+            QVERIFY(r.error().message.find("torch.ops.higher_order.map_impl") != std::string::npos);
+        }
+    }
+
+    void emitsScanAsLoop()
+    {
+        // scan.json: carry = init; for each row of xs: carry = carry + row, y = clone(carry). init [2], xs [4,2].
+        const auto ep = loadDump("scan.json");
+        QVERIFY(ep);
+        auto r = emitProgram({ { "forward", ep } });
+        QVERIFY_RESULT(r);
+        const auto& m = r->program.executionPlan.at(0);
+        QCOMPARE(describeInstructions(m),
+            Strings({ "aten::sym_size.int [1,6,5]", "aten::copy_ [2,0,7,2]", "aten::select_copy.int_out [1,8,4,9,9]",
+                "aten::add.out [2,9,11,10,10]", "aten::clone.out [10,13,12,12]", "aten::copy_ [2,10,14,2]",
+                "executorch_prim::et_copy_index.tensor [3,12,4]", "executorch_prim::add.Scalar [4,15,4]",
+                "executorch_prim::eq.Scalar [4,5,16]", "jumpfalse 16 -> 2", "executorch_prim::sub.Scalar [4,5,4]" }));
+        // The carry keeps its static spec; the stacked ys is DYNAMIC_BOUND.
+        QCOMPARE(describeValues(m),
+            Strings({ "Tensor f32 [2] @64", "Tensor f32 [4,2] @32", "Tensor f32 [2] @96", "Tensor f32 [4,2] @0 dyn",
+                "Int 0", "Int 0", "Int 0", "Bool false", "Int 0", "Tensor f32 [2] @64", "Tensor f32 [2] @80", "Int 1",
+                "Tensor f32 [2] @64", "Null", "Bool false", "Int 1", "Bool false" }));
+        QCOMPARE(m.inputs, std::vector<std::int32_t>({ 0, 1 }));
+        QCOMPARE(m.outputs, std::vector<std::int32_t>({ 2, 3 }));
+        QCOMPARE(m.nonConstBufferSizes, std::vector<std::int64_t>({ 0, 112 }));
+        const auto& info = r->methods.at("forward");
+        QCOMPARE(planned(info, "xs").lastInstruction, 9); // read at every loop head
+        QCOMPARE(planned(info, "getitem").firstInstruction, 0);
+        QCOMPARE(planned(info, "getitem").lastInstruction, 10);
+        QCOMPARE(planned(info, "init").lastInstruction, 1);
+        checkPlanDisjoint(info);
+        for (const auto& [key, portable] : info.kernelCoverage)
+            QVERIFY2(portable, key.c_str());
+        QVERIFY(r->debugHandleMap.at("forward").empty());
+        checkRoundTrip(*r, "scan");
+    }
+
+    void refusesBadScans()
+    {
+        const auto loaded = loadDump("scan.json");
+        QVERIFY(loaded);
+        {
+            auto ep = std::make_shared<ExportedProgram>(*loaded);
+            ep->graph.nodes[0].inputs[2].arg.names.clear();
+            auto r = emitProgram({ { "forward", ep } });
+            QVERIFY(!r);
+            QCOMPARE(r.error().code, ErrorCode::Unsupported);
+            QVERIFY2(r.error().message.find("Scan requires at least one xs tensor") != std::string::npos,
+                r.error().message.c_str());
+            QVERIFY(r.error().message.find("'scan' (torch.ops.higher_order.scan)") != std::string::npos);
+        }
+        {
+            auto ep = std::make_shared<ExportedProgram>(*loaded);
+            auto body = std::make_shared<Graph>(*ep->graph.nodes[0].inputs[0].arg.graph);
+            body->outputs.pop_back();
+            ep->graph.nodes[0].inputs[0].arg.graph = body;
+            auto r = emitProgram({ { "forward", ep } });
+            QVERIFY(!r);
+            QCOMPARE(r.error().code, ErrorCode::Unsupported);
+            QVERIFY2(r.error().message.find("Scan combine_fn should output 2 carry/y values") != std::string::npos,
+                r.error().message.c_str());
+        }
+    }
+
+    void elidesStaticMemoryView()
+    {
+        // view.json: mul = x * x; view = memory.view(mul, [6]); neg(view). The view is a value sharing mul's
+        // memory, without an instruction; mul stays allocated while the view is read (instruction 1), so neg's
+        // out cannot reuse it.
+        const auto ep = loadDump("view.json");
+        QVERIFY(ep);
+        QCOMPARE(ep->graph.nodes.at(1).targetKind, TargetKind::MemoryView);
+        auto r = emitProgram({ { "forward", ep } });
+        QVERIFY_RESULT(r);
+        const auto& m = r->program.executionPlan.at(0);
+        QCOMPARE(describeInstructions(m), Strings({ "aten::mul.out [0,0,1,1]", "aten::neg.out [2,3,3]" }));
+        QCOMPARE(describeValues(m),
+            Strings({ "Tensor f32 [2,3] @0", "Tensor f32 [2,3] @32", "Tensor f32 [6] @32", "Tensor f32 [6] @0" }));
+        QCOMPARE(m.values[2].tensor()->dimOrder, std::vector<std::uint8_t>({ 0 }));
+        QCOMPARE(m.nonConstBufferSizes, std::vector<std::int64_t>({ 0, 64 }));
+        const auto& info = r->methods.at("forward");
+        QCOMPARE(planned(info, "mul").lastInstruction, 1);
+        QCOMPARE(planned(info, "view").offset, std::uint64_t(32));
+        QVERIFY(planned(info, "view").view);
+        QVERIFY(!planned(info, "mul").view);
+        checkPlanDisjoint(info);
+        QCOMPARE(r->debugHandleMap.at("forward").size(), std::size_t(2));
+        checkRoundTrip(*r, "view");
+    }
+
+    void elidesConstantMemoryView()
+    {
+        Builder b;
+        b.lifted(InputKind::TensorConstant, "c", "c", meta(ScalarType::Float, { 2, 3 }), floats({ 1, 2, 3, 4, 5, 6 }));
+        b.input("x", meta(ScalarType::Float, { 6 }));
+        Argument size;
+        size.kind = ArgKind::Ints;
+        size.ints = { 6 };
+        b.node(viewNode("c", size, "cv"), { { "cv", meta(ScalarType::Float, { 6 }) } });
+        b.node(
+            op("add", "aten", "add", "Tensor", { na("self", tensorArg("x")), na("other", tensorArg("cv")) }, { "add" }),
+            { { "add", meta(ScalarType::Float, { 6 }) } });
+        b.output(OutputKind::UserOutput, "add");
+        auto r = emitProgram({ { "forward", b.done() } });
+        QVERIFY_RESULT(r);
+        const auto& m = r->program.executionPlan.at(0);
+        // The view carries the constant's data_buffer_idx (same bytes) with its own sizes.
+        QCOMPARE(describeValues(m),
+            Strings({ "Tensor f32 [2,3] data 1", "Tensor f32 [6] @32", "Tensor f32 [6] data 1", "Tensor f32 [6] @0",
+                "Int 1" }));
+        QCOMPARE(describeInstructions(m), Strings({ "aten::add.out [1,2,4,3,3]" }));
+        QCOMPARE(r->program.constantBuffer.size(), std::size_t(2));
+        checkRoundTrip(*r, "constview");
+        auto run = runForward(*r, "constview", { test::HostTensor::floats({ 6 }, { 10, 20, 30, 40, 50, 60 }) });
+        QVERIFY_RESULT(run);
+        QCOMPARE(run->outputs.at(0).values, (std::vector<double> { 11, 22, 33, 44, 55, 66 }));
+    }
+
+    void emitsEtViewForDynamicView()
+    {
+        auto xm = meta(ScalarType::Float, { 4, 3 });
+        xm.sizes[0] = SymInt { std::nullopt, "s0", std::nullopt };
+        Builder b;
+        b.input("x", xm);
+        b.ep->rangeConstraints["s0"] = RangeConstraint { 1, 4 };
+        Node sz = op("sym_size", "aten", "sym_size", "int", { na("self", tensorArg("x")), na("dim", intArg(0)) }, {});
+        Argument so;
+        so.kind = ArgKind::SymInt;
+        so.names = { "sym_size" };
+        sz.outputs = { so };
+        b.node(sz);
+        b.node(
+            op("mul", "aten", "mul", "Tensor", { na("self", tensorArg("x")), na("other", tensorArg("x")) }, { "mul" }),
+            { { "mul", xm } });
+        Argument size;
+        size.kind = ArgKind::SymInts;
+        size.syms = { SymInt { std::nullopt, "sym_size", std::nullopt }, SymInt { 3, {}, {} } };
+        b.node(viewNode("mul", size, "view"), { { "view", xm } });
+        b.output(OutputKind::UserOutput, "view");
+        auto r = emitProgram({ { "forward", b.done() } });
+        QVERIFY_RESULT(r);
+        const auto& m = r->program.executionPlan.at(0);
+        // §8: a dynamic view is not elided: et_view [self, size, out]; out still shares mul's memory.
+        QCOMPARE(describeInstructions(m),
+            Strings({ "aten::sym_size.int [0,1,2]", "aten::mul.out [0,0,3,3]",
+                "executorch_prim::et_view.default [3,5,6]" }));
+        QCOMPARE(describeValues(m),
+            Strings({ "Tensor f32 [4,3] @48 dyn", "Int 0", "Int 0", "Tensor f32 [4,3] @0 dyn", "Int 3", "IntList [2,4]",
+                "Tensor f32 [4,3] @0 dyn" }));
+        QCOMPARE(m.operators.at(2).name, std::string("executorch_prim::et_view"));
+        QCOMPARE(m.operators.at(2).overload, std::string("default"));
+        QCOMPARE(m.nonConstBufferSizes, std::vector<std::int64_t>({ 0, 96 }));
+        const auto& info = r->methods.at("forward");
+        QCOMPARE(
+            info.kernelCoverage.at(2), (std::pair<std::string, bool> { "executorch_prim::et_view.default", true }));
+        QCOMPARE(planned(info, "mul").lastInstruction, 2);
+        QVERIFY(planned(info, "view").view);
+        checkPlanDisjoint(info);
+        const auto& dbg = r->debugHandleMap.at("forward");
+        QCOMPARE(dbg.size(), std::size_t(2)); // et_view gets no debug handle
+        QVERIFY(!dbg.count(2));
+        checkRoundTrip(*r, "etview");
+
+        // A view larger than its base is refused.
+        auto big = meta(ScalarType::Float, { 8, 3 });
+        b.ep->graph.tensorValues["view"] = big;
+        auto e = emitProgram({ { "forward", b.done() } });
+        QVERIFY(!e);
+        QCOMPARE(e.error().code, ErrorCode::InvalidInput);
+        QVERIFY(e.error().message.find("does not fit its base") != std::string::npos);
     }
 
     void refusesWhileLoop()

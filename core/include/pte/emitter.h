@@ -66,6 +66,8 @@ struct PlannedTensor
     std::uint64_t size = 0;
     std::int32_t firstInstruction = 0; ///< lifetime, in instruction ids
     std::int32_t lastInstruction = 0;
+    /** An elided memory.view: shares the memory of another planned tensor (its base) on purpose. */
+    bool view = false;
 };
 
 struct MethodEmitInfo
@@ -103,15 +105,19 @@ struct EmitterOutput
  * EdgeProgramManager.to_executorch() would: training-IR composites decomposed (linear, convNd, batch norms,
  * layer_norm, dropout, matmul, flatten, view/reshape, t/transpose...), views to *_copy ops, functional ops to
  * their out variants with planned out tensors, buffer mutations written back with aten::copy_, `cond` inlined
- * as JumpFalse/Move, delegate calls, and greedy memory planning (memory_id 1, 16-byte alignment).
+ * as JumpFalse/Move, `map_impl` and `scan` as loops (sym_size, select_copy, the inlined body, et_copy_index,
+ * executorch_prim add/eq/sub and a backward JumpFalse), ExecuTorch `memory.view` nodes elided into values sharing
+ * their base's storage (or et_view when dynamic), delegate calls, and greedy memory planning (memory_id 1,
+ * 16-byte alignment) in which values live on entry to a loop stay allocated until its backward jump.
  * Joint (training) graphs add the __et_training_{gradients_index,fqn,parameters_index}_<m> plans; then
  * `options.primGetters` follow (in name order). Outputs ExecuTorch drops (buffer mutations, effect tokens)
  * are listed in MethodEmitInfo::droppedOutputs; non-fatal findings (unknown operators, ...) in `warnings`.
  * @returns InvalidInput (like ExecuTorch's INVALID_INPUT_TYPE) for an empty map or missing, unnamed or duplicated
  * methods, and for malformed graphs (undefined values, missing weights, bad arguments); Unsupported for what
- * ExecuTorch (or ptelens) refuses: while_loop, map/scan, custom objects, non-CPU devices, unbounded dynamic
- * dimensions; Cancelled when `options.cancel` is set. Node errors name the method, node and target.
- * The emitted program leaves `constantSegment` unset: layoutForSerialization builds it from constant_buffer.
+ * ExecuTorch (or ptelens) refuses: while_loop, map over several mapped args or with several outputs, scan
+ * without xs, custom objects, non-CPU devices, unbounded dynamic dimensions; Cancelled when `options.cancel` is set.
+ * Node errors name the method, node and target. The emitted program leaves `constantSegment` unset:
+ * layoutForSerialization builds it from constant_buffer.
  */
 [[nodiscard]] Result<EmitterOutput> emitProgram(
     const std::vector<std::pair<std::string, std::shared_ptr<const ExportedProgram>>>& methods,

@@ -308,8 +308,32 @@ private:
     Result<void> lowerSymOp(const Node& n);
     Result<void> lowerDelegate(const Node& n);
     Result<void> lowerCond(const Node& n);
-    Result<void> lowerSubgraph(
-        const Graph& g, const std::vector<int>& operands, const std::vector<int>& bindings, const std::string& where);
+    Result<void> lowerMap(const Node& n);
+    Result<void> lowerScan(const Node& n);
+    Result<void> lowerMemoryView(const Node& n);
+    /**
+     * Inlines a control-flow sub-graph: its placeholders bound to `operands`, its nodes lowered with debug
+     * recording off. With `bindings`, each output differing from its binding is moved into it (MoveCall).
+     * @returns the values of the sub-graph's outputs
+     */
+    Result<std::vector<int>> lowerSubgraph(
+        const Graph& g, const std::vector<int>& operands, const std::vector<int>* bindings, const std::string& where);
+    /** The tensor values named by a tensor-list argument of a control-flow node. */
+    Result<std::vector<int>> tensorRefs(const Node& n, const Argument& a);
+    /** A control-flow scalar, not bound to any graph name (see LValue::symCounter). */
+    int newCounter(const std::string& name, bool isBool = false);
+    /** A new tensor value for a sub-graph placeholder that has no parent value (map/scan slices). */
+    Result<int> newPlaceholderTensor(const Graph& g, std::size_t input, const Node& n);
+    /** An argument referring to an existing value (Tensor or symbolic). */
+    LArg ref(int r) const
+    {
+        LArg a;
+        a.kind = m_out.values[std::size_t(r)].isSym ? LArg::Kind::ValueRef : LArg::Kind::Tensor;
+        a.ref = r;
+        return a;
+    }
+    /** A kernel call the emitter synthesises (control-flow plumbing): no debug handle, arguments as given. */
+    void pushSynthetic(const Node& n, const char* op, const char* overload, std::vector<LArg> args);
     Result<bool> decompose(const TargetName& t, const Node& n);
     void alias(const Node& n, int ref);
     const OpSchema* schema(const char* qualified, const char* overload) const
@@ -1063,8 +1087,8 @@ Result<void> Lowering::lowerDelegate(const Node& n)
     return {};
 }
 
-Result<void> Lowering::lowerSubgraph(
-    const Graph& g, const std::vector<int>& operands, const std::vector<int>& bindings, const std::string& where)
+Result<std::vector<int>> Lowering::lowerSubgraph(
+    const Graph& g, const std::vector<int>& operands, const std::vector<int>* bindings, const std::string& where)
 {
     if (g.inputs.size() != operands.size())
         return fail(ErrorCode::InvalidInput,
@@ -1085,24 +1109,285 @@ Result<void> Lowering::lowerSubgraph(
             PTE_TRY(const int r, lookup(nm, where + " sub-graph output"));
             outs.push_back(r);
         }
-    if (outs.size() != bindings.size())
-        return fail(ErrorCode::InvalidInput,
-            "method '" + m_method + "': " + where + ": number of binding output values should match (sub-graph returns "
-                + std::to_string(outs.size()) + ", the node has " + std::to_string(bindings.size()) + ")");
-    for (std::size_t i = 0; i < outs.size(); ++i) {
-        if (outs[i] == bindings[i])
-            continue;
-        LInstr mv;
-        mv.kind = LInstr::Kind::Move;
-        mv.moveFrom = outs[i];
-        mv.moveTo = bindings[i];
-        mv.origin = where;
-        mv.recordDebug = false;
-        m_out.instrs.push_back(std::move(mv));
+    if (bindings) {
+        if (outs.size() != bindings->size())
+            return fail(ErrorCode::InvalidInput,
+                "method '" + m_method + "': " + where
+                    + ": number of binding output values should match (sub-graph returns " + std::to_string(outs.size())
+                    + ", the node has " + std::to_string(bindings->size()) + ")");
+        for (std::size_t i = 0; i < outs.size(); ++i) {
+            if (outs[i] == (*bindings)[i])
+                continue;
+            LInstr mv;
+            mv.kind = LInstr::Kind::Move;
+            mv.moveFrom = outs[i];
+            mv.moveTo = (*bindings)[i];
+            mv.origin = where;
+            mv.recordDebug = false;
+            m_out.instrs.push_back(std::move(mv));
+        }
     }
     m_recordDebug = savedRecord;
     m_graphs.pop_back();
     m_scopes.pop_back();
+    return outs;
+}
+
+Result<std::vector<int>> Lowering::tensorRefs(const Node& n, const Argument& a)
+{
+    std::vector<int> refs;
+    if (a.kind == ArgKind::None)
+        return refs;
+    if (a.kind != ArgKind::Tensor && a.kind != ArgKind::Tensors)
+        return fail(nodeError(
+            n, ErrorCode::InvalidInput, std::string("expected a list of tensors, found ") + argKindName(a.kind)));
+    for (const auto& nm : a.names) {
+        auto r = lookup(nm, this->where(n));
+        if (!r)
+            return fail(withPath(n, r.error()));
+        if (m_out.values[std::size_t(*r)].isSym)
+            return fail(nodeError(n, ErrorCode::InvalidInput, "'" + nm + "' is not a tensor"));
+        refs.push_back(*r);
+    }
+    return refs;
+}
+
+int Lowering::newCounter(const std::string& name, bool isBool)
+{
+    LValue v;
+    v.isSym = true;
+    v.symCounter = true;
+    v.symBool = isBool;
+    v.name = name;
+    v.storage = LValue::Storage::Unplanned;
+    m_out.values.push_back(std::move(v));
+    return int(m_out.values.size() - 1);
+}
+
+Result<int> Lowering::newPlaceholderTensor(const Graph& g, std::size_t input, const Node& n)
+{
+    if (input >= g.inputs.size() || g.inputs[input].kind != ArgKind::Tensor || g.inputs[input].names.empty())
+        return fail(nodeError(
+            n, ErrorCode::InvalidInput, "sub-graph input " + std::to_string(input) + " is not a tensor placeholder"));
+    const std::string& name = g.inputs[input].names[0];
+    const auto it = g.tensorValues.find(name);
+    if (it == g.tensorValues.end())
+        return fail(nodeError(n, ErrorCode::InvalidInput,
+            "sub-graph placeholder '" + name + "' has no entry in the sub-graph's tensor_values"));
+    return newTensor(name, it->second, this->where(n));
+}
+
+void Lowering::pushSynthetic(const Node& n, const char* op, const char* overload, std::vector<LArg> args)
+{
+    LInstr in;
+    in.kind = LInstr::Kind::Kernel;
+    in.opName = op;
+    in.overload = overload;
+    in.args = std::move(args);
+    in.node = &n;
+    in.origin = n.name;
+    in.recordDebug = false;
+    m_out.instrs.push_back(std::move(in));
+}
+
+// map_impl(f, [x], extra) as ExecuTorch's emitter lays it out (emitter-semantics §10): a loop over dim 0 of x
+// built from jumps and executorch_prim scalar ops; the body's result is stacked into the binding output by
+// et_copy_index.
+Result<void> Lowering::lowerMap(const Node& n)
+{
+    if (n.inputs.size() < 2 || n.inputs[0].arg.kind != ArgKind::Graph || !n.inputs[0].arg.graph)
+        return fail(nodeError(n, ErrorCode::InvalidInput, "map_impl expects (body_graph, mapped_args, operands)"));
+    // torch >= 2.2: (f, [mapped...], [operands...]); torch 2.1: (f, num_mapped, *mapped, *operands).
+    const bool legacy = n.inputs[1].arg.kind == ArgKind::Int;
+    if (!legacy && n.inputs.size() > 3)
+        return fail(nodeError(n, ErrorCode::InvalidInput, "map_impl expects (body_graph, mapped_args, operands)"));
+    const Graph& body = *n.inputs[0].arg.graph;
+    // Binding outputs first (before any loop value), forced to DYNAMIC_BOUND like ExecuTorch.
+    PTE_TRY(const auto bindings, nodeOutputs(n));
+    for (const int b : bindings)
+        m_out.values[std::size_t(b)].dynamism = ShapeDynamism::DynamicBound;
+    if (bindings.size() != 1)
+        return fail(nodeError(n, ErrorCode::Unsupported,
+            "Multiple outputs are not supported. Got " + std::to_string(bindings.size()) + "."));
+    if (!lookup(n.name, {}))
+        define(n.name, bindings[0]);
+    std::vector<int> mapped;
+    std::vector<int> extra;
+    if (legacy) {
+        const auto numMapped = n.inputs[1].arg.ints.empty() ? 0 : n.inputs[1].arg.ints[0];
+        for (std::size_t i = 2; i < n.inputs.size(); ++i) {
+            PTE_TRY(const auto refs, tensorRefs(n, n.inputs[i].arg));
+            for (const int r : refs)
+                (std::int64_t(mapped.size()) < numMapped ? mapped : extra).push_back(r);
+        }
+    } else {
+        PTE_TRY(mapped, tensorRefs(n, n.inputs[1].arg));
+        if (n.inputs.size() > 2) {
+            PTE_TRY(extra, tensorRefs(n, n.inputs[2].arg));
+        }
+    }
+    if (mapped.size() != 1)
+        return fail(nodeError(n, ErrorCode::Unsupported,
+            "Emitting map with more than one mapped args is not supported. Got " + std::to_string(mapped.size())
+                + "."));
+    std::size_t bodyOutputs = 0;
+    for (const auto& o : body.outputs)
+        bodyOutputs += o.kind == ArgKind::None ? 0 : std::max<std::size_t>(o.names.size(), 1);
+    if (bodyOutputs != 1)
+        return fail(nodeError(n, ErrorCode::Unsupported,
+            "Map should return only one element (the body returns " + std::to_string(bodyOutputs) + ")"));
+    const int x = mapped[0];
+    const int accum = bindings[0];
+    const int iter = newCounter(n.name + "_iter");
+    const int count = newCounter(n.name + "_n");
+    LInstr alloc;
+    alloc.kind = LInstr::Kind::Alloc;
+    alloc.allocs = { accum, iter, count };
+    m_out.instrs.push_back(std::move(alloc));
+    pushSynthetic(n, "aten::sym_size", "int", { LArg::tensor(x), LArg::integer(0), ref(count) });
+    const int loop = m_labels++;
+    LInstr head;
+    head.kind = LInstr::Kind::Label;
+    head.label = loop;
+    m_out.instrs.push_back(head);
+    // The slice is the body's first placeholder: a value of its own (ExecuTorch's -1 binding).
+    PTE_TRY(const int slice, newPlaceholderTensor(body, 0, n));
+    pushSynthetic(n, "aten::select_copy", "int_out",
+        { LArg::tensor(x), LArg::integer(0), ref(iter), LArg::tensor(slice), LArg::tensor(slice) });
+    std::vector<int> operands { slice };
+    operands.insert(operands.end(), extra.begin(), extra.end());
+    PTE_TRY(const auto outs, lowerSubgraph(body, operands, &bindings, this->where(n) + " body"));
+    // ExecuTorch drops the body's last instruction, the MoveCall into the binding: et_copy_index stacks instead.
+    if (!m_out.instrs.empty() && m_out.instrs.back().kind == LInstr::Kind::Move && m_out.instrs.back().moveTo == accum)
+        m_out.instrs.pop_back();
+    pushSynthetic(n, "executorch_prim::et_copy_index", "tensor", { LArg::tensor(accum), ref(outs[0]), ref(iter) });
+    pushSynthetic(n, "executorch_prim::add", "Scalar", { ref(iter), LArg::integer(1), ref(iter) });
+    const int done = newCounter(n.name + "_done", true);
+    pushSynthetic(n, "executorch_prim::eq", "Scalar", { ref(iter), ref(count), ref(done) });
+    LInstr back;
+    back.kind = LInstr::Kind::JumpFalse;
+    back.cond = ref(done);
+    back.label = loop;
+    back.origin = n.name;
+    back.recordDebug = false;
+    m_out.instrs.push_back(std::move(back));
+    pushSynthetic(n, "executorch_prim::sub", "Scalar", { ref(iter), ref(count), ref(iter) });
+    return {};
+}
+
+// scan(combine_fn, init, xs, additional): the map loop with carries. Each carry output is initialised from its
+// init before the loop, read by the body (its carry placeholders are bound to the carry outputs) and
+// overwritten with the body's new carry at the end of each iteration; the y outputs are stacked.
+Result<void> Lowering::lowerScan(const Node& n)
+{
+    if (n.inputs.size() != 4 || n.inputs[0].arg.kind != ArgKind::Graph || !n.inputs[0].arg.graph)
+        return fail(nodeError(n, ErrorCode::InvalidInput, "scan expects (combine_graph, init, xs, additional_inputs)"));
+    const Graph& body = *n.inputs[0].arg.graph;
+    PTE_TRY(const auto bindings, nodeOutputs(n));
+    PTE_TRY(const auto init, tensorRefs(n, n.inputs[1].arg));
+    PTE_TRY(const auto xs, tensorRefs(n, n.inputs[2].arg));
+    PTE_TRY(const auto additional, tensorRefs(n, n.inputs[3].arg));
+    if (xs.empty())
+        return fail(nodeError(n, ErrorCode::Unsupported, "Scan requires at least one xs tensor"));
+    const std::size_t nCarry = init.size();
+    if (bindings.size() < nCarry)
+        return fail(nodeError(n, ErrorCode::InvalidInput,
+            "the node has " + std::to_string(bindings.size()) + " outputs but " + std::to_string(nCarry) + " carries"));
+    // The stacked outputs are forced to DYNAMIC_BOUND, the carries keep their spec.
+    for (std::size_t i = nCarry; i < bindings.size(); ++i)
+        m_out.values[std::size_t(bindings[i])].dynamism = ShapeDynamism::DynamicBound;
+    std::size_t bodyOutputs = 0;
+    for (const auto& o : body.outputs)
+        bodyOutputs += o.kind == ArgKind::None ? 0 : std::max<std::size_t>(o.names.size(), 1);
+    if (bodyOutputs != bindings.size())
+        return fail(nodeError(n, ErrorCode::Unsupported,
+            "Scan combine_fn should output " + std::to_string(bindings.size()) + " carry/y values ("
+                + std::to_string(nCarry) + " carry, " + std::to_string(bindings.size() - nCarry)
+                + " y), but it returns " + std::to_string(bodyOutputs)));
+    const int iter = newCounter(n.name + "_iter");
+    const int count = newCounter(n.name + "_n");
+    LInstr alloc;
+    alloc.kind = LInstr::Kind::Alloc;
+    alloc.allocs = bindings;
+    alloc.allocs.push_back(iter);
+    alloc.allocs.push_back(count);
+    m_out.instrs.push_back(std::move(alloc));
+    pushSynthetic(n, "aten::sym_size", "int", { LArg::tensor(xs[0]), LArg::integer(0), ref(count) });
+    for (std::size_t c = 0; c < nCarry; ++c)
+        pushSynthetic(n, "aten::copy_", "",
+            { LArg::tensor(bindings[c]), LArg::tensor(init[c]), LArg::boolean(false), LArg::tensor(bindings[c]) });
+    const int loop = m_labels++;
+    LInstr head;
+    head.kind = LInstr::Kind::Label;
+    head.label = loop;
+    m_out.instrs.push_back(head);
+    std::vector<int> operands(bindings.begin(), bindings.begin() + std::ptrdiff_t(nCarry));
+    for (std::size_t i = 0; i < xs.size(); ++i) {
+        PTE_TRY(const int slice, newPlaceholderTensor(body, nCarry + i, n));
+        pushSynthetic(n, "aten::select_copy", "int_out",
+            { LArg::tensor(xs[i]), LArg::integer(0), ref(iter), LArg::tensor(slice), LArg::tensor(slice) });
+        operands.push_back(slice);
+    }
+    operands.insert(operands.end(), additional.begin(), additional.end());
+    PTE_TRY(const auto outs, lowerSubgraph(body, operands, nullptr, this->where(n) + " combine_fn"));
+    for (std::size_t c = 0; c < nCarry; ++c)
+        pushSynthetic(n, "aten::copy_", "",
+            { LArg::tensor(bindings[c]), ref(outs[c]), LArg::boolean(false), LArg::tensor(bindings[c]) });
+    for (std::size_t y = nCarry; y < bindings.size(); ++y)
+        pushSynthetic(
+            n, "executorch_prim::et_copy_index", "tensor", { LArg::tensor(bindings[y]), ref(outs[y]), ref(iter) });
+    pushSynthetic(n, "executorch_prim::add", "Scalar", { ref(iter), LArg::integer(1), ref(iter) });
+    const int done = newCounter(n.name + "_done", true);
+    pushSynthetic(n, "executorch_prim::eq", "Scalar", { ref(iter), ref(count), ref(done) });
+    LInstr back;
+    back.kind = LInstr::Kind::JumpFalse;
+    back.cond = ref(done);
+    back.label = loop;
+    back.origin = n.name;
+    back.recordDebug = false;
+    m_out.instrs.push_back(std::move(back));
+    pushSynthetic(n, "executorch_prim::sub", "Scalar", { ref(iter), ref(count), ref(iter) });
+    return {};
+}
+
+// memory.view (ExecuTorch's ReplaceViewCopyWithViewPass): the result shares the base's storage. A static view
+// of planned or constant storage is elided (a value, no instruction); otherwise et_view sets it at run time.
+Result<void> Lowering::lowerMemoryView(const Node& n)
+{
+    if (n.inputs.size() != 2 || n.inputs[0].arg.names.empty())
+        return fail(nodeError(n, ErrorCode::InvalidInput, "memory.view expects (base, size)"));
+    PTE_TRY(const auto bases, tensorRefs(n, n.inputs[0].arg));
+    PTE_TRY(const auto outs, nodeOutputs(n));
+    if (bases.size() != 1 || outs.size() != 1 || m_out.values[std::size_t(outs[0])].isSym)
+        return fail(nodeError(n, ErrorCode::InvalidInput, "memory.view needs one tensor input and one tensor output"));
+    const int base = bases[0];
+    int root = base;
+    while (m_out.values[std::size_t(root)].aliasOf >= 0)
+        root = m_out.values[std::size_t(root)].aliasOf;
+    const auto& b = m_out.values[std::size_t(root)];
+    auto& v = m_out.values[std::size_t(outs[0])];
+    if (b.storage == LValue::Storage::Unplanned)
+        return fail(nodeError(n, ErrorCode::InvalidInput, "the base of memory.view has no storage"));
+    if (elementSize(v.dtype) != elementSize(b.dtype) || v.nbytes() > b.nbytes())
+        return fail(nodeError(n, ErrorCode::InvalidInput,
+            "memory.view result (" + std::to_string(v.nbytes()) + " bytes) does not fit its base ("
+                + std::to_string(b.nbytes()) + " bytes)"));
+    v.aliasOf = root;
+    v.storage = b.storage;
+    v.data = b.data;
+    v.initialised = b.initialised;
+    if (v.dynamism == ShapeDynamism::Static) {
+        LInstr a;
+        a.kind = LInstr::Kind::Alloc;
+        a.allocs = outs;
+        m_out.instrs.push_back(std::move(a));
+        return {};
+    }
+    auto size = convertArg(n.inputs[1].arg, ArgType { BaseType::SymInt, false, true }, this->where(n));
+    if (!size)
+        return fail(withPath(n, size.error()));
+    pushSynthetic(
+        n, "executorch_prim::et_view", "default", { LArg::tensor(base), std::move(*size), LArg::tensor(outs[0]) });
     return {};
 }
 
@@ -1139,7 +1424,7 @@ Result<void> Lowering::lowerCond(const Node& n)
     j.origin = n.name;
     j.recordDebug = false;
     m_out.instrs.push_back(std::move(j));
-    PTE_CHECK(lowerSubgraph(*n.inputs[1].arg.graph, operands, bindings, this->where(n) + " true branch"));
+    PTE_CHECK(lowerSubgraph(*n.inputs[1].arg.graph, operands, &bindings, this->where(n) + " true branch"));
     LInstr skip;
     skip.kind = LInstr::Kind::JumpFalse;
     skip.unconditional = true;
@@ -1151,7 +1436,7 @@ Result<void> Lowering::lowerCond(const Node& n)
     lf.kind = LInstr::Kind::Label;
     lf.label = falseLabel;
     m_out.instrs.push_back(lf);
-    PTE_CHECK(lowerSubgraph(*n.inputs[2].arg.graph, operands, bindings, this->where(n) + " false branch"));
+    PTE_CHECK(lowerSubgraph(*n.inputs[2].arg.graph, operands, &bindings, this->where(n) + " false branch"));
     LInstr cf;
     cf.kind = LInstr::Kind::CondFalse;
     m_out.instrs.push_back(cf);
@@ -1176,9 +1461,10 @@ Result<void> Lowering::lowerNode(const Node& n)
         if (op == "while_loop")
             return fail(nodeError(n, ErrorCode::Unsupported,
                 "Unsupported control flow operator: ExecuTorch's emitter cannot emit while_loop"));
-        if (op == "map_impl" || op == "map" || op == "scan")
-            return fail(
-                nodeError(n, ErrorCode::Unsupported, "control flow '" + op + "' is not supported by ptelens yet"));
+        if (op == "map_impl" || op == "map")
+            return lowerMap(n);
+        if (op == "scan")
+            return lowerScan(n);
         return fail(nodeError(n, ErrorCode::Unsupported, "higher-order operator '" + op + "' cannot be emitted"));
     }
     if (n.targetKind == TargetKind::MemoryAlloc || target == "memory.alloc") {
@@ -1189,6 +1475,8 @@ Result<void> Lowering::lowerNode(const Node& n)
         m_out.instrs.push_back(std::move(a));
         return {};
     }
+    if (n.targetKind == TargetKind::MemoryView || target == "executorch.exir.memory.view" || target == "memory.view")
+        return lowerMemoryView(n);
     if (target == "_operator.getitem") {
         if (n.inputs.size() < 2 || n.outputs.empty())
             return fail(nodeError(n, ErrorCode::InvalidInput, "malformed getitem"));
@@ -1208,8 +1496,6 @@ Result<void> Lowering::lowerNode(const Node& n)
         t = TargetName { n.ns, n.op, n.overload == "default" ? std::string() : n.overload };
     else
         t = parseTarget(target);
-    if (n.targetKind == TargetKind::MemoryView || target == "executorch.exir.memory.view")
-        t = TargetName { "aten", "view_copy", "" };
     if (!t)
         return fail(nodeError(n, ErrorCode::InvalidInput, "invalid target for call_function"));
     return lowerOp(*t, n);
@@ -1306,7 +1592,16 @@ Result<bool> Lowering::decompose(const TargetName& t, const Node& n)
     };
     auto bound = [&](const char* name, const char* ovl) -> Result<std::map<std::string, LArg>> {
         PTE_TRY(const OpSchema* s, need(name, ovl));
-        return bindArgs(*s, n);
+        PTE_TRY(auto a, bindArgs(*s, n));
+        // torch.export omits arguments left at their default (conv2d(x, w, b) has no stride, padding, dilation
+        // or groups): the composite's own defaults apply, since the op it becomes may have none.
+        for (const auto& sa : s->args) {
+            if (a.count(sa.name) || !sa.defaultValue)
+                continue;
+            PTE_TRY(auto d, defaultArg(sa, where));
+            a[sa.name] = std::move(d);
+        }
+        return a;
     };
     auto tensorRef = [&](const std::map<std::string, LArg>& a, const char* name) -> int {
         const auto it = a.find(name);
@@ -1919,9 +2214,18 @@ void Lowering::computeLifetimes()
     };
     for (const auto& p : m_out.placeholders)
         touch(p.ref);
+    std::map<int, std::int64_t> labelPc;
+    std::vector<std::pair<std::int64_t, std::int64_t>> loops; ///< [head, backward jump] of each map/scan loop
     for (const auto& in : m_out.instrs) {
         const bool real = in.kind == LInstr::Kind::Kernel || in.kind == LInstr::Kind::Delegate
             || in.kind == LInstr::Kind::JumpFalse || in.kind == LInstr::Kind::Move;
+        if (in.kind == LInstr::Kind::Label)
+            labelPc[in.label] = pc;
+        if (in.kind == LInstr::Kind::JumpFalse) {
+            const auto l = labelPc.find(in.label);
+            if (l != labelPc.end()) // a backward jump closes a loop
+                loops.emplace_back(l->second, pc);
+        }
         for (const int r : in.allocs)
             touch(r);
         for (const auto& a : in.args)
@@ -1941,6 +2245,23 @@ void Lowering::computeLifetimes()
         touch(o.ref);
         for (const int r : o.refs)
             touch(r);
+    }
+    // A view's uses keep its base alive (ExecuTorch merges the lifetimes of a _ViewSpec and its base).
+    for (auto& v : m_out.values) {
+        if (v.aliasOf < 0 || v.first < 0)
+            continue;
+        auto& b = m_out.values[std::size_t(v.aliasOf)];
+        b.first = b.first < 0 ? v.first : std::min(b.first, v.first);
+        b.last = std::max(b.last, v.last);
+    }
+    // Inside a loop, a value that is live on entry (defined before the head, used at or after it) is read
+    // again by later iterations: it must stay allocated until the backward jump, so nothing defined inside the
+    // loop may share its memory. Nested loops need no fixed point: an outer loop's range contains the inner's.
+    for (const auto& [head, jump] : loops) {
+        for (auto& v : m_out.values) {
+            if (v.first >= 0 && v.first < head && v.last >= head)
+                v.last = std::max(v.last, jump);
+        }
     }
     for (auto& v : m_out.values) {
         if (v.mutableBuffer) {

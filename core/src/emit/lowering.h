@@ -36,6 +36,10 @@ struct LValue
     };
     bool isSym = false; ///< symbolic scalar (Int EValue produced by a sym op)
     bool symIsNull = false; ///< a SymInt user input: emitted as Null like ExecuTorch
+    /** A control-flow scalar (map/scan counter, trip count, loop-exit flag): emitted as Int(0) (or Bool(False)
+     * with symBool) where first referenced; kernels overwrite it at run time. */
+    bool symCounter = false;
+    bool symBool = false;
     std::string name;
     // Tensor spec
     ScalarType dtype = ScalarType::Float;
@@ -47,6 +51,9 @@ struct LValue
     Bytes data; ///< Constant bytes, or the initial state of an initialised planned tensor
     bool initialised = false; ///< planned with initial state (trainable parameters)
     bool mutableBuffer = false; ///< lives across executions: planned for the whole method
+    /** memory.view result: shares the storage of value `aliasOf` (its planned offset or constant bytes); the
+     * base's lifetime is extended over the view's uses and the view itself is not planned. -1 = own storage. */
+    int aliasOf = -1;
     std::optional<std::string> fqn;
     // Lifetime (instruction ids; -1 = not referenced) and plan
     std::int64_t first = -1;

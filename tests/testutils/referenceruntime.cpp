@@ -1,0 +1,894 @@
+// SPDX-FileCopyrightText: 2026 The ptelens authors
+// SPDX-License-Identifier: BSD-3-Clause
+#include "referenceruntime.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <numeric>
+
+namespace pte::test {
+
+namespace {
+
+/** A tensor as the runtime holds it: element type, current sizes, and a data pointer into an arena,
+ *  a constant copy, or nothing. Shared between value slots that alias it (MoveCall, et_view). */
+struct TensorState
+{
+    ScalarType dtype = ScalarType::Float;
+    std::vector<std::int64_t> sizes;
+    ShapeDynamism dynamism = ShapeDynamism::Static;
+    std::uint8_t* data = nullptr;
+    std::size_t capacity = 0; ///< bytes available at data
+
+    [[nodiscard]] std::size_t numel() const
+    {
+        return std::size_t(std::accumulate(sizes.begin(), sizes.end(), std::int64_t(1), std::multiplies<>()));
+    }
+    [[nodiscard]] double get(std::size_t i) const
+    {
+        const std::uint8_t* p = data + i * elementSize(dtype);
+        switch (dtype) {
+        case ScalarType::Float: {
+            float f;
+            std::memcpy(&f, p, 4);
+            return f;
+        }
+        case ScalarType::Double: {
+            double d;
+            std::memcpy(&d, p, 8);
+            return d;
+        }
+        case ScalarType::Long: {
+            std::int64_t v;
+            std::memcpy(&v, p, 8);
+            return double(v);
+        }
+        case ScalarType::Int: {
+            std::int32_t v;
+            std::memcpy(&v, p, 4);
+            return double(v);
+        }
+        case ScalarType::Bool:
+        case ScalarType::Byte:
+            return double(*p);
+        case ScalarType::Char:
+            return double(std::int8_t(*p));
+        default:
+            return std::nan("");
+        }
+    }
+    void set(std::size_t i, double v)
+    {
+        std::uint8_t* p = data + i * elementSize(dtype);
+        switch (dtype) {
+        case ScalarType::Float: {
+            const float f = float(v);
+            std::memcpy(p, &f, 4);
+            break;
+        }
+        case ScalarType::Double:
+            std::memcpy(p, &v, 8);
+            break;
+        case ScalarType::Long: {
+            const auto x = std::int64_t(v);
+            std::memcpy(p, &x, 8);
+            break;
+        }
+        case ScalarType::Int: {
+            const auto x = std::int32_t(v);
+            std::memcpy(p, &x, 4);
+            break;
+        }
+        case ScalarType::Bool:
+            *p = v != 0 ? 1 : 0;
+            break;
+        case ScalarType::Byte:
+            *p = std::uint8_t(v);
+            break;
+        case ScalarType::Char:
+            *p = std::uint8_t(std::int8_t(v));
+            break;
+        default:
+            break;
+        }
+    }
+};
+
+bool supportedDtype(ScalarType t)
+{
+    switch (t) {
+    case ScalarType::Float:
+    case ScalarType::Double:
+    case ScalarType::Long:
+    case ScalarType::Int:
+    case ScalarType::Bool:
+    case ScalarType::Byte:
+    case ScalarType::Char:
+        return true;
+    default:
+        return false;
+    }
+}
+
+struct Slot
+{
+    ValueKind kind = ValueKind::None;
+    std::int64_t i = 0;
+    double d = 0;
+    bool b = false;
+    std::string s;
+    std::shared_ptr<TensorState> t;
+    std::vector<std::int64_t> ids; ///< IntList / TensorList / OptionalTensorList value ids (-1 = None)
+    std::vector<double> doubles;
+    std::vector<bool> bools;
+};
+
+std::vector<std::int64_t> broadcastShape(const std::vector<std::int64_t>& a, const std::vector<std::int64_t>& b)
+{
+    const std::size_t n = std::max(a.size(), b.size());
+    std::vector<std::int64_t> out(n, 1);
+    for (std::size_t k = 0; k < n; ++k) {
+        const std::int64_t x = k < n - a.size() ? 1 : a[k - (n - a.size())];
+        const std::int64_t y = k < n - b.size() ? 1 : b[k - (n - b.size())];
+        out[k] = x == 1 ? y : x;
+        if (x != 1 && y != 1 && x != y)
+            return {};
+    }
+    return out;
+}
+
+/** The linear index into a tensor of `in` sizes that broadcasts to output position `linear` of `out` sizes. */
+std::size_t broadcastIndex(
+    const std::vector<std::int64_t>& out, const std::vector<std::int64_t>& in, std::size_t linear)
+{
+    std::size_t index = 0;
+    std::size_t stride = 1;
+    for (std::size_t k = out.size(); k-- > 0;) {
+        const std::size_t coord = linear % std::size_t(out[k]);
+        linear /= std::size_t(out[k]);
+        const std::size_t inDim = k + in.size() >= out.size() ? k + in.size() - out.size() : SIZE_MAX;
+        if (inDim == SIZE_MAX)
+            continue;
+        const auto size = std::size_t(in[inDim]);
+        index += (size == 1 ? 0 : coord) * stride;
+        stride *= size;
+    }
+    return index;
+}
+
+} // namespace
+
+class ReferenceRuntime::Impl
+{
+public:
+    const Program* program = nullptr;
+    const ExecutionPlan* plan = nullptr;
+    std::vector<std::vector<std::uint8_t>> arenas;
+    std::vector<std::vector<std::uint8_t>> constants; // owned copies, one per constant tensor value
+    std::vector<Slot> initial;
+    std::vector<Slot> slots;
+    std::size_t executed = 0;
+    std::size_t pc = 0;
+
+    Result<void> prepare();
+    Result<void> execute();
+    Result<void> kernel(const std::string& op, const std::vector<std::int32_t>& a);
+
+    std::string where() const { return "instruction " + std::to_string(pc); }
+    Result<std::shared_ptr<TensorState>> tensor(std::int64_t id) const
+    {
+        if (id < 0 || std::size_t(id) >= slots.size() || slots[std::size_t(id)].kind != ValueKind::Tensor)
+            return fail(ErrorCode::InvalidInput, where() + ": value " + std::to_string(id) + " is not a tensor");
+        return slots[std::size_t(id)].t;
+    }
+    Result<double> scalar(std::int64_t id) const
+    {
+        if (id < 0 || std::size_t(id) >= slots.size())
+            return fail(ErrorCode::InvalidInput, where() + ": value " + std::to_string(id) + " out of range");
+        const Slot& s = slots[std::size_t(id)];
+        switch (s.kind) {
+        case ValueKind::Int:
+            return double(s.i);
+        case ValueKind::Double:
+            return s.d;
+        case ValueKind::Bool:
+            return s.b ? 1.0 : 0.0;
+        default:
+            return fail(ErrorCode::InvalidInput, where() + ": value " + std::to_string(id) + " is not a scalar");
+        }
+    }
+    bool isNull(std::int64_t id) const
+    {
+        return id >= 0 && std::size_t(id) < slots.size() && slots[std::size_t(id)].kind == ValueKind::Null;
+    }
+    Result<std::vector<std::int64_t>> intList(std::int64_t id) const
+    {
+        if (id < 0 || std::size_t(id) >= slots.size() || slots[std::size_t(id)].kind != ValueKind::IntList)
+            return fail(ErrorCode::InvalidInput, where() + ": value " + std::to_string(id) + " is not an IntList");
+        std::vector<std::int64_t> out;
+        for (const auto item : slots[std::size_t(id)].ids) {
+            PTE_TRY(const double v, scalar(item));
+            out.push_back(std::int64_t(v));
+        }
+        return out;
+    }
+    /** Sets `out`'s sizes as the runtime's resize does: a static tensor must already have them. */
+    Result<void> resize(TensorState& out, const std::vector<std::int64_t>& sizes) const
+    {
+        if (out.sizes == sizes)
+            return {};
+        if (out.dynamism == ShapeDynamism::Static)
+            return fail(ErrorCode::InvalidInput, where() + ": cannot resize a static tensor");
+        std::size_t numel = 1;
+        for (const auto s : sizes)
+            numel *= std::size_t(s);
+        if (numel * elementSize(out.dtype) > out.capacity)
+            return fail(ErrorCode::InvalidInput, where() + ": resize beyond the tensor's planned capacity");
+        out.sizes = sizes;
+        return {};
+    }
+};
+
+Result<void> ReferenceRuntime::Impl::prepare()
+{
+    arenas.clear();
+    for (const auto size : plan->nonConstBufferSizes)
+        arenas.emplace_back(std::size_t(std::max<std::int64_t>(size, 0)), std::uint8_t(0xA5)); // garbage, not zeros
+    initial.assign(plan->values.size(), {});
+    for (std::size_t id = 0; id < plan->values.size(); ++id) {
+        const EValue& v = plan->values[id];
+        Slot& s = initial[id];
+        s.kind = v.kind();
+        std::visit(
+            [&](const auto& x) {
+                using T = std::decay_t<decltype(x)>;
+                if constexpr (std::is_same_v<T, Int>)
+                    s.i = x.intVal;
+                else if constexpr (std::is_same_v<T, Double>)
+                    s.d = x.doubleVal;
+                else if constexpr (std::is_same_v<T, Bool>)
+                    s.b = x.boolVal;
+                else if constexpr (std::is_same_v<T, String>)
+                    s.s = x.stringVal;
+                else if constexpr (std::is_same_v<T, IntList>)
+                    s.ids = x.items;
+                else if constexpr (std::is_same_v<T, DoubleList>)
+                    s.doubles = x.items;
+                else if constexpr (std::is_same_v<T, BoolList>)
+                    s.bools = x.items;
+                else if constexpr (std::is_same_v<T, TensorList> || std::is_same_v<T, OptionalTensorList>)
+                    s.ids.assign(x.items.begin(), x.items.end());
+            },
+            v.val);
+        const Tensor* t = v.tensor();
+        if (!t)
+            continue;
+        const std::string what = "value " + std::to_string(id);
+        if (!supportedDtype(t->scalarType))
+            return fail(ErrorCode::Unsupported, what + ": dtype not supported by the reference runtime");
+        for (std::size_t k = 0; k < t->dimOrder.size(); ++k)
+            if (t->dimOrder[k] != k)
+                return fail(ErrorCode::Unsupported, what + ": only contiguous dim orders are supported");
+        auto st = std::make_shared<TensorState>();
+        st->dtype = t->scalarType;
+        st->sizes.assign(t->sizes.begin(), t->sizes.end());
+        st->dynamism = t->shapeDynamism;
+        const std::size_t nbytes = t->nbytes().value_or(0);
+        if (t->allocationInfo) {
+            const auto mem = t->allocationInfo->memoryId;
+            const auto off = t->allocationInfo->offset();
+            if (mem >= arenas.size() || off + nbytes > arenas[mem].size())
+                return fail(ErrorCode::InvalidInput, what + ": planned outside memory " + std::to_string(mem));
+            st->data = arenas[mem].data() + off;
+            st->capacity = nbytes;
+            if (t->dataBufferIdx > 0) { // initial state from the mutable data segment
+                if (!program->mutableDataSegments || program->mutableDataSegments->empty())
+                    return fail(ErrorCode::InvalidInput, what + ": initial state without mutable_data_segments");
+                const auto& mds = program->mutableDataSegments->front();
+                if (t->dataBufferIdx >= mds.offsets.size() || mds.segmentIndex >= program->segments.size())
+                    return fail(ErrorCode::InvalidInput, what + ": mutable data index out of range");
+                const auto bytes = program->segments[mds.segmentIndex].range(mds.offsets[t->dataBufferIdx], nbytes);
+                if (bytes.size() != nbytes)
+                    return fail(ErrorCode::InvalidInput, what + ": mutable data out of range");
+                std::memcpy(st->data, bytes.data(), nbytes);
+            }
+        } else if (t->dataBufferIdx > 0) {
+            if (t->extraTensorInfo && t->extraTensorInfo->location == TensorDataLocation::External)
+                return fail(ErrorCode::Unsupported, what + ": external constants are not supported");
+            const Bytes bytes = constantData(*program, t->dataBufferIdx);
+            if (bytes.size() < nbytes)
+                return fail(ErrorCode::InvalidInput, what + ": constant data shorter than the tensor");
+            constants.emplace_back(bytes.data(), bytes.data() + nbytes);
+            st->data = constants.back().data();
+            st->capacity = nbytes;
+        }
+        s.t = std::move(st);
+    }
+    return {};
+}
+
+ReferenceRuntime::ReferenceRuntime(std::unique_ptr<Impl> impl)
+    : m_impl(std::move(impl))
+{ }
+
+ReferenceRuntime::~ReferenceRuntime() = default;
+
+Result<std::unique_ptr<ReferenceRuntime>> ReferenceRuntime::load(const Program& program, const std::string& method)
+{
+    auto impl = std::make_unique<Impl>();
+    impl->program = &program;
+    impl->plan = program.method(method);
+    if (!impl->plan)
+        return fail(ErrorCode::InvalidInput, "no method '" + method + "'");
+    if (impl->plan->chains.size() != 1)
+        return fail(ErrorCode::Unsupported, "only single-chain methods are supported");
+    PTE_CHECK(impl->prepare());
+    return std::unique_ptr<ReferenceRuntime>(new ReferenceRuntime(std::move(impl)));
+}
+
+Result<std::vector<HostTensor>> ReferenceRuntime::run(const std::vector<HostTensor>& inputs)
+{
+    Impl& d = *m_impl;
+    // Each run starts from the loaded values (aliases made by MoveCalls are undone); the arenas persist.
+    d.slots = d.initial;
+    for (auto& s : d.slots)
+        if (s.t)
+            s.t = std::make_shared<TensorState>(*s.t);
+    if (inputs.size() != d.plan->inputs.size())
+        return fail(ErrorCode::InvalidInput,
+            "method takes " + std::to_string(d.plan->inputs.size()) + " inputs, got " + std::to_string(inputs.size()));
+    for (std::size_t k = 0; k < inputs.size(); ++k) {
+        Slot& s = d.slots.at(std::size_t(d.plan->inputs[k]));
+        const HostTensor& in = inputs[k];
+        if (s.kind == ValueKind::Int || s.kind == ValueKind::Double || s.kind == ValueKind::Bool) {
+            if (in.values.size() != 1)
+                return fail(ErrorCode::InvalidInput, "input " + std::to_string(k) + " is a scalar");
+            s.i = std::int64_t(in.values[0]);
+            s.d = in.values[0];
+            s.b = in.values[0] != 0;
+            continue;
+        }
+        if (s.kind != ValueKind::Tensor || !s.t->data)
+            return fail(ErrorCode::InvalidInput, "input " + std::to_string(k) + " is not a planned tensor");
+        PTE_CHECK(d.resize(*s.t, in.sizes));
+        if (in.values.size() != s.t->numel())
+            return fail(ErrorCode::InvalidInput, "input " + std::to_string(k) + " has the wrong number of elements");
+        for (std::size_t e = 0; e < in.values.size(); ++e)
+            s.t->set(e, in.values[e]);
+    }
+    PTE_CHECK(d.execute());
+    std::vector<HostTensor> out;
+    for (const auto id : d.plan->outputs) {
+        const Slot& s = d.slots.at(std::size_t(id));
+        HostTensor h;
+        if (s.kind == ValueKind::Tensor) {
+            h.dtype = s.t->dtype;
+            h.sizes = s.t->sizes;
+            if (!s.t->data && s.t->numel() > 0)
+                return fail(ErrorCode::InvalidInput, "output value " + std::to_string(id) + " has no memory");
+            for (std::size_t e = 0; e < s.t->numel(); ++e)
+                h.values.push_back(s.t->get(e));
+        } else {
+            PTE_TRY(const double v, d.scalar(id));
+            h.dtype = s.kind == ValueKind::Double ? ScalarType::Double : ScalarType::Long;
+            h.values = { v };
+        }
+        out.push_back(std::move(h));
+    }
+    return out;
+}
+
+Result<std::vector<double>> ReferenceRuntime::readPlanned(
+    std::uint32_t memoryId, std::uint64_t offset, ScalarType dtype, std::size_t count) const
+{
+    if (memoryId >= m_impl->arenas.size() || offset + count * elementSize(dtype) > m_impl->arenas[memoryId].size())
+        return fail(ErrorCode::InvalidInput, "planned range out of bounds");
+    TensorState t;
+    t.dtype = dtype;
+    t.data = const_cast<std::uint8_t*>(m_impl->arenas[memoryId].data()) + offset;
+    std::vector<double> out;
+    for (std::size_t e = 0; e < count; ++e)
+        out.push_back(t.get(e));
+    return out;
+}
+
+std::size_t ReferenceRuntime::executedInstructions() const { return m_impl->executed; }
+
+Result<void> ReferenceRuntime::Impl::execute()
+{
+    const auto& instructions = plan->chains[0].instructions;
+    executed = 0;
+    pc = 0;
+    while (pc < instructions.size()) {
+        if (++executed > 1000000)
+            return fail(ErrorCode::InvalidInput, "more than a million instructions executed: endless loop?");
+        const Instruction& ins = instructions[pc];
+        if (const auto* k = std::get_if<KernelCall>(&ins.args)) {
+            if (k->opIndex < 0 || std::size_t(k->opIndex) >= plan->operators.size())
+                return fail(ErrorCode::InvalidInput, where() + ": operator index out of range");
+            PTE_CHECK(kernel(plan->operators[std::size_t(k->opIndex)].qualifiedName(), k->args));
+            ++pc;
+        } else if (const auto* m = std::get_if<MoveCall>(&ins.args)) {
+            slots.at(std::size_t(m->moveTo)) = slots.at(std::size_t(m->moveFrom));
+            ++pc;
+        } else if (const auto* j = std::get_if<JumpFalseCall>(&ins.args)) {
+            const Slot& c = slots.at(std::size_t(j->condValueIndex));
+            bool value = false;
+            if (c.kind == ValueKind::Bool) {
+                value = c.b;
+            } else if (c.kind == ValueKind::Tensor && c.t->dtype == ScalarType::Bool) {
+                value = true;
+                for (std::size_t e = 0; e < c.t->numel(); ++e)
+                    value = value && c.t->get(e) != 0;
+            } else {
+                return fail(ErrorCode::InvalidInput, where() + ": JumpFalseCall condition is not a Bool");
+            }
+            pc = value ? pc + 1 : std::size_t(j->destinationInstruction);
+        } else if (const auto* f = std::get_if<FreeCall>(&ins.args)) {
+            PTE_TRY(auto t, tensor(f->valueIndex));
+            t->data = nullptr;
+            ++pc;
+        } else {
+            return fail(ErrorCode::Unsupported, where() + ": delegate calls are not supported");
+        }
+    }
+    return {};
+}
+
+Result<void> ReferenceRuntime::Impl::kernel(const std::string& op, const std::vector<std::int32_t>& a)
+{
+    auto arg = [&](std::size_t k) -> std::int64_t { return k < a.size() ? a[k] : -1; };
+    auto need = [&](std::size_t n) -> Result<void> {
+        if (a.size() != n)
+            return fail(ErrorCode::InvalidInput,
+                where() + ": " + op + " takes " + std::to_string(n) + " arguments, got " + std::to_string(a.size()));
+        return {};
+    };
+    // out[i] = f(x[bcast], y[bcast])
+    auto binary = [&](std::int64_t x, std::int64_t y, bool yScalar, std::int64_t out,
+                      const std::function<double(double, double)>& f) -> Result<void> {
+        PTE_TRY(auto tx, tensor(x));
+        PTE_TRY(auto to, tensor(out));
+        std::shared_ptr<TensorState> ty;
+        double sy = 0;
+        std::vector<std::int64_t> shape = tx->sizes;
+        if (yScalar) {
+            {
+                PTE_TRY(sy, scalar(y));
+            }
+        } else {
+            {
+                PTE_TRY(ty, tensor(y));
+            }
+            shape = broadcastShape(tx->sizes, ty->sizes);
+            if (shape.empty() && !(tx->sizes.empty() && ty->sizes.empty()))
+                return fail(ErrorCode::InvalidInput, where() + ": " + op + ": shapes do not broadcast");
+        }
+        PTE_CHECK(resize(*to, shape));
+        std::vector<double> result(to->numel());
+        for (std::size_t e = 0; e < result.size(); ++e)
+            result[e] =
+                f(tx->get(broadcastIndex(shape, tx->sizes, e)), ty ? ty->get(broadcastIndex(shape, ty->sizes, e)) : sy);
+        for (std::size_t e = 0; e < result.size(); ++e)
+            to->set(e, result[e]);
+        return {};
+    };
+    auto unary = [&](std::int64_t x, std::int64_t out, const std::function<double(double)>& f) -> Result<void> {
+        PTE_TRY(auto tx, tensor(x));
+        PTE_TRY(auto to, tensor(out));
+        PTE_CHECK(resize(*to, tx->sizes));
+        std::vector<double> result(tx->numel());
+        for (std::size_t e = 0; e < result.size(); ++e)
+            result[e] = f(tx->get(e));
+        for (std::size_t e = 0; e < result.size(); ++e)
+            to->set(e, result[e]);
+        return {};
+    };
+    auto setScalar = [&](std::int64_t id, double v) {
+        Slot& s = slots.at(std::size_t(id));
+        if (s.kind == ValueKind::Bool)
+            s.b = v != 0;
+        else if (s.kind == ValueKind::Double)
+            s.d = v;
+        else
+            s.i = std::int64_t(v);
+    };
+    // Copies with the element order given by an index map (permute, view, select...).
+    auto gather = [&](const TensorState& src, TensorState& dst, const std::vector<std::int64_t>& sizes,
+                      const std::function<std::size_t(std::size_t)>& from) -> Result<void> {
+        PTE_CHECK(resize(dst, sizes));
+        std::vector<double> result(dst.numel());
+        for (std::size_t e = 0; e < result.size(); ++e)
+            result[e] = src.get(from(e));
+        for (std::size_t e = 0; e < result.size(); ++e)
+            dst.set(e, result[e]);
+        return {};
+    };
+
+    static const std::map<std::string, std::function<double(double, double)>, std::less<>> kBinary = {
+        { "add", [](double x, double y) { return x + y; } },
+        { "sub", [](double x, double y) { return x - y; } },
+        { "mul", [](double x, double y) { return x * y; } },
+        { "div", [](double x, double y) { return x / y; } },
+        { "gt", [](double x, double y) { return double(x > y); } },
+        { "lt", [](double x, double y) { return double(x < y); } },
+        { "ge", [](double x, double y) { return double(x >= y); } },
+        { "le", [](double x, double y) { return double(x <= y); } },
+        { "eq", [](double x, double y) { return double(x == y); } },
+        { "ne", [](double x, double y) { return double(x != y); } },
+        { "maximum", [](double x, double y) { return std::max(x, y); } },
+        { "minimum", [](double x, double y) { return std::min(x, y); } },
+    };
+    static const std::map<std::string, std::function<double(double)>, std::less<>> kUnary = {
+        { "neg", [](double x) { return -x; } },
+        { "relu", [](double x) { return x > 0 ? x : 0.0; } },
+        { "abs", [](double x) { return std::fabs(x); } },
+        { "exp", [](double x) { return std::exp(x); } },
+        { "sqrt", [](double x) { return std::sqrt(x); } },
+        { "tanh", [](double x) { return std::tanh(x); } },
+        { "sigmoid", [](double x) { return 1.0 / (1.0 + std::exp(-x)); } },
+    };
+
+    const auto colon = op.find("::");
+    const std::string ns = op.substr(0, colon);
+    const std::string rest = op.substr(colon + 2);
+    const auto dot = rest.find('.');
+    const std::string name = rest.substr(0, dot);
+    const std::string overload = dot == std::string::npos ? std::string() : rest.substr(dot + 1);
+
+    if (ns == "aten") {
+        if (const auto it = kBinary.find(name); it != kBinary.end()) {
+            // add/sub .out: [self, other, alpha, out, ret]; .Scalar_out likewise with a scalar other;
+            // mul/div/compare .out and .Scalar_out / .Tensor_out: [self, other, out, ret].
+            const bool hasAlpha = name == "add" || name == "sub";
+            const bool scalarOther = overload == "Scalar_out";
+            if (overload != "out" && overload != "Scalar_out" && overload != "Tensor_out")
+                return fail(ErrorCode::Unsupported, where() + ": no reference kernel for " + op);
+            PTE_CHECK(need(hasAlpha ? 5 : 4));
+            double alpha = 1;
+            if (hasAlpha) {
+                PTE_TRY(alpha, scalar(arg(2)));
+            }
+            const auto f = it->second;
+            return binary(arg(0), arg(1), scalarOther, arg(hasAlpha ? 3 : 2),
+                [&](double x, double y) { return f(x, alpha * y); });
+        }
+        if (const auto it = kUnary.find(name); it != kUnary.end() && overload == "out") {
+            PTE_CHECK(need(3));
+            return unary(arg(0), arg(1), it->second);
+        }
+        if (op == "aten::clamp.out") { // [self, min?, max?, out, ret]
+            PTE_CHECK(need(5));
+            double lo = -INFINITY;
+            double hi = INFINITY;
+            if (!isNull(arg(1))) {
+                PTE_TRY(lo, scalar(arg(1)));
+            }
+            if (!isNull(arg(2))) {
+                PTE_TRY(hi, scalar(arg(2)));
+            }
+            return unary(arg(0), arg(3), [&](double x) { return std::min(std::max(x, lo), hi); });
+        }
+        if (op == "aten::clone.out") { // [self, memory_format?, out, ret]
+            PTE_CHECK(need(4));
+            return unary(arg(0), arg(2), [](double x) { return x; });
+        }
+        if (op == "aten::copy_") { // [self, src, non_blocking, ret]
+            PTE_CHECK(need(4));
+            PTE_TRY(auto self, tensor(arg(0)));
+            PTE_TRY(auto src, tensor(arg(1)));
+            if (broadcastShape(self->sizes, src->sizes) != self->sizes && !self->sizes.empty())
+                return fail(ErrorCode::InvalidInput, where() + ": copy_ source does not broadcast to self");
+            std::vector<double> values(self->numel());
+            for (std::size_t e = 0; e < values.size(); ++e)
+                values[e] = src->get(broadcastIndex(self->sizes, src->sizes, e));
+            for (std::size_t e = 0; e < values.size(); ++e)
+                self->set(e, values[e]);
+            return {};
+        }
+        if (op == "aten::mm.out" || op == "aten::addmm.out") {
+            // mm: [self, mat2, out, ret]; addmm: [self, mat1, mat2, beta, alpha, out, ret]
+            const bool add = name == "addmm";
+            PTE_CHECK(need(add ? 7 : 4));
+            PTE_TRY(auto m1, tensor(arg(add ? 1 : 0)));
+            PTE_TRY(auto m2, tensor(arg(add ? 2 : 1)));
+            PTE_TRY(auto out, tensor(arg(add ? 5 : 2)));
+            if (m1->sizes.size() != 2 || m2->sizes.size() != 2 || m1->sizes[1] != m2->sizes[0])
+                return fail(ErrorCode::InvalidInput, where() + ": " + op + ": matrix shapes do not match");
+            const auto n = std::size_t(m1->sizes[0]);
+            const auto k = std::size_t(m1->sizes[1]);
+            const auto m = std::size_t(m2->sizes[1]);
+            std::vector<std::int64_t> shape { std::int64_t(n), std::int64_t(m) };
+            double beta = 0;
+            double alpha = 1;
+            std::shared_ptr<TensorState> bias;
+            if (add) {
+                {
+                    PTE_TRY(bias, tensor(arg(0)));
+                }
+                {
+                    PTE_TRY(beta, scalar(arg(3)));
+                }
+                {
+                    PTE_TRY(alpha, scalar(arg(4)));
+                }
+            }
+            PTE_CHECK(resize(*out, shape));
+            std::vector<double> r(n * m);
+            for (std::size_t i = 0; i < n; ++i)
+                for (std::size_t j = 0; j < m; ++j) {
+                    double acc = 0;
+                    for (std::size_t q = 0; q < k; ++q)
+                        acc += m1->get(i * k + q) * m2->get(q * m + j);
+                    r[i * m + j] =
+                        alpha * acc + (bias ? beta * bias->get(broadcastIndex(shape, bias->sizes, i * m + j)) : 0);
+                }
+            for (std::size_t e = 0; e < r.size(); ++e)
+                out->set(e, r[e]);
+            return {};
+        }
+        if (op == "aten::permute_copy.out") { // [self, dims, out, ret]
+            PTE_CHECK(need(4));
+            PTE_TRY(auto self, tensor(arg(0)));
+            PTE_TRY(auto dims, intList(arg(1)));
+            PTE_TRY(auto out, tensor(arg(2)));
+            const std::size_t rank = self->sizes.size();
+            if (dims.size() != rank)
+                return fail(ErrorCode::InvalidInput, where() + ": permute dims do not match the rank");
+            std::vector<std::int64_t> shape(rank);
+            std::vector<std::size_t> inStride(rank, 1);
+            for (std::size_t k = rank; k-- > 1;)
+                inStride[k - 1] = inStride[k] * std::size_t(self->sizes[k]);
+            for (std::size_t k = 0; k < rank; ++k)
+                shape[k] = self->sizes[std::size_t((dims[k] + std::int64_t(rank)) % std::int64_t(rank))];
+            return gather(*self, *out, shape, [&](std::size_t e) {
+                std::size_t index = 0;
+                for (std::size_t k = rank; k-- > 0;) {
+                    const std::size_t coord = e % std::size_t(shape[k]);
+                    e /= std::size_t(shape[k]);
+                    index += coord * inStride[std::size_t((dims[k] + std::int64_t(rank)) % std::int64_t(rank))];
+                }
+                return index;
+            });
+        }
+        if (op == "aten::view_copy.out") { // [self, size, out, ret]
+            PTE_CHECK(need(4));
+            PTE_TRY(auto self, tensor(arg(0)));
+            PTE_TRY(auto size, intList(arg(1)));
+            PTE_TRY(auto out, tensor(arg(2)));
+            std::int64_t known = 1;
+            std::size_t inferred = SIZE_MAX;
+            for (std::size_t k = 0; k < size.size(); ++k) {
+                if (size[k] == -1)
+                    inferred = k;
+                else
+                    known *= size[k];
+            }
+            if (inferred != SIZE_MAX)
+                size[inferred] = std::int64_t(self->numel()) / std::max<std::int64_t>(known, 1);
+            return gather(*self, *out, size, [](std::size_t e) { return e; });
+        }
+        if (op == "aten::select_copy.int_out") { // [self, dim, index, out, ret]
+            PTE_CHECK(need(5));
+            PTE_TRY(auto self, tensor(arg(0)));
+            PTE_TRY(const double dimD, scalar(arg(1)));
+            PTE_TRY(const double indexD, scalar(arg(2)));
+            PTE_TRY(auto out, tensor(arg(3)));
+            const auto dim = std::size_t(dimD);
+            if (dim >= self->sizes.size() || indexD < 0 || indexD >= double(self->sizes[dim]))
+                return fail(ErrorCode::InvalidInput, where() + ": select_copy index out of range");
+            std::vector<std::int64_t> shape = self->sizes;
+            shape.erase(shape.begin() + std::ptrdiff_t(dim));
+            std::size_t inner = 1;
+            for (std::size_t k = dim + 1; k < self->sizes.size(); ++k)
+                inner *= std::size_t(self->sizes[k]);
+            const auto len = std::size_t(self->sizes[dim]);
+            return gather(*self, *out, shape,
+                [&](std::size_t e) { return (e / inner) * len * inner + std::size_t(indexD) * inner + e % inner; });
+        }
+        if (op == "aten::convolution.out") {
+            // [input, weight, bias?, stride, padding, dilation, transposed, output_padding, groups, out, ret]
+            PTE_CHECK(need(11));
+            PTE_TRY(auto in, tensor(arg(0)));
+            PTE_TRY(auto w, tensor(arg(1)));
+            std::shared_ptr<TensorState> bias;
+            if (!isNull(arg(2))) {
+                PTE_TRY(bias, tensor(arg(2)));
+            }
+            PTE_TRY(const auto stride, intList(arg(3)));
+            PTE_TRY(const auto padding, intList(arg(4)));
+            PTE_TRY(const auto dilation, intList(arg(5)));
+            PTE_TRY(const double transposed, scalar(arg(6)));
+            PTE_TRY(const double groupsD, scalar(arg(8)));
+            PTE_TRY(auto out, tensor(arg(9)));
+            if (in->sizes.size() != 4 || w->sizes.size() != 4 || transposed != 0 || stride.size() != 2
+                || padding.size() != 2 || dilation.size() != 2)
+                return fail(ErrorCode::Unsupported, where() + ": only plain 2-D convolutions are supported");
+            const auto N = in->sizes[0], C = in->sizes[1], H = in->sizes[2], W = in->sizes[3];
+            const auto O = w->sizes[0], Cg = w->sizes[1], KH = w->sizes[2], KW = w->sizes[3];
+            const auto G = std::int64_t(groupsD);
+            if (G <= 0 || Cg * G != C || O % G != 0)
+                return fail(ErrorCode::InvalidInput, where() + ": convolution groups do not match the channels");
+            const auto OH = (H + 2 * padding[0] - dilation[0] * (KH - 1) - 1) / stride[0] + 1;
+            const auto OW = (W + 2 * padding[1] - dilation[1] * (KW - 1) - 1) / stride[1] + 1;
+            PTE_CHECK(resize(*out, { N, O, OH, OW }));
+            std::vector<double> r(out->numel());
+            for (std::int64_t n = 0; n < N; ++n)
+                for (std::int64_t o = 0; o < O; ++o) {
+                    const std::int64_t g = o / (O / G);
+                    for (std::int64_t y = 0; y < OH; ++y)
+                        for (std::int64_t x = 0; x < OW; ++x) {
+                            double acc = bias ? bias->get(std::size_t(o)) : 0.0;
+                            for (std::int64_t c = 0; c < Cg; ++c)
+                                for (std::int64_t ky = 0; ky < KH; ++ky)
+                                    for (std::int64_t kx = 0; kx < KW; ++kx) {
+                                        const auto iy = y * stride[0] - padding[0] + ky * dilation[0];
+                                        const auto ix = x * stride[1] - padding[1] + kx * dilation[1];
+                                        if (iy < 0 || iy >= H || ix < 0 || ix >= W)
+                                            continue;
+                                        acc += in->get(std::size_t(((n * C + g * Cg + c) * H + iy) * W + ix))
+                                            * w->get(std::size_t(((o * Cg + c) * KH + ky) * KW + kx));
+                                    }
+                            r[std::size_t(((n * O + o) * OH + y) * OW + x)] = acc;
+                        }
+                }
+            for (std::size_t e = 0; e < r.size(); ++e)
+                out->set(e, r[e]);
+            return {};
+        }
+        if (op == "aten::_native_batch_norm_legit_no_training.out") {
+            // [input, weight?, bias?, running_mean, running_var, momentum, eps, out0, out1, out2, ret]
+            PTE_CHECK(need(11));
+            PTE_TRY(auto in, tensor(arg(0)));
+            PTE_TRY(auto mean, tensor(arg(3)));
+            PTE_TRY(auto var, tensor(arg(4)));
+            PTE_TRY(const double eps, scalar(arg(6)));
+            PTE_TRY(auto out, tensor(arg(7)));
+            std::shared_ptr<TensorState> weight;
+            std::shared_ptr<TensorState> bias;
+            if (!isNull(arg(1))) {
+                PTE_TRY(weight, tensor(arg(1)));
+            }
+            if (!isNull(arg(2))) {
+                PTE_TRY(bias, tensor(arg(2)));
+            }
+            if (in->sizes.size() < 2)
+                return fail(ErrorCode::InvalidInput, where() + ": batch norm input needs a channel dimension");
+            const auto C = std::size_t(in->sizes[1]);
+            std::size_t inner = 1;
+            for (std::size_t k = 2; k < in->sizes.size(); ++k)
+                inner *= std::size_t(in->sizes[k]);
+            return unary(arg(0), arg(7), [&, i = std::size_t(0)](double v) mutable {
+                const std::size_t c = (i++ / inner) % C;
+                const double norm = (v - mean->get(c)) / std::sqrt(var->get(c) + eps);
+                return norm * (weight ? weight->get(c) : 1.0) + (bias ? bias->get(c) : 0.0);
+            });
+        }
+        if (op == "aten::native_layer_norm.out") {
+            // [input, normalized_shape, weight?, bias?, eps, out0, out1, out2, ret]
+            PTE_CHECK(need(9));
+            PTE_TRY(auto in, tensor(arg(0)));
+            PTE_TRY(const auto shape, intList(arg(1)));
+            PTE_TRY(const double eps, scalar(arg(4)));
+            PTE_TRY(auto out, tensor(arg(5)));
+            std::shared_ptr<TensorState> weight;
+            std::shared_ptr<TensorState> bias;
+            if (!isNull(arg(2))) {
+                PTE_TRY(weight, tensor(arg(2)));
+            }
+            if (!isNull(arg(3))) {
+                PTE_TRY(bias, tensor(arg(3)));
+            }
+            std::size_t inner = 1;
+            for (const auto s : shape)
+                inner *= std::size_t(s);
+            PTE_CHECK(resize(*out, in->sizes));
+            const std::size_t rows = in->numel() / std::max<std::size_t>(inner, 1);
+            std::vector<double> r(in->numel());
+            for (std::size_t row = 0; row < rows; ++row) {
+                double mean = 0;
+                for (std::size_t e = 0; e < inner; ++e)
+                    mean += in->get(row * inner + e);
+                mean /= double(inner);
+                double var = 0;
+                for (std::size_t e = 0; e < inner; ++e)
+                    var += (in->get(row * inner + e) - mean) * (in->get(row * inner + e) - mean);
+                var /= double(inner);
+                for (std::size_t e = 0; e < inner; ++e)
+                    r[row * inner + e] =
+                        (in->get(row * inner + e) - mean) / std::sqrt(var + eps) * (weight ? weight->get(e) : 1.0)
+                        + (bias ? bias->get(e) : 0.0);
+            }
+            for (std::size_t e = 0; e < r.size(); ++e)
+                out->set(e, r[e]);
+            return {};
+        }
+        if (op == "aten::_softmax.out" || op == "aten::_log_softmax.out") { // [self, dim, half_to_float, out, ret]
+            PTE_CHECK(need(5));
+            PTE_TRY(auto in, tensor(arg(0)));
+            PTE_TRY(const double dimD, scalar(arg(1)));
+            PTE_TRY(auto out, tensor(arg(3)));
+            const auto rank = std::int64_t(in->sizes.size());
+            const auto dim = std::size_t((std::int64_t(dimD) + rank) % std::max<std::int64_t>(rank, 1));
+            PTE_CHECK(resize(*out, in->sizes));
+            std::size_t inner = 1;
+            for (std::size_t k = dim + 1; k < in->sizes.size(); ++k)
+                inner *= std::size_t(in->sizes[k]);
+            const auto len = in->sizes.empty() ? std::size_t(1) : std::size_t(in->sizes[dim]);
+            const std::size_t outer = in->numel() / std::max<std::size_t>(len * inner, 1);
+            std::vector<double> r(in->numel());
+            for (std::size_t o = 0; o < outer; ++o)
+                for (std::size_t i = 0; i < inner; ++i) {
+                    double mx = -INFINITY;
+                    for (std::size_t k = 0; k < len; ++k)
+                        mx = std::max(mx, in->get((o * len + k) * inner + i));
+                    double sum = 0;
+                    for (std::size_t k = 0; k < len; ++k)
+                        sum += std::exp(in->get((o * len + k) * inner + i) - mx);
+                    for (std::size_t k = 0; k < len; ++k) {
+                        const double v = in->get((o * len + k) * inner + i) - mx;
+                        r[(o * len + k) * inner + i] = name == "_softmax" ? std::exp(v) / sum : v - std::log(sum);
+                    }
+                }
+            for (std::size_t e = 0; e < r.size(); ++e)
+                out->set(e, r[e]);
+            return {};
+        }
+        if (op == "aten::sym_size.int") { // [self, dim, ret]
+            PTE_CHECK(need(3));
+            PTE_TRY(auto self, tensor(arg(0)));
+            PTE_TRY(const double dim, scalar(arg(1)));
+            const auto rank = std::int64_t(self->sizes.size());
+            const auto d = (std::int64_t(dim) + rank) % std::max<std::int64_t>(rank, 1);
+            setScalar(arg(2), double(self->sizes.at(std::size_t(d))));
+            return {};
+        }
+    } else if (ns == "executorch_prim") {
+        if (overload == "Scalar") { // [a, b, ret]
+            PTE_CHECK(need(3));
+            PTE_TRY(const double x, scalar(arg(0)));
+            PTE_TRY(const double y, scalar(arg(1)));
+            if (name == "floordiv") {
+                setScalar(arg(2), std::floor(x / y));
+                return {};
+            }
+            if (const auto it = kBinary.find(name); it != kBinary.end()) {
+                setScalar(arg(2), it->second(x, y));
+                return {};
+            }
+        }
+        if (op == "executorch_prim::et_copy_index.tensor") { // [copy_to, copy_from, index]
+            PTE_CHECK(need(3));
+            PTE_TRY(auto to, tensor(arg(0)));
+            PTE_TRY(auto from, tensor(arg(1)));
+            PTE_TRY(const double indexD, scalar(arg(2)));
+            const auto index = std::size_t(indexD);
+            std::vector<std::int64_t> shape = from->sizes;
+            shape.insert(shape.begin(), std::int64_t(index + 1));
+            if (to->sizes.empty() || std::size_t(to->sizes[0]) < index + 1)
+                PTE_CHECK(resize(*to, shape));
+            const std::size_t n = from->numel();
+            if ((index + 1) * n * elementSize(to->dtype) > to->capacity)
+                return fail(ErrorCode::InvalidInput, where() + ": et_copy_index beyond the tensor's capacity");
+            for (std::size_t e = 0; e < n; ++e)
+                to->set(index * n + e, from->get(e));
+            return {};
+        }
+        if (op == "executorch_prim::et_view" || op == "executorch_prim::et_view.default") { // [self, size, out]
+            PTE_CHECK(need(3));
+            PTE_TRY(auto self, tensor(arg(0)));
+            PTE_TRY(auto size, intList(arg(1)));
+            PTE_TRY(auto out, tensor(arg(2)));
+            out->data = self->data;
+            out->capacity = self->capacity;
+            out->sizes = size;
+            return {};
+        }
+    }
+    return fail(ErrorCode::Unsupported, where() + ": no reference kernel for " + op);
+}
+
+} // namespace pte::test
