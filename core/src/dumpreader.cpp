@@ -506,6 +506,42 @@ std::optional<ScalarType> convertDtype(DtypeTable table, std::int64_t code)
     return std::nullopt;
 }
 
+std::string pickleKindName(const PickleValue& v)
+{
+    using K = PickleValue::Kind;
+    switch (v.kind) {
+    case K::None:
+        return "None";
+    case K::Bool:
+        return "bool";
+    case K::Int:
+        return "int";
+    case K::Float:
+        return "float";
+    case K::String:
+        return "str";
+    case K::BytesValue:
+        return "bytes object";
+    case K::Tuple:
+        return "tuple";
+    case K::List:
+        return "list";
+    case K::Dict:
+        return "dict";
+    case K::Global:
+        return "reference to " + v.text;
+    case K::Storage:
+        return "bare storage";
+    case K::Tensor:
+        return "tensor";
+    case K::Mark:
+        return "mark";
+    case K::Opaque:
+        return v.text + " object";
+    }
+    return "value";
+}
+
 int base64Value(char c)
 {
     if (c >= 'A' && c <= 'Z')
@@ -813,6 +849,34 @@ public:
             m.layout = static_cast<std::int32_t>(l);
         }
         return m;
+    }
+
+    /**
+     * The TensorMeta embedded in a pickled FakeTensor, decoded with this decoder's dtype table (set from the
+     * program's version). Adds a warning naming the FQN (no data), or one saying why the meta is unreadable.
+     */
+    Result<TensorMeta> fakeTensorMeta(const SavedTensor& s, const std::string& where, const char* what)
+    {
+        auto parsed = parseJsonText(s.fakeMetaJson, s.tensor.source);
+        Result<TensorMeta> meta = parsed ? tensorMeta(*parsed, "") : Result<TensorMeta>(std::move(parsed).error());
+        if (!meta) {
+            warn(where,
+                std::string(what) + " '" + s.key
+                    + "' is a fake tensor whose embedded TensorMeta cannot be read: " + meta.error().message);
+            return meta;
+        }
+        warn(where,
+            std::string(what) + " '" + s.key + "' is a fake tensor (" + std::string(scalarTypeShortName(meta->dtype))
+                + "[" + sizesText(*meta) + "]): the dump has its metadata but no data"
+                + (std::string_view(what) == "weight" ? "; emitting it fails" : ""));
+        return meta;
+    }
+    static std::string sizesText(const TensorMeta& m)
+    {
+        std::string t;
+        for (std::size_t i = 0; i < m.sizes.size(); ++i)
+            t += (i ? ", " : "") + (m.sizes[i].value ? std::to_string(*m.sizes[i].value) : m.sizes[i].expr);
+        return t;
     }
 
     Result<std::string> tensorName(const json& j, const std::string& path) const
@@ -1377,8 +1441,15 @@ public:
                     auto saved = readTorchSave(Bytes::fromVector(std::move(*bytes)),
                         m_source + " (" + joinPath(path, "original_state_dict") + ")", maxEntrySize);
                     if (saved) {
-                        for (auto& s : *saved)
+                        for (auto& s : *saved) {
+                            if (s.tensor.fake) {
+                                auto meta = nested.fakeTensorMeta(s, joinPath(path, "original_state_dict"), "weight");
+                                if (!meta)
+                                    continue; // reported as a warning
+                                s.tensor.meta = std::move(meta).value();
+                            }
                             ep->weights.emplace(s.key, std::move(s.tensor));
+                        }
                     } else {
                         warn(joinPath(path, "original_state_dict"), saved.error().message);
                     }
@@ -1396,19 +1467,54 @@ public:
             } else {
                 parsed = nds;
             }
+            const std::string ndsPath = joinPath(path, "named_data_store");
             const json& buffers = field(parsed, "buffers");
-            const json& pteData = field(parsed, "pte_data");
-            if (pteData.is_object())
-                for (auto it = pteData.begin(); it != pteData.end(); ++it) {
-                    const std::string dp = joinPath(joinPath(path, "named_data_store.pte_data"), it.key());
-                    PTE_TRY(const auto idx, toInt(field(it.value(), "buffer_index"), joinPath(dp, "buffer_index")));
-                    if (!buffers.is_array() || idx < 0 || static_cast<std::size_t>(idx) >= buffers.size()
-                        || !buffers[static_cast<std::size_t>(idx)].is_string())
-                        return bad(dp, "buffer_index " + std::to_string(idx) + " is out of range");
+            std::map<std::int64_t, Bytes> decoded; // each buffer decoded once, shared by the entries naming it
+            auto entry = [&](const json& e, const std::string& dp) -> Result<LoweredModule::NamedDataEntry> {
+                LoweredModule::NamedDataEntry out;
+                PTE_TRY(out.bufferIndex, toInt(field(e, "buffer_index"), joinPath(dp, "buffer_index")));
+                const std::int64_t idx = out.bufferIndex;
+                if (!buffers.is_array() || idx < 0 || static_cast<std::size_t>(idx) >= buffers.size()
+                    || !buffers[static_cast<std::size_t>(idx)].is_string())
+                    return bad(dp, "buffer_index " + std::to_string(idx) + " is out of range");
+                const json& al = field(e, "alignment");
+                if (!al.is_null()) {
+                    PTE_TRY(const auto a, toInt(al, joinPath(dp, "alignment")));
+                    if (a < 0 || a > (std::int64_t(1) << 30))
+                        return bad(joinPath(dp, "alignment"), "alignment " + std::to_string(a) + " is out of range");
+                    out.alignment = static_cast<std::uint32_t>(a);
+                }
+                auto it = decoded.find(idx);
+                if (it == decoded.end()) {
                     auto bytes = decodeBase64(buffers[static_cast<std::size_t>(idx)].get_ref<const std::string&>());
                     if (!bytes)
                         return bad(dp, "invalid base64 in the referenced buffer");
-                    lm->namedData.emplace(it.key(), Bytes::fromVector(std::move(*bytes)));
+                    it = decoded.emplace(idx, Bytes::fromVector(std::move(*bytes))).first;
+                }
+                out.data = it->second;
+                return out;
+            };
+            const json& pteData = field(parsed, "pte_data");
+            if (pteData.is_object())
+                for (auto it = pteData.begin(); it != pteData.end(); ++it) {
+                    const std::string dp = joinPath(joinPath(ndsPath, "pte_data"), it.key());
+                    PTE_TRY(auto e, entry(it.value(), dp));
+                    lm->namedData.emplace(it.key(), e.data);
+                    lm->pteDataEntries.emplace(it.key(), std::move(e));
+                }
+            const json& external = field(parsed, "external_data");
+            if (!external.is_null() && !external.is_object())
+                return bad(joinPath(ndsPath, "external_data"), "expected an object, found " + describe(external));
+            if (external.is_object())
+                for (auto f = external.begin(); f != external.end(); ++f) {
+                    const std::string fp = joinPath(joinPath(ndsPath, "external_data"), f.key());
+                    if (!f->is_object())
+                        return bad(fp, "expected an object of data entries, found " + describe(*f));
+                    auto& perFile = lm->externalData[f.key()];
+                    for (auto it = f->begin(); it != f->end(); ++it) {
+                        PTE_TRY(auto e, entry(it.value(), joinPath(fp, it.key())));
+                        perFile.emplace(it.key(), std::move(e));
+                    }
                 }
         }
         const json& dim = field(j, "delegate_debug_identifier_map");
@@ -1684,16 +1790,48 @@ Result<void> loadPayloadConfig(const ZipArchive& zip, const ZipEntry& configEntr
         const bool pickled = field(it.value(), "use_pickle").is_boolean() && it.value()["use_pickle"].get<bool>();
         PTE_TRY(const Bytes blob, zip.read(*e, pickled));
         if (pickled) {
-            auto saved = readTorchSave(blob, zip.entryLabel(*e), maxEntrySize);
-            if (!saved || saved->size() != 1) {
+            // A torch.save of one tensor. Plain tensors and parameters are read; a tensor subclass pickles other
+            // globals, which the restricted unpickler refuses: the weight is then missing, with an error.
+            auto refuse = [&](const std::string& why) {
                 Diagnostic d;
-                d.message = "weight '" + fqn + "' is a pickled tensor subclass that cannot be read: "
-                    + (saved ? std::string("unexpected content") : saved.error().message);
+                d.severity = Severity::Error;
+                d.code = ErrorCode::Unsupported;
+                d.message = "weight '" + fqn + "' (use_pickle) cannot be read: " + why;
                 d.file = zip.entryLabel(*e);
+                d.fieldPath = p;
                 diags.push_back(std::move(d));
+            };
+            auto reader = TorchSaveReader::open(blob, zip.entryLabel(*e), maxEntrySize);
+            if (!reader) {
+                refuse(reader.error().message);
                 continue;
             }
-            w.data = (*saved)[0].tensor.data;
+            if (reader->root()->kind != PickleValue::Kind::Tensor) {
+                refuse("the pickle holds a " + pickleKindName(*reader->root()) + ", not a single tensor");
+                continue;
+            }
+            auto saved = reader->tensor(reader->root(), fqn);
+            if (!saved) {
+                refuse(saved.error().message);
+                continue;
+            }
+            if (saved->tensor.fake) {
+                w.fake = true;
+                w.source = saved->tensor.source;
+                Diagnostic d;
+                d.message = "weight '" + fqn + "' is a fake tensor: the dump has its metadata but no data";
+                d.file = zip.entryLabel(*e);
+                d.fieldPath = p;
+                diags.push_back(std::move(d));
+            } else {
+                if (saved->tensor.meta.dtype != w.meta.dtype) {
+                    refuse(std::string("the pickled tensor is ") + scalarTypeShortName(saved->tensor.meta.dtype)
+                        + " but the config says " + scalarTypeShortName(w.meta.dtype));
+                    continue;
+                }
+                w.data = saved->tensor.data;
+                w.source = saved->tensor.source;
+            }
         } else {
             if (blob.empty()) {
                 Diagnostic d;
@@ -1710,7 +1848,7 @@ Result<void> loadPayloadConfig(const ZipArchive& zip, const ZipEntry& configEntr
                     label + ": weight '" + fqn + "' storage offset lies past the end of " + entryName, {}, p);
             w.data = blob.slice(static_cast<std::size_t>(byteOff), blob.size() - static_cast<std::size_t>(byteOff));
         }
-        if (!w.data.empty() || !w.meta.sizes.empty())
+        if ((!w.data.empty() || !w.meta.sizes.empty()) && !w.fake)
             if (!(blob.empty() && !pickled))
                 PTE_CHECK(checkWeightExtent(w, fqn));
         ep.weights.insert_or_assign(fqn, std::move(w));
@@ -1718,20 +1856,240 @@ Result<void> loadPayloadConfig(const ZipArchive& zip, const ZipEntry& configEntr
     return {};
 }
 
-Result<void> loadPickledWeights(
-    const ZipArchive& zip, const ZipEntry& e, ExportedProgram& ep, std::uint64_t maxEntrySize, bool constants)
+DtypeTable dtypeTableFor(const ExportedProgram& ep)
+{
+    if (ep.executorchSerde)
+        return DtypeTable::ExecuTorch;
+    return ep.schemaMajor <= 7 ? DtypeTable::TorchUpTo7
+        : ep.schemaMinor < 7   ? DtypeTable::Torch8Early
+                               : DtypeTable::Torch8Current;
+}
+
+/** A decoder for TensorMeta JSON embedded in `ep`'s pickles (fake tensors), with the program's dtype table. */
+Decoder metaDecoder(const ExportedProgram& ep, const std::string& label, Diagnostics& diags)
+{
+    Decoder dec(label, diags);
+    dec.table = dtypeTableFor(ep);
+    dec.executorchSerde = ep.executorchSerde;
+    return dec;
+}
+
+Result<void> loadPickledWeights(const ZipArchive& zip, const ZipEntry& e, ExportedProgram& ep,
+    std::uint64_t maxEntrySize, bool constants, Diagnostics& diags)
 {
     PTE_TRY(const Bytes blob, zip.read(e));
     if (blob.empty())
         return {}; // 0 bytes = none
     PTE_TRY(auto saved, readTorchSave(blob, zip.entryLabel(e), maxEntrySize));
+    Decoder dec = metaDecoder(ep, zip.entryLabel(e), diags);
     for (auto& s : saved) {
-        PTE_CHECK(checkWeightExtent(s.tensor, s.key));
+        if (s.tensor.fake) {
+            auto meta = dec.fakeTensorMeta(s, "", "weight");
+            if (!meta)
+                continue; // reported; the FQN stays in missingWeights
+            s.tensor.meta = std::move(meta).value();
+        } else {
+            PTE_CHECK(checkWeightExtent(s.tensor, s.key));
+        }
         if (constants)
             s.tensor.isParameter = false;
         ep.weights.insert_or_assign(s.key, std::move(s.tensor));
     }
     return {};
+}
+
+/** Flattens the unpickled (args, kwargs) of a sample-inputs entry into SampleInput leaves. */
+class SampleFlattener
+{
+public:
+    SampleFlattener(TorchSaveReader& reader, const ExportedProgram& ep, Diagnostics& diags)
+        : m_reader(reader)
+        , m_diags(diags)
+        , m_decoder(metaDecoder(ep, reader.sourceName(), diags))
+    { }
+
+    SampleInputs run()
+    {
+        m_out.source = m_reader.sourceName();
+        const PickleValue* root = m_reader.root();
+        const bool pair = root->kind == PickleValue::Kind::Tuple && root->items.size() == 2
+            && (root->items[0]->kind == PickleValue::Kind::Tuple || root->items[0]->kind == PickleValue::Kind::List)
+            && (root->items[1]->kind == PickleValue::Kind::Dict || root->items[1]->kind == PickleValue::Kind::None);
+        if (!pair) {
+            unsupported("inputs", "a " + pickleKindName(*root) + " instead of an (args, kwargs) pair");
+            return std::move(m_out);
+        }
+        const auto& args = root->items[0]->items;
+        for (std::size_t i = 0; i < args.size(); ++i)
+            visit(args[i], "args[" + std::to_string(i) + "]", 1);
+        visitDictItems(root->items[1], "kwargs", 1);
+        if (m_unsupported > 16) {
+            Diagnostic d;
+            d.message = std::to_string(m_unsupported - 16) + " more sample inputs are not read";
+            d.file = m_reader.sourceName();
+            m_diags.push_back(std::move(d));
+        }
+        return std::move(m_out);
+    }
+
+private:
+    void unsupported(const std::string& path, const std::string& what)
+    {
+        SampleInput leaf;
+        leaf.path = path;
+        leaf.kind = SampleInput::Kind::Unsupported;
+        leaf.text = what;
+        m_out.leaves.push_back(std::move(leaf));
+        if (++m_unsupported > 16)
+            return; // summarized in run()
+        Diagnostic d;
+        d.message = "sample input " + path + " is " + what + ", which is not read";
+        d.file = m_reader.sourceName();
+        d.fieldPath = path;
+        m_diags.push_back(std::move(d));
+    }
+    void visitDictItems(const PickleValue* dict, const std::string& path, int depth)
+    {
+        for (std::size_t i = 0; i + 1 < dict->items.size(); i += 2) {
+            const PickleValue* k = dict->items[i];
+            std::string sub;
+            if (k->kind == PickleValue::Kind::String)
+                sub = path + "['" + k->text + "']";
+            else if (k->kind == PickleValue::Kind::Int)
+                sub = path + "[" + std::to_string(k->intValue) + "]";
+            else {
+                unsupported(path + "[<" + pickleKindName(*k) + " key>]", "a dict entry with a non-string key");
+                continue;
+            }
+            visit(dict->items[i + 1], sub, depth + 1);
+        }
+    }
+    void visit(const PickleValue* v, const std::string& path, int depth)
+    {
+        if (m_stopped)
+            return;
+        if (++m_visits > kMaxVisits) {
+            m_stopped = true;
+            unsupported(path, "past the first " + std::to_string(kMaxVisits) + " values (the rest is not read either)");
+            return;
+        }
+        if (depth > 32) {
+            unsupported(path, "nested too deeply");
+            return;
+        }
+        if (std::find(m_enclosing.begin(), m_enclosing.end(), v) != m_enclosing.end()) {
+            unsupported(path, "a reference to a container that encloses it");
+            return;
+        }
+        struct Enclosing
+        {
+            std::vector<const PickleValue*>& stack;
+            Enclosing(std::vector<const PickleValue*>& s, const PickleValue* v)
+                : stack(s)
+            {
+                stack.push_back(v);
+            }
+            ~Enclosing() { stack.pop_back(); }
+        } enclosing(m_enclosing, v);
+        SampleInput leaf;
+        leaf.path = path;
+        using K = PickleValue::Kind;
+        switch (v->kind) {
+        case K::None:
+            leaf.kind = SampleInput::Kind::None;
+            break;
+        case K::Bool:
+            leaf.kind = SampleInput::Kind::Bool;
+            leaf.boolValue = v->boolValue;
+            break;
+        case K::Int:
+            leaf.kind = SampleInput::Kind::Int;
+            leaf.intValue = v->intValue;
+            break;
+        case K::Float:
+            leaf.kind = SampleInput::Kind::Float;
+            leaf.floatValue = v->floatValue;
+            break;
+        case K::String:
+            leaf.kind = SampleInput::Kind::String;
+            leaf.text = v->text;
+            break;
+        case K::Tuple:
+        case K::List:
+            for (std::size_t i = 0; i < v->items.size(); ++i)
+                visit(v->items[i], path + "[" + std::to_string(i) + "]", depth + 1);
+            return;
+        case K::Dict:
+            visitDictItems(v, path, depth);
+            return;
+        case K::Tensor: {
+            auto t = m_reader.tensor(v, path);
+            if (!t) {
+                unsupported(path, "a tensor that cannot be read (" + t.error().message + ")");
+                return;
+            }
+            if (t->tensor.fake) {
+                auto meta = m_decoder.fakeTensorMeta(*t, path, "sample input");
+                if (!meta) {
+                    SampleInput bad;
+                    bad.path = path;
+                    bad.kind = SampleInput::Kind::Unsupported;
+                    bad.text = "a fake tensor with unreadable metadata";
+                    m_out.leaves.push_back(std::move(bad));
+                    return;
+                }
+                t->tensor.meta = std::move(meta).value();
+            }
+            leaf.kind = SampleInput::Kind::Tensor;
+            leaf.tensor = std::move(t->tensor);
+            break;
+        }
+        default:
+            unsupported(path, "a " + pickleKindName(*v));
+            return;
+        }
+        m_out.leaves.push_back(std::move(leaf));
+    }
+
+    static constexpr std::size_t kMaxVisits = std::size_t(1) << 16;
+    TorchSaveReader& m_reader;
+    Diagnostics& m_diags;
+    Decoder m_decoder;
+    SampleInputs m_out;
+    std::vector<const PickleValue*> m_enclosing; ///< containers on the current path (cycles)
+    std::size_t m_visits = 0;
+    std::size_t m_unsupported = 0;
+    bool m_stopped = false;
+};
+
+/**
+ * Reads a sample/example-inputs entry (a torch.save of (args, kwargs)). A 0-byte entry means none. Sample
+ * inputs are informative: an unreadable entry or leaf is a warning, never a failure of the whole dump.
+ */
+void loadSampleInputs(
+    const ZipArchive& zip, const ZipEntry& e, ExportedProgram& ep, std::uint64_t maxEntrySize, Diagnostics& diags)
+{
+    auto warnEntry = [&](const std::string& why) {
+        Diagnostic d;
+        d.message = "the sample inputs cannot be read: " + why;
+        d.file = zip.entryLabel(e);
+        diags.push_back(std::move(d));
+    };
+    auto blob = zip.read(e, false);
+    if (!blob) {
+        warnEntry(blob.error().message);
+        return;
+    }
+    if (blob->empty())
+        return;
+    UnpickleOptions options;
+    options.opaqueObjects = true;
+    auto reader = TorchSaveReader::open(*blob, zip.entryLabel(e), maxEntrySize, options);
+    if (!reader) {
+        warnEntry(reader.error().message);
+        return;
+    }
+    ep.sampleInputs = SampleFlattener(*reader, ep, diags).run();
 }
 
 void collectDiagnostics(DumpSet& set, Diagnostics& diags)
@@ -1764,13 +2122,15 @@ Result<void> readPt2(const ZipArchive& zip, DumpSet& set, const DumpReadOptions&
         if (const ZipEntry* wc = zip.findInRoot("data/weights/" + model + "_weights_config.json")) {
             PTE_CHECK(loadPayloadConfig(zip, *wc, "data/weights", *ep, diags, opt.maxEntrySize));
         } else if (const ZipEntry* wp = zip.findInRoot("data/weights/" + model + ".pt")) {
-            PTE_CHECK(loadPickledWeights(zip, *wp, *ep, opt.maxEntrySize, false));
+            PTE_CHECK(loadPickledWeights(zip, *wp, *ep, opt.maxEntrySize, false, diags));
         }
         if (const ZipEntry* cc = zip.findInRoot("data/constants/" + model + "_constants_config.json")) {
             PTE_CHECK(loadPayloadConfig(zip, *cc, "data/constants", *ep, diags, opt.maxEntrySize));
         } else if (const ZipEntry* cp = zip.findInRoot("data/constants/" + model + ".pt")) {
-            PTE_CHECK(loadPickledWeights(zip, *cp, *ep, opt.maxEntrySize, true));
+            PTE_CHECK(loadPickledWeights(zip, *cp, *ep, opt.maxEntrySize, true, diags));
         }
+        if (const ZipEntry* si = zip.findInRoot("data/sample_inputs/" + model + ".pt"))
+            loadSampleInputs(zip, *si, *ep, opt.maxEntrySize, diags);
         computeMissingWeights(*ep);
         set.methods.emplace_back(model, std::move(ep));
     }
@@ -1794,14 +2154,16 @@ Result<void> readLegacy(const ZipArchive& zip, DumpSet& set, const DumpReadOptio
     PTE_TRY(auto ep, readProgramEntry(zip, *pe, diags, opt.maxEntrySize));
     for (const char* name : { "serialized_state_dict.pt", "serialized_state_dict.json" })
         if (const ZipEntry* e = zip.findInRoot(name)) {
-            PTE_CHECK(loadPickledWeights(zip, *e, *ep, opt.maxEntrySize, false));
+            PTE_CHECK(loadPickledWeights(zip, *e, *ep, opt.maxEntrySize, false, diags));
             break;
         }
     for (const char* name : { "serialized_constants.pt", "serialized_constants.json" })
         if (const ZipEntry* e = zip.findInRoot(name)) {
-            PTE_CHECK(loadPickledWeights(zip, *e, *ep, opt.maxEntrySize, true));
+            PTE_CHECK(loadPickledWeights(zip, *e, *ep, opt.maxEntrySize, true, diags));
             break;
         }
+    if (const ZipEntry* si = zip.findInRoot("serialized_example_inputs.pt"))
+        loadSampleInputs(zip, *si, *ep, opt.maxEntrySize, diags);
     computeMissingWeights(*ep);
     set.methods.emplace_back("forward", std::move(ep));
     collectDiagnostics(set, diags);
@@ -1939,9 +2301,11 @@ Result<void> readEtRecord(const ZipArchive& zip, DumpSet& set, const DumpReadOpt
             return std::move(parsed).error();
         auto ep = std::move(parsed).value();
         if (const ZipEntry* sd = zip.find(e.name + "_state_dict"))
-            PTE_CHECK(loadPickledWeights(zip, *sd, *ep, opt.maxEntrySize, false));
+            PTE_CHECK(loadPickledWeights(zip, *sd, *ep, opt.maxEntrySize, false, diags));
         if (const ZipEntry* c = zip.find(e.name + "_constants"))
-            PTE_CHECK(loadPickledWeights(zip, *c, *ep, opt.maxEntrySize, true));
+            PTE_CHECK(loadPickledWeights(zip, *c, *ep, opt.maxEntrySize, true, diags));
+        if (const ZipEntry* ex = zip.find(e.name + "_example_inputs"))
+            loadSampleInputs(zip, *ex, *ep, opt.maxEntrySize, diags);
         computeMissingWeights(*ep);
         if (e.name == kEdge)
             set.methods.emplace_back("forward", std::move(ep));

@@ -2,7 +2,123 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "pte/graph.h"
 
+#include <cmath>
+#include <cstring>
+
 namespace pte {
+
+namespace {
+
+template <typename T> T load(const std::uint8_t* p)
+{
+    T v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+}
+
+double halfToDouble(std::uint16_t h)
+{
+    const int exp = (h >> 10) & 0x1f;
+    const int mant = h & 0x3ff;
+    double v = 0;
+    if (exp == 0)
+        v = std::ldexp(mant, -24);
+    else if (exp == 31)
+        v = mant ? NAN : INFINITY;
+    else
+        v = std::ldexp(mant + 1024, exp - 25);
+    return (h & 0x8000) ? -v : v;
+}
+
+std::optional<double> element(ScalarType t, const std::uint8_t* p)
+{
+    switch (t) {
+    case ScalarType::Byte:
+        return double(load<std::uint8_t>(p));
+    case ScalarType::Char:
+        return double(load<std::int8_t>(p));
+    case ScalarType::Short:
+        return double(load<std::int16_t>(p));
+    case ScalarType::Int:
+        return double(load<std::int32_t>(p));
+    case ScalarType::Long:
+        return double(load<std::int64_t>(p));
+    case ScalarType::UInt16:
+        return double(load<std::uint16_t>(p));
+    case ScalarType::UInt32:
+        return double(load<std::uint32_t>(p));
+    case ScalarType::UInt64:
+        return double(load<std::uint64_t>(p));
+    case ScalarType::Half:
+        return halfToDouble(load<std::uint16_t>(p));
+    case ScalarType::BFloat16: {
+        const std::uint32_t bits = std::uint32_t(load<std::uint16_t>(p)) << 16;
+        float f;
+        std::memcpy(&f, &bits, 4);
+        return double(f);
+    }
+    case ScalarType::Float:
+        return double(load<float>(p));
+    case ScalarType::Double:
+        return load<double>(p);
+    case ScalarType::Bool:
+        return *p ? 1.0 : 0.0;
+    default:
+        return std::nullopt;
+    }
+}
+
+} // namespace
+
+std::optional<std::vector<double>> tensorElements(const WeightTensor& t, std::size_t maxElements)
+{
+    const auto& m = t.meta;
+    const std::size_t es = elementSize(m.dtype);
+    if (es == 0)
+        return std::nullopt;
+    std::vector<std::int64_t> sizes;
+    std::vector<std::int64_t> strides;
+    std::uint64_t numel = 1;
+    for (std::size_t d = 0; d < m.sizes.size(); ++d) {
+        if (!m.sizes[d].value || *m.sizes[d].value < 0)
+            return std::nullopt;
+        sizes.push_back(*m.sizes[d].value);
+        numel *= static_cast<std::uint64_t>(sizes.back());
+        if (numel > maxElements)
+            return std::nullopt;
+    }
+    if (m.strides.size() == sizes.size()) {
+        for (const auto& s : m.strides) {
+            if (!s.value || *s.value < 0)
+                return std::nullopt;
+            strides.push_back(*s.value);
+        }
+    } else { // contiguous
+        strides.assign(sizes.size(), 1);
+        for (std::size_t d = sizes.size(); d-- > 1;)
+            strides[d - 1] = strides[d] * std::max<std::int64_t>(sizes[d], 1);
+    }
+    std::vector<double> out;
+    out.reserve(static_cast<std::size_t>(numel));
+    std::vector<std::int64_t> idx(sizes.size(), 0);
+    for (std::uint64_t e = 0; e < numel; ++e) {
+        std::uint64_t off = 0;
+        for (std::size_t d = 0; d < idx.size(); ++d)
+            off += static_cast<std::uint64_t>(idx[d] * strides[d]);
+        if ((off + 1) * es > t.data.size())
+            return std::nullopt;
+        const auto v = element(m.dtype, t.data.data() + off * es);
+        if (!v)
+            return std::nullopt;
+        out.push_back(*v);
+        for (std::size_t d = idx.size(); d-- > 0;) {
+            if (++idx[d] < sizes[d])
+                break;
+            idx[d] = 0;
+        }
+    }
+    return out;
+}
 
 const char* argKindName(ArgKind k) noexcept
 {

@@ -6,6 +6,7 @@
 
 #include <cstring>
 #include <map>
+#include <set>
 #include <unordered_map>
 
 namespace pte {
@@ -74,9 +75,10 @@ const char* opName(std::uint8_t op)
 class Machine
 {
 public:
-    Machine(std::span<const std::uint8_t> data, const std::string& source)
+    Machine(std::span<const std::uint8_t> data, const std::string& source, const UnpickleOptions& options)
         : m_data(data)
         , m_source(source)
+        , m_options(options)
         , m_arena(std::make_shared<std::vector<std::unique_ptr<PickleValue>>>())
     { }
 
@@ -308,26 +310,47 @@ public:
                 push(v);
                 break;
             }
+            case 0x81: // NEWOBJ: cls.__new__(cls, *args); only an opaque placeholder, never called
+                if (!m_options.opaqueObjects)
+                    return refusedOpcode(op);
+                if (m_stack.size() < 2 + stackFloor())
+                    return err("NEWOBJ with too few stack items");
+                {
+                    const PickleValue* cls = m_stack[m_stack.size() - 2];
+                    m_stack.resize(m_stack.size() - 2);
+                    push(opaque(cls));
+                }
+                break;
             case 'b': { // BUILD: state is ignored (OrderedDict _metadata, tensor python attributes)
                 if (m_stack.size() < 2 + stackFloor())
                     return err("BUILD with too few stack items");
                 m_stack.pop_back();
                 break;
             }
-            default: {
-                const char* name = opName(op);
-                char hex[8];
-                std::snprintf(hex, sizeof hex, "0x%02x", op);
-                return fail(ErrorCode::Unsupported,
-                    m_source + ": pickle opcode " + (name ? std::string(name) + " (" + hex + ")" : std::string(hex))
-                        + " is not allowed by the restricted unpickler",
-                    m_opPos);
-            }
+            default:
+                return refusedOpcode(op);
             }
         }
     }
 
 private:
+    Unexpected refusedOpcode(std::uint8_t op) const
+    {
+        const char* name = opName(op);
+        char hex[8];
+        std::snprintf(hex, sizeof hex, "0x%02x", op);
+        return fail(ErrorCode::Unsupported,
+            m_source + ": pickle opcode " + (name ? std::string(name) + " (" + hex + ")" : std::string(hex))
+                + " is not allowed by the restricted unpickler",
+            m_opPos);
+    }
+    /** An uninterpreted object built from `from` (a global, or another opaque value). */
+    const PickleValue* opaque(const PickleValue* from)
+    {
+        auto* v = make(Kind::Opaque);
+        v->text = from && (from->kind == Kind::Global || from->kind == Kind::Opaque) ? from->text : "object";
+        return v;
+    }
     PickleValue* make(Kind k)
     {
         m_arena->push_back(std::make_unique<PickleValue>());
@@ -405,16 +428,39 @@ private:
         list->items.insert(list->items.end(), values.begin(), values.end());
         return {};
     }
+    static bool allowedGlobal(const std::string& full)
+    {
+        static const std::set<std::string, std::less<>> allowed = {
+            "torch._utils._rebuild_tensor_v2",
+            "torch._utils._rebuild_parameter",
+            "torch._utils._rebuild_parameter_with_state",
+            "collections.OrderedDict",
+            // FakeTensor reducer of torch.export's serializer (older legacy zips) and of ExecuTorch's fork.
+            "torch._export.serde.serialize._reconstruct_fake_tensor",
+            "executorch.exir.serde.export_serialize._reconstruct_fake_tensor",
+            // How pickle protocol 2 spells a bytes object.
+            "_codecs.encode",
+            "__builtin__.bytes",
+            "builtins.bytes",
+        };
+        return allowed.count(full) > 0;
+    }
     Result<void> pushGlobal(const std::string& module, const std::string& name)
     {
         const std::string full = module + "." + name;
         const bool storage = (module == "torch" || module == "torch.storage") && storageClasses().count(name) > 0;
-        if (full != "torch._utils._rebuild_tensor_v2" && full != "torch._utils._rebuild_parameter"
-            && full != "collections.OrderedDict" && !storage)
+        if (!allowedGlobal(full) && !storage) {
+            if (m_options.opaqueObjects) {
+                auto* v = make(Kind::Opaque);
+                v->text = full;
+                push(v);
+                return {};
+            }
             return fail(ErrorCode::Unsupported,
                 m_source + ": refusing to load the pickled global '" + full
                     + "': only torch tensors, storages and OrderedDict are allowed",
                 m_opPos);
+        }
         auto* v = make(Kind::Global);
         v->text = full;
         if (storage)
@@ -439,6 +485,25 @@ private:
             return err("negative storage size");
         return s;
     }
+    /** UTF-8 text whose code points are all below 256 -> those bytes. */
+    Result<std::string> latin1(const std::string& utf8) const
+    {
+        std::string out;
+        out.reserve(utf8.size());
+        for (std::size_t i = 0; i < utf8.size(); ++i) {
+            const auto c = static_cast<unsigned char>(utf8[i]);
+            if (c < 0x80) {
+                out.push_back(static_cast<char>(c));
+            } else if ((c == 0xc2 || c == 0xc3) && i + 1 < utf8.size()
+                && (static_cast<unsigned char>(utf8[i + 1]) & 0xc0) == 0x80) {
+                out.push_back(static_cast<char>(((c & 0x03) << 6) | (static_cast<unsigned char>(utf8[i + 1]) & 0x3f)));
+                ++i;
+            } else {
+                return err("_codecs.encode argument is not latin-1 text");
+            }
+        }
+        return out;
+    }
     static Result<std::vector<std::int64_t>> intTuple(const PickleValue* v)
     {
         std::vector<std::int64_t> out;
@@ -451,13 +516,40 @@ private:
         }
         return out;
     }
-    Result<PickleValue*> reduce(const PickleValue* callable, const PickleValue* args)
+    Result<const PickleValue*> reduce(const PickleValue* callable, const PickleValue* args)
     {
+        if (callable->kind == Kind::Opaque)
+            return opaque(callable);
         if (callable->kind != Kind::Global)
             return err("REDUCE of a value that is not a callable");
         if (args->kind != Kind::Tuple)
             return err("REDUCE arguments are not a tuple");
         const auto& a = args->items;
+        if (callable->text == "_codecs.encode") {
+            // bytes under protocol 2: _codecs.encode(<the bytes decoded as latin-1>, 'latin1')
+            if (a.size() != 2 || a[0]->kind != Kind::String || a[1]->kind != Kind::String
+                || (a[1]->text != "latin1" && a[1]->text != "latin-1"))
+                return fail(ErrorCode::Unsupported,
+                    m_source + ": refusing to call '_codecs.encode' with anything but (str, 'latin1')", m_opPos);
+            auto* v = make(Kind::BytesValue);
+            PTE_TRY(v->text, latin1(a[0]->text));
+            return v;
+        }
+        if (callable->text == "__builtin__.bytes" || callable->text == "builtins.bytes") {
+            if (!a.empty())
+                return fail(ErrorCode::Unsupported, m_source + ": refusing to call 'bytes' with arguments", m_opPos);
+            return make(Kind::BytesValue);
+        }
+        if (callable->text == "torch._export.serde.serialize._reconstruct_fake_tensor"
+            || callable->text == "executorch.exir.serde.export_serialize._reconstruct_fake_tensor") {
+            if (a.size() != 2 || a[0]->kind != Kind::BytesValue)
+                return err("_reconstruct_fake_tensor expects (TensorMeta JSON bytes, is_parameter)");
+            auto* t = make(Kind::Tensor);
+            t->fake = true;
+            t->text = a[0]->text;
+            t->isParameter = a[1]->kind == Kind::Bool && a[1]->boolValue;
+            return t;
+        }
         if (callable->text == "collections.OrderedDict") {
             if (!a.empty())
                 return err("OrderedDict called with arguments");
@@ -479,7 +571,8 @@ private:
             t->requiresGrad = a[4]->kind == Kind::Bool && a[4]->boolValue;
             return t;
         }
-        if (callable->text == "torch._utils._rebuild_parameter") {
+        if (callable->text == "torch._utils._rebuild_parameter"
+            || callable->text == "torch._utils._rebuild_parameter_with_state") {
             if (a.size() < 2 || a[0]->kind != Kind::Tensor)
                 return err("_rebuild_parameter expects (tensor, requires_grad, hooks)");
             auto* t = make(Kind::Tensor);
@@ -494,6 +587,7 @@ private:
 
     std::span<const std::uint8_t> m_data;
     const std::string& m_source;
+    UnpickleOptions m_options;
     std::size_t m_pos = 0;
     std::size_t m_opPos = 0;
     std::shared_ptr<std::vector<std::unique_ptr<PickleValue>>> m_arena;
@@ -502,39 +596,96 @@ private:
     std::unordered_map<std::uint64_t, const PickleValue*> m_memo;
 };
 
+Result<Bytes> storageData(
+    const ZipArchive& zip, const std::string& source, std::map<const PickleValue*, Bytes>& cache, const PickleValue* s)
+{
+    const auto it = cache.find(s);
+    if (it != cache.end())
+        return it->second;
+    const std::string entryName = zip.rootPath("data/" + s->text);
+    const ZipEntry* e = zip.find(entryName);
+    if (!e)
+        return fail(ErrorCode::InvalidInput,
+            source + ": the pickle references storage '" + s->text + "' but entry '" + entryName + "' is missing", {},
+            entryName);
+    PTE_TRY(Bytes b, zip.read(*e, false));
+    const std::size_t es = elementSize(s->dtype);
+    if (es == 0 || static_cast<std::uint64_t>(s->numel) > b.size() / es)
+        return fail(ErrorCode::Truncated,
+            source + ":" + entryName + " holds " + std::to_string(b.size()) + " bytes, fewer than the "
+                + std::to_string(s->numel) + " elements the pickle declares",
+            {}, entryName);
+    cache.emplace(s, b);
+    return b;
+}
+
+Result<SavedTensor> resolveTensor(const ZipArchive& zip, const std::string& source,
+    std::map<const PickleValue*, Bytes>& cache, const PickleValue* v, const std::string& key)
+{
+    SavedTensor t;
+    t.key = key;
+    auto& w = t.tensor;
+    w.isParameter = v->isParameter;
+    if (v->fake) {
+        w.fake = true;
+        w.source = source + " (fake tensor: no data)";
+        t.fakeMetaJson = v->text;
+        return t;
+    }
+    if (!v->storage)
+        return fail(ErrorCode::InvalidInput, source + ": tensor '" + key + "' has no storage");
+    PTE_TRY(const Bytes storage, storageData(zip, source, cache, v->storage));
+    w.meta.dtype = v->dtype;
+    w.meta.rawDtype = static_cast<std::int32_t>(v->dtype);
+    for (auto s : v->sizes)
+        w.meta.sizes.push_back(SymInt { s, {}, {} });
+    for (auto s : v->strides)
+        w.meta.strides.push_back(SymInt { s, {}, {} });
+    w.meta.storageOffset = SymInt { v->storageOffset, {}, {} };
+    w.meta.requiresGrad = v->requiresGrad;
+    const std::string& loc = v->storage->location;
+    const auto colon = loc.find(':');
+    w.meta.deviceType = loc.substr(0, colon);
+    if (colon != std::string::npos)
+        w.meta.deviceIndex = std::atoll(loc.c_str() + colon + 1);
+    // Extent of the strided view, in elements, must lie inside the storage.
+    std::int64_t extent = 1;
+    bool empty = false;
+    for (std::size_t i = 0; i < v->sizes.size(); ++i) {
+        if (v->sizes[i] < 0 || v->strides[i] < 0)
+            return fail(ErrorCode::InvalidInput, source + ": tensor '" + key + "' has a negative size or stride");
+        if (v->sizes[i] == 0)
+            empty = true;
+        else if (v->sizes[i] > (std::int64_t(1) << 40) || v->strides[i] > (std::int64_t(1) << 40))
+            return fail(ErrorCode::InvalidInput, source + ": tensor '" + key + "' has an absurd size or stride");
+        else
+            extent += (v->sizes[i] - 1) * v->strides[i];
+    }
+    if (v->storageOffset < 0 || (!empty && v->storageOffset + extent > v->storage->numel))
+        return fail(ErrorCode::OutOfRange,
+            source + ": tensor '" + key + "' reaches past the end of its storage '" + v->storage->text + "'");
+    const std::size_t es = elementSize(v->dtype);
+    const std::size_t from = static_cast<std::size_t>(v->storageOffset) * es;
+    const std::size_t total = static_cast<std::size_t>(v->storage->numel) * es;
+    w.data = storage.slice(from, total - std::min(total, from));
+    w.source = source + ":" + zip.rootPath("data/" + v->storage->text);
+    return t;
+}
+
 struct Flattener
 {
-    const ZipArchive& zip;
-    const std::string& source;
-    std::map<const PickleValue*, Bytes> storageBytes;
+    TorchSaveReader& reader;
     std::vector<SavedTensor> out;
-
-    Result<Bytes> storageData(const PickleValue* s)
-    {
-        const auto it = storageBytes.find(s);
-        if (it != storageBytes.end())
-            return it->second;
-        const std::string entryName = zip.rootPath("data/" + s->text);
-        const ZipEntry* e = zip.find(entryName);
-        if (!e)
-            return fail(ErrorCode::InvalidInput,
-                source + ": the pickle references storage '" + s->text + "' but entry '" + entryName + "' is missing",
-                {}, entryName);
-        PTE_TRY(Bytes b, zip.read(*e, false));
-        const std::size_t es = elementSize(s->dtype);
-        if (es == 0 || static_cast<std::uint64_t>(s->numel) > b.size() / es)
-            return fail(ErrorCode::Truncated,
-                source + ":" + entryName + " holds " + std::to_string(b.size()) + " bytes, fewer than the "
-                    + std::to_string(s->numel) + " elements the pickle declares",
-                {}, entryName);
-        storageBytes.emplace(s, b);
-        return b;
-    }
+    std::size_t visits = 0;
 
     Result<void> visit(const PickleValue* v, const std::string& key, int depth)
     {
         if (depth > 32)
-            return fail(ErrorCode::InvalidInput, source + ": the pickle nests containers too deeply");
+            return fail(ErrorCode::InvalidInput, reader.sourceName() + ": the pickle nests containers too deeply");
+        // Memoized containers can be shared many times over (a DAG of depth 32 expands to 2^32 paths).
+        if (++visits > (std::size_t(1) << 20))
+            return fail(ErrorCode::InvalidInput,
+                reader.sourceName() + ": the pickle's containers expand to more than 1048576 values");
         switch (v->kind) {
         case Kind::Dict:
             for (std::size_t i = 0; i + 1 < v->items.size(); i += 2) {
@@ -551,47 +702,7 @@ struct Flattener
                 PTE_CHECK(visit(v->items[i], key + "[" + std::to_string(i) + "]", depth + 1));
             return {};
         case Kind::Tensor: {
-            PTE_TRY(const Bytes storage, storageData(v->storage));
-            SavedTensor t;
-            t.key = key;
-            auto& w = t.tensor;
-            w.meta.dtype = v->dtype;
-            w.meta.rawDtype = static_cast<std::int32_t>(v->dtype);
-            for (auto s : v->sizes)
-                w.meta.sizes.push_back(SymInt { s, {}, {} });
-            for (auto s : v->strides)
-                w.meta.strides.push_back(SymInt { s, {}, {} });
-            w.meta.storageOffset = SymInt { v->storageOffset, {}, {} };
-            w.meta.requiresGrad = v->requiresGrad;
-            w.isParameter = v->isParameter;
-            const std::string& loc = v->storage->location;
-            const auto colon = loc.find(':');
-            w.meta.deviceType = loc.substr(0, colon);
-            if (colon != std::string::npos)
-                w.meta.deviceIndex = std::atoll(loc.c_str() + colon + 1);
-            // Extent of the strided view, in elements, must lie inside the storage.
-            std::int64_t extent = 1;
-            bool empty = false;
-            for (std::size_t i = 0; i < v->sizes.size(); ++i) {
-                if (v->sizes[i] < 0 || v->strides[i] < 0)
-                    return fail(
-                        ErrorCode::InvalidInput, source + ": tensor '" + key + "' has a negative size or stride");
-                if (v->sizes[i] == 0)
-                    empty = true;
-                else if (v->sizes[i] > (std::int64_t(1) << 40) || v->strides[i] > (std::int64_t(1) << 40))
-                    return fail(
-                        ErrorCode::InvalidInput, source + ": tensor '" + key + "' has an absurd size or stride");
-                else
-                    extent += (v->sizes[i] - 1) * v->strides[i];
-            }
-            if (v->storageOffset < 0 || (!empty && v->storageOffset + extent > v->storage->numel))
-                return fail(ErrorCode::OutOfRange,
-                    source + ": tensor '" + key + "' reaches past the end of its storage '" + v->storage->text + "'");
-            const std::size_t es = elementSize(v->dtype);
-            const std::size_t from = static_cast<std::size_t>(v->storageOffset) * es;
-            const std::size_t total = static_cast<std::size_t>(v->storage->numel) * es;
-            w.data = storage.slice(from, total - std::min(total, from));
-            w.source = source + ":" + zip.rootPath("data/" + v->storage->text);
+            PTE_TRY(auto t, reader.tensor(v, key));
             out.push_back(std::move(t));
             return {};
         }
@@ -603,16 +714,17 @@ struct Flattener
 
 } // namespace
 
-Result<Unpickled> Unpickler::load(std::span<const std::uint8_t> data, const std::string& sourceName)
+Result<Unpickled> Unpickler::load(
+    std::span<const std::uint8_t> data, const std::string& sourceName, const UnpickleOptions& options)
 {
-    Machine m(data, sourceName);
+    Machine m(data, sourceName, options);
     return m.run();
 }
 
-Result<std::vector<SavedTensor>> readTorchSave(
-    const Bytes& zipBytes, const std::string& sourceName, std::uint64_t maxEntrySize)
+Result<TorchSaveReader> TorchSaveReader::open(
+    const Bytes& zipBytes, const std::string& sourceName, std::uint64_t maxEntrySize, const UnpickleOptions& options)
 {
-    PTE_TRY(const ZipArchive zip, ZipArchive::open(zipBytes, sourceName, maxEntrySize));
+    PTE_TRY(ZipArchive zip, ZipArchive::open(zipBytes, sourceName, maxEntrySize));
     const ZipEntry* pkl = zip.findInRoot("data.pkl");
     if (!pkl)
         return fail(ErrorCode::InvalidInput, sourceName + " is not a torch.save archive (no data.pkl entry)");
@@ -624,9 +736,27 @@ Result<std::vector<SavedTensor>> readTorchSave(
     }
     PTE_TRY(const Bytes pickle, zip.read(*pkl));
     const std::string pklLabel = sourceName + ":" + pkl->name;
-    PTE_TRY(const Unpickled root, Unpickler::load(pickle.span(), pklLabel));
-    Flattener f { zip, sourceName, {}, {} };
-    PTE_CHECK(f.visit(root.root, std::string(), 0));
+    TorchSaveReader r;
+    PTE_TRY(r.m_pickle, Unpickler::load(pickle.span(), pklLabel, options));
+    r.m_zip = std::make_shared<const ZipArchive>(std::move(zip));
+    r.m_source = sourceName;
+    r.m_storages = std::make_shared<std::map<const PickleValue*, Bytes>>();
+    return r;
+}
+
+Result<SavedTensor> TorchSaveReader::tensor(const PickleValue* value, const std::string& key)
+{
+    if (!value || value->kind != Kind::Tensor)
+        return fail(ErrorCode::InvalidInput, m_source + ": '" + key + "' is not a tensor");
+    return resolveTensor(*m_zip, m_source, *m_storages, value, key);
+}
+
+Result<std::vector<SavedTensor>> readTorchSave(
+    const Bytes& zipBytes, const std::string& sourceName, std::uint64_t maxEntrySize)
+{
+    PTE_TRY(auto reader, TorchSaveReader::open(zipBytes, sourceName, maxEntrySize));
+    Flattener f { reader, {}, 0 };
+    PTE_CHECK(f.visit(reader.root(), std::string(), 0));
     return std::move(f.out);
 }
 

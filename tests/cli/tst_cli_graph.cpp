@@ -142,6 +142,125 @@ private Q_SLOTS:
         QVERIFY(out.isEmpty());
     }
 
+    void listsDelegateNamedData()
+    {
+        QByteArray out;
+        QCOMPARE(runCli({ "graph", dumpPath("delegate_named_data.json") }, &out), 0);
+        QVERIFY2(out.contains("  delegate lowered_module_0: XnnpackBackend, 8 processed bytes, 1 compile spec(s), "
+                              "original graph 1 nodes\n"
+                              "    named data (pte) weights_0: 4 bytes, align 16\n"
+                              "    named data (external model.ptd) fc.bias: 3 bytes, align 64\n"
+                              "    named data (external model.ptd) fc.weight: 8 bytes, align 64\n"
+                              "    named data (external shared.ptd) weights_0_copy: 4 bytes, align 32\n"),
+            out.constData());
+        QCOMPARE(runCli({ "graph", "--json", dumpPath("delegate_named_data.json") }, &out), 0);
+        const auto j = nlohmann::json::parse(out.constData(), out.constData() + out.size(), nullptr, false);
+        QVERIFY(!j.is_discarded());
+        const auto& lm = j["methods"][0]["lowered_modules"][0];
+        QCOMPARE(lm["pte_data"].size(), std::size_t(1));
+        QCOMPARE(lm["pte_data"][0]["key"].get<std::string>(), std::string("weights_0"));
+        QCOMPARE(lm["pte_data"][0]["bytes"].get<int>(), 4);
+        QCOMPARE(lm["pte_data"][0]["alignment"].get<int>(), 16);
+        QVERIFY(!lm["pte_data"][0].contains("file"));
+        QCOMPARE(lm["external_data"].size(), std::size_t(3));
+        QCOMPARE(lm["external_data"][1]["file"].get<std::string>(), std::string("model.ptd"));
+        QCOMPARE(lm["external_data"][1]["key"].get<std::string>(), std::string("fc.weight"));
+        QCOMPARE(lm["external_data"][1]["bytes"].get<int>(), 8);
+        QCOMPARE(lm["external_data"][1]["buffer_index"].get<int>(), 1);
+        QCOMPARE(lm["external_data"][2]["file"].get<std::string>(), std::string("shared.ptd"));
+        QCOMPARE(lm["external_data"][2]["alignment"].get<int>(), 32);
+        // A bare JSON program has no sample inputs.
+        QVERIFY(j["methods"][0]["sample_inputs"].empty());
+        QVERIFY(j["methods"][0]["sample_inputs_source"].is_null());
+    }
+
+    void printsSampleInputs()
+    {
+        // ((i64[2] tensor, 3), {"flag": True, "name": "x"}) in a legacy zip.
+        using namespace pk;
+        const std::vector<std::int64_t> ids { 11, -4 };
+        const std::string pickle = "\x80\x02(" + tensorPickle({ "", "LongStorage", "0", 2, { 2 }, { 1 }, 0, false })
+            + "K\x03t}(" + str("flag") + "\x88" + str("name") + str("x") + "u\x86.";
+        const QByteArray samples =
+            torchSaveZip(pickle, { { "0", QByteArray(reinterpret_cast<const char*>(ids.data()), 16) } });
+        const QString path = tempDir() + QStringLiteral("/samples.pt2");
+        QVERIFY(writeZip(path,
+            { { "serialized_exported_program.json", readDumpData("all_alternatives.json") },
+                { "serialized_example_inputs.pt", samples } }));
+        QByteArray out;
+        QCOMPARE(runCli({ "graph", path }, &out), 0);
+        QVERIFY2(out.contains("  sample inputs (4): " + path.toUtf8()
+                     + ":serialized_example_inputs.pt\n"
+                       "    args[0]  i64[2] = [11, -4]\n"
+                       "    args[1]  3\n"
+                       "    kwargs['flag']  True\n"
+                       "    kwargs['name']  \"x\"\n"),
+            out.constData());
+        QCOMPARE(runCli({ "graph", "--json", path }, &out), 0);
+        const auto j = nlohmann::json::parse(out.constData(), out.constData() + out.size(), nullptr, false);
+        QVERIFY(!j.is_discarded());
+        const auto& si = j["methods"][0]["sample_inputs"];
+        QCOMPARE(si.size(), std::size_t(4));
+        QCOMPARE(si[0]["path"].get<std::string>(), std::string("args[0]"));
+        QCOMPARE(si[0]["kind"].get<std::string>(), std::string("tensor"));
+        QCOMPARE(si[0]["dtype"].get<std::string>(), std::string("i64"));
+        QVERIFY(si[0]["shape"] == nlohmann::json::array({ 2 }));
+        QVERIFY(si[0]["values"] == nlohmann::json::array({ 11, -4 }));
+        QCOMPARE(si[1]["kind"].get<std::string>(), std::string("int"));
+        QCOMPARE(si[1]["value"].get<int>(), 3);
+        QCOMPARE(si[2]["path"].get<std::string>(), std::string("kwargs['flag']"));
+        QCOMPARE(si[2]["value"].get<bool>(), true);
+        QCOMPARE(si[3]["value"].get<std::string>(), std::string("x"));
+    }
+
+    void marksFakeWeights()
+    {
+        using namespace pk;
+        const std::string pickle = "\x80\x02" + global("collections", "OrderedDict") + ")R(" + str("weight")
+            + fakeTensor(R"({"dtype": 7, "sizes": [{"as_int": 4}], "requires_grad": true, )"
+                         R"("device": {"type": "cpu", "index": null}, "strides": [{"as_int": 1}], "layout": 7})",
+                true)
+            + "u.";
+        const QString path = tempDir() + QStringLiteral("/fake-weight.pt2");
+        QVERIFY(writeZip(path,
+            { { "serialized_exported_program.json", readDumpData("counter_single_key.json") },
+                { "serialized_state_dict.pt", torchSaveZip(pickle, {}) } }));
+        QByteArray out;
+        QByteArray err;
+        QCOMPARE(runCli({ "graph", path }, &out, &err), 0);
+        QVERIFY2(out.contains("  weights: 1 loaded, missing: steps\n    weight  f32[4]  (fake: no data)\n"),
+            out.constData());
+        QVERIFY2(err.contains("weight 'weight' is a fake tensor (f32[4])"), err.constData());
+        QCOMPARE(runCli({ "graph", "--json", path }, &out), 0);
+        const auto j = nlohmann::json::parse(out.constData(), out.constData() + out.size(), nullptr, false);
+        QVERIFY(!j.is_discarded());
+        const auto& w = j["methods"][0]["weights"][0];
+        QCOMPARE(w["fqn"].get<std::string>(), std::string("weight"));
+        QCOMPARE(w["fake"].get<bool>(), true);
+        QCOMPARE(w["bytes"].get<int>(), 0);
+    }
+
+    void showsCorpusSampleInputs()
+    {
+        PTE_REQUIRE_CORPUS();
+        QByteArray out;
+        const QString path = corpusPath("dumps/et_pt2_archive_linear.pt2");
+        QCOMPARE(runCli({ "graph", path }, &out), 0);
+        QVERIFY2(out.contains("  sample inputs (1): " + path.toUtf8()
+                     + ":linear_3/data/sample_inputs/model.pt\n"
+                       "    args[0]  f32[3] = [0.230967, 0.693077, -0.266861]\n"),
+            out.constData());
+        QCOMPARE(runCli({ "graph", "--json", path }, &out), 0);
+        const auto j = nlohmann::json::parse(out.constData(), out.constData() + out.size(), nullptr, false);
+        QVERIFY(!j.is_discarded());
+        const auto& x = j["methods"][0]["sample_inputs"][0];
+        QCOMPARE(x["dtype"].get<std::string>(), std::string("f32"));
+        QVERIFY(x["shape"] == nlohmann::json::array({ 3 }));
+        QCOMPARE(x["values"].size(), std::size_t(3));
+        QCOMPARE(x["values"][0].get<float>(), 0.23096681f);
+        QCOMPARE(x["values"][2].get<float>(), -0.26686057f);
+    }
+
     void showsCorpusBufferMutations()
     {
         PTE_REQUIRE_CORPUS();

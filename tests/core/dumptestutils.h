@@ -12,6 +12,7 @@
 #include <QString>
 
 #include <cstdint>
+#include <cstring>
 #include <minizip/zip.h>
 #include <string>
 #include <vector>
@@ -95,6 +96,38 @@ inline std::string global(const std::string& module, const std::string& name)
 {
     return "c" + module + "\n" + name + "\n";
 }
+/** A bytes object the way protocol 2 writes it: _codecs.encode(<latin-1 text as UTF-8>, 'latin1'). */
+inline std::string bytesObject(const std::string& raw)
+{
+    std::string utf8;
+    for (const char c : raw) {
+        const auto u = static_cast<unsigned char>(c);
+        if (u < 0x80) {
+            utf8.push_back(c);
+        } else {
+            utf8.push_back(static_cast<char>(0xc0 | (u >> 6)));
+            utf8.push_back(static_cast<char>(0x80 | (u & 0x3f)));
+        }
+    }
+    return global("_codecs", "encode") + str(utf8) + str("latin1") + "\x86R";
+}
+/** BINFLOAT (big-endian double). */
+inline std::string binfloat(double d)
+{
+    std::uint64_t bits = 0;
+    static_assert(sizeof bits == sizeof d);
+    std::memcpy(&bits, &d, 8);
+    std::string s = "G";
+    for (int i = 7; i >= 0; --i)
+        s.push_back(static_cast<char>((bits >> (8 * i)) & 0xff));
+    return s;
+}
+/** torch.export's FakeTensor reducer: _reconstruct_fake_tensor(<TensorMeta JSON bytes>, is_param). */
+inline std::string fakeTensor(const std::string& tensorMetaJson, bool parameter)
+{
+    return global("torch._export.serde.serialize", "_reconstruct_fake_tensor") + bytesObject(tensorMetaJson)
+        + (parameter ? "\x88" : "\x89") + "\x86R";
+}
 } // namespace pk
 
 struct PickledTensor
@@ -109,23 +142,29 @@ struct PickledTensor
     bool parameter = false;
 };
 
+/** The pickle opcodes that rebuild one tensor (or parameter), leaving it on the stack. */
+inline std::string tensorPickle(const PickledTensor& t)
+{
+    using namespace pk;
+    std::string p;
+    if (t.parameter)
+        p += global("torch._utils", "_rebuild_parameter") + "(";
+    p += global("torch._utils", "_rebuild_tensor_v2") + "(";
+    p += "(" + str("storage") + global("torch", t.storageClass) + str(t.key) + str("cpu") + integer(t.numel) + "tQ";
+    p += integer(t.offset) + ints(t.sizes) + ints(t.strides) + "\x89" + global("collections", "OrderedDict") + ")RtR";
+    if (t.parameter)
+        p += "\x88" + global("collections", "OrderedDict") + ")RtR";
+    return p;
+}
+
 /** The data.pkl of a torch.save'd dict of tensors, written the way torch does (protocol 2). */
 inline std::string stateDictPickle(const std::vector<PickledTensor>& tensors)
 {
     using namespace pk;
     std::string p = "\x80\x02";
     p += global("collections", "OrderedDict") + ")R(";
-    for (const auto& t : tensors) {
-        p += str(t.name);
-        if (t.parameter)
-            p += global("torch._utils", "_rebuild_parameter") + "(";
-        p += global("torch._utils", "_rebuild_tensor_v2") + "(";
-        p += "(" + str("storage") + global("torch", t.storageClass) + str(t.key) + str("cpu") + integer(t.numel) + "tQ";
-        p += integer(t.offset) + ints(t.sizes) + ints(t.strides) + "\x89" + global("collections", "OrderedDict")
-            + ")RtR";
-        if (t.parameter)
-            p += "\x88" + global("collections", "OrderedDict") + ")RtR";
-    }
+    for (const auto& t : tensors)
+        p += str(t.name) + tensorPickle(t);
     p += "u.";
     return p;
 }

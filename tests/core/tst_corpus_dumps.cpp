@@ -105,6 +105,29 @@ private Q_SLOTS:
         QCOMPARE(w.data.owner(), b.data.owner());
         // Payloads are 64-byte aligned in the archive.
         QCOMPARE(reinterpret_cast<std::uintptr_t>(w.data.data()) % 64, std::uintptr_t(0));
+
+        // data/sample_inputs/model.pt: torch.save of ((x,), {}) with x = f32[3].
+        QVERIFY(ep.sampleInputs);
+        const SampleInputs& samples = *ep.sampleInputs;
+        QVERIFY(
+            samples.source.find("et_pt2_archive_linear.pt2:linear_3/data/sample_inputs/model.pt") != std::string::npos);
+        QCOMPARE(samples.leaves.size(), std::size_t(1));
+        const SampleInput& x = samples.leaves[0];
+        QCOMPARE(x.path, std::string("args[0]"));
+        QCOMPARE(x.kind, SampleInput::Kind::Tensor);
+        QCOMPARE(x.tensor.meta.dtype, ScalarType::Float);
+        QCOMPARE(concreteSizes(x.tensor.meta), std::vector<std::int64_t> { 3 });
+        QCOMPARE(*x.tensor.meta.strides[0].value, std::int64_t(1));
+        QVERIFY(!x.tensor.isParameter);
+        QVERIFY(!x.tensor.fake);
+        QCOMPARE(x.tensor.data.size(), std::size_t(12));
+        QCOMPARE(floatAt(x.tensor, 0), 0.23096681f);
+        QCOMPARE(floatAt(x.tensor, 1), 0.6930773f);
+        QCOMPARE(floatAt(x.tensor, 2), -0.26686057f);
+        QVERIFY(x.tensor.source.find("sample_inputs/model.pt:archive/data/0") != std::string::npos);
+        // A view of the mapped archive (the nested zip is stored), not a copy.
+        QCOMPARE(x.tensor.data.owner(), w.data.owner());
+        QVERIFY(set->diagnostics.empty());
     }
 
     void readsEtRecord2023()
@@ -140,6 +163,8 @@ private Q_SLOTS:
         QVERIFY(set->etrecordMaps->debugHandleMap.empty());
         QVERIFY(set->etrecordMaps->delegateMap.empty());
         QVERIFY(set->etrecordMaps->instructionIdToNumOutsMap.empty());
+        // 2023 ETRecords predate the _example_inputs entries.
+        QVERIFY(!edge.sampleInputs);
     }
 
     void readsLegacyZipWithPickledStateDict()
@@ -207,6 +232,8 @@ private Q_SLOTS:
         std::int64_t n = -1;
         std::memcpy(&n, nbt.data.data(), 8);
         QCOMPARE(n, std::int64_t(0));
+        // torch 2.2 wrote no serialized_example_inputs entry.
+        QVERIFY(!ep.sampleInputs);
     }
 
     void readsLegacyZipWithSingleKeyUnions()
@@ -234,6 +261,8 @@ private Q_SLOTS:
         QCOMPARE(ep.signature.outputSpecs[0].arg.names[0], std::string("add"));
         QVERIFY(ep.weights.empty());
         QVERIFY(ep.missingWeights.empty());
+        // serialized_example_inputs.pt is 0 bytes: no sample inputs, and no diagnostic about it.
+        QVERIFY(!ep.sampleInputs);
         QVERIFY(set->diagnostics.empty());
     }
 };

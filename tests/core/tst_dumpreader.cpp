@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "dumptestutils.h"
 #include "pte/dumpreader.h"
+#include "pte/emitter.h"
 #include "testutils.h"
 
 #include <QTest>
@@ -53,6 +54,58 @@ std::string dtypeProgram(const std::string& version, bool executorch, int code)
         "layout": 7}}}, "signature": {"input_specs": [{"user_input": {"arg": {"as_tensor": {"name": "x"}}}}],
         "output_specs": []}, "module_call_graph": []}, "schema_version": )"
         + version + (executorch ? R"(, "dialect": "", "verifiers": ["EDGE"]})" : R"(, "verifiers": ["ATEN"]})");
+}
+
+/** The counter program's weights as a torch.save zip stored under `root`. */
+QByteArray counterStateDict(const std::string& root = "model")
+{
+    const std::int64_t steps = 5;
+    return torchSaveZip(stateDictPickle({ { "weight", "FloatStorage", "0", 4, { 4 }, { 1 }, 0, true },
+                            { "steps", "LongStorage", "1", 1, {}, {}, 0, false } }),
+        { { "0", floatBytes({ 1.f, 2.f, 3.f, 4.f }) }, { "1", QByteArray(reinterpret_cast<const char*>(&steps), 8) } },
+        root);
+}
+
+/**
+ * The sample inputs used below, as torch.save writes (args, kwargs):
+ * ((f32[2, 3] tensor, (1, 2.5), None, True, "mode", torch.device("cpu")),
+ *  {"mask": bool[3] tensor, "scale": 0.5, "n": [7, -3], "shape_only": <fake f32[2, 2]>})
+ */
+QByteArray samplePickleZip()
+{
+    using namespace pk;
+    std::string p = "\x80\x02(";
+    p += tensorPickle({ "", "FloatStorage", "0", 6, { 2, 3 }, { 3, 1 }, 0, false });
+    p += "(K\x01" + binfloat(2.5) + "t";
+    p += "N\x88" + str("mode") + global("torch", "device") + str("cpu") + "\x85R";
+    p += "t}(";
+    p += str("mask") + tensorPickle({ "", "BoolStorage", "1", 3, { 3 }, { 1 }, 0, false });
+    p += str("scale") + binfloat(0.5);
+    p += str("n") + "](K\x07" + integer(-3) + "e";
+    p += str("shape_only")
+        + fakeTensor(R"({"dtype": 7, "sizes": [{"as_int": 2}, {"as_int": 2}], "requires_grad": false, )"
+                     R"("device": {"type": "cpu", "index": null}, "strides": [{"as_int": 2}, {"as_int": 1}], )"
+                     R"("storage_offset": {"as_int": 0}, "layout": 7})",
+            false);
+    p += "u\x86.";
+    return torchSaveZip(
+        p, { { "0", floatBytes({ 1.f, 2.f, 3.f, 4.f, 5.f, 6.f }) }, { "1", QByteArray("\x01\x00\x01", 3) } }, "sample");
+}
+
+std::string leafPaths(const SampleInputs& in)
+{
+    std::string s;
+    for (const auto& l : in.leaves)
+        s += (s.empty() ? "" : ",") + l.path;
+    return s;
+}
+
+const Diagnostic* findDiagnostic(const Diagnostics& diags, const std::string& needle)
+{
+    for (const auto& d : diags)
+        if (d.message.find(needle) != std::string::npos)
+            return &d;
+    return nullptr;
 }
 
 } // namespace
@@ -286,6 +339,48 @@ private Q_SLOTS:
         QCOMPARE(mul.debugHandles, std::vector<std::int64_t> { 2 });
         // ExecuTorch serde dtype table: 14 is uint16 (torch 8.x would say something else).
         QCOMPARE(ep->graph.tensorValues.at("aten_mul_tensor").dtype, ScalarType::UInt16);
+    }
+
+    void decodesNamedDataStore()
+    {
+        const auto ep = parseData("delegate_named_data.json");
+        QVERIFY(ep);
+        const LoweredModule& lm = *ep->loweredModules.at("lowered_module_0");
+        // pte_data: as before, plus the alignment.
+        QCOMPARE(lm.namedData.size(), std::size_t(1));
+        QCOMPARE(lm.pteDataEntries.size(), std::size_t(1));
+        const auto& pte = lm.pteDataEntries.at("weights_0");
+        QCOMPARE(pte.alignment, std::uint32_t(16));
+        QCOMPARE(pte.bufferIndex, std::int64_t(0));
+        QCOMPARE(std::memcmp(pte.data.data(), "\x01\x02\x03\x04", 4), 0);
+        QCOMPARE(lm.namedData.at("weights_0").data(), pte.data.data());
+        // external_data: file -> key -> entry.
+        QCOMPARE(lm.externalData.size(), std::size_t(2));
+        const auto& model = lm.externalData.at("model.ptd");
+        QCOMPARE(model.size(), std::size_t(2));
+        const auto& fcw = model.at("fc.weight");
+        QCOMPARE(fcw.alignment, std::uint32_t(64));
+        QCOMPARE(fcw.bufferIndex, std::int64_t(1));
+        QCOMPARE(fcw.data.size(), std::size_t(8));
+        float f = 0;
+        std::memcpy(&f, fcw.data.data() + 4, 4);
+        QCOMPARE(f, 2.0f);
+        QCOMPARE(model.at("fc.bias").data.asStringView(), std::string_view("ext"));
+        // A buffer named twice is decoded once: both entries view the same bytes.
+        const auto& shared = lm.externalData.at("shared.ptd").at("weights_0_copy");
+        QCOMPARE(shared.alignment, std::uint32_t(32));
+        QCOMPARE(shared.data.data(), pte.data.data());
+
+        // An out-of-range buffer index in external_data names the JSON path.
+        QByteArray text = readDumpData("delegate_named_data.json");
+        text.replace(R"(\\\"buffer_index\\\": 2)", R"(\\\"buffer_index\\\": 7)");
+        const auto bad =
+            parseExportedProgramJson(std::string_view(text.constData(), std::size_t(text.size())), "x.json");
+        QVERIFY(!bad);
+        QVERIFY2(bad.error().message.find("buffer_index 7 is out of range") != std::string::npos,
+            bad.error().message.c_str());
+        QVERIFY2(bad.error().fieldPath.find("named_data_store.external_data.model.ptd.fc.bias") != std::string::npos,
+            bad.error().fieldPath.c_str());
     }
 
     void convertsLegacyDictSignature()
@@ -533,6 +628,269 @@ private Q_SLOTS:
         QCOMPARE(f, 4.f);
         QVERIFY(ep.weights.at("weight").isParameter);
         QCOMPARE(ep.weights.at("steps").meta.dtype, ScalarType::Long);
+        QVERIFY(!ep.sampleInputs); // 0-byte sample inputs: none, without a diagnostic
+        QVERIFY((*r)->diagnostics.empty());
+    }
+
+    void readsSampleInputs_data()
+    {
+        QTest::addColumn<QString>("layout");
+        QTest::addColumn<QString>("entry");
+        QTest::addRow("legacy-zip") << "legacy"
+                                    << "serialized_example_inputs.pt";
+        QTest::addRow("pt2-archive") << "pt2"
+                                     << "archive/data/sample_inputs/model.pt";
+        QTest::addRow("etrecord") << "etrecord"
+                                  << "edge_dialect_exported_program_example_inputs";
+    }
+
+    void readsSampleInputs()
+    {
+        QFETCH(QString, layout);
+        QFETCH(QString, entry);
+        const QByteArray program = readDumpData("counter_single_key.json");
+        const QByteArray samples = samplePickleZip();
+        QVERIFY(!samples.isEmpty());
+        std::vector<ZipItem> items;
+        if (layout == QLatin1String("legacy"))
+            items = { { "serialized_exported_program.json", program },
+                { "serialized_state_dict.pt", counterStateDict() }, { "serialized_example_inputs.pt", samples },
+                { "version", "8.12" } };
+        else if (layout == QLatin1String("pt2"))
+            items = { { "archive/archive_format", "pt2" }, { "archive/models/model.json", program },
+                { "archive/data/weights/model.pt", counterStateDict() },
+                { "archive/data/sample_inputs/model.pt", samples } };
+        else
+            items = { { "ETRECORD_V0", "" }, { "edge_dialect_exported_program", program },
+                { "edge_dialect_exported_program_state_dict", counterStateDict() },
+                { "edge_dialect_exported_program_example_inputs", samples } };
+        const QString path = tempDir() + QStringLiteral("/samples-%1.zip").arg(layout);
+        QVERIFY(writeZip(path, items));
+        const auto r = readDump(path.toStdString());
+        QVERIFY_RESULT(r);
+        const DumpSet& set = **r;
+        const ExportedProgram& ep = *set.methods[0].second;
+        QVERIFY(ep.sampleInputs);
+        const SampleInputs& in = *ep.sampleInputs;
+        QCOMPARE(in.source, path.toStdString() + ":" + entry.toStdString());
+        QCOMPARE(leafPaths(in),
+            std::string("args[0],args[1][0],args[1][1],args[2],args[3],args[4],args[5],kwargs['mask'],"
+                        "kwargs['scale'],kwargs['n'][0],kwargs['n'][1],kwargs['shape_only']"));
+        const auto& l = in.leaves;
+        QCOMPARE(l[0].kind, SampleInput::Kind::Tensor);
+        QCOMPARE(l[0].tensor.meta.dtype, ScalarType::Float);
+        QCOMPARE(l[0].tensor.meta.sizes.size(), std::size_t(2));
+        QCOMPARE(*l[0].tensor.meta.sizes[1].value, std::int64_t(3));
+        QCOMPARE(*l[0].tensor.meta.strides[0].value, std::int64_t(3));
+        QCOMPARE(l[0].tensor.data.size(), std::size_t(24));
+        QCOMPARE(*tensorElements(l[0].tensor, 8), (std::vector<double> { 1, 2, 3, 4, 5, 6 }));
+        QCOMPARE(l[0].tensor.source, path.toStdString() + ":" + entry.toStdString() + ":sample/data/0");
+        // A view into the mapped dump, like the weights: not a copy.
+        QCOMPARE(l[0].tensor.data.owner(), ep.weights.at("weight").data.owner());
+        QCOMPARE(l[1].kind, SampleInput::Kind::Int);
+        QCOMPARE(l[1].intValue, std::int64_t(1));
+        QCOMPARE(l[2].kind, SampleInput::Kind::Float);
+        QCOMPARE(l[2].floatValue, 2.5);
+        QCOMPARE(l[3].kind, SampleInput::Kind::None);
+        QCOMPARE(l[4].kind, SampleInput::Kind::Bool);
+        QVERIFY(l[4].boolValue);
+        QCOMPARE(l[5].kind, SampleInput::Kind::String);
+        QCOMPARE(l[5].text, std::string("mode"));
+        QCOMPARE(l[6].kind, SampleInput::Kind::Unsupported);
+        QCOMPARE(l[6].text, std::string("a torch.device object"));
+        QCOMPARE(l[7].tensor.meta.dtype, ScalarType::Bool);
+        QCOMPARE(*tensorElements(l[7].tensor, 8), (std::vector<double> { 1, 0, 1 }));
+        QCOMPARE(l[8].floatValue, 0.5);
+        QCOMPARE(l[9].intValue, std::int64_t(7));
+        QCOMPARE(l[10].intValue, std::int64_t(-3));
+        QCOMPARE(l[11].kind, SampleInput::Kind::Tensor);
+        QVERIFY(l[11].tensor.fake);
+        QVERIFY(l[11].tensor.data.empty());
+        QCOMPARE(*l[11].tensor.meta.sizes[0].value, std::int64_t(2));
+        QVERIFY(!tensorElements(l[11].tensor, 8));
+        // The unsupported leaf and the fake tensor are warnings naming the entry and the leaf; nothing else.
+        QCOMPARE(set.diagnostics.size(), std::size_t(2));
+        const Diagnostic* dev = findDiagnostic(set.diagnostics, "sample input args[5] is a torch.device object");
+        QVERIFY(dev);
+        QCOMPARE(dev->severity, Severity::Warning);
+        QCOMPARE(dev->file, path.toStdString() + ":" + entry.toStdString());
+        QCOMPARE(dev->fieldPath, std::string("args[5]"));
+        const Diagnostic* fake =
+            findDiagnostic(set.diagnostics, "sample input 'kwargs['shape_only']' is a fake tensor");
+        QVERIFY(fake);
+        QCOMPARE(fake->severity, Severity::Warning);
+    }
+
+    void sampleInputProblemsAreWarnings()
+    {
+        // 0 bytes: none, silently. Not a torch.save zip, or not (args, kwargs): a warning; the dump still loads.
+        const QByteArray program = readDumpData("counter_single_key.json");
+        // A memoized tuple shared twice per level for 21 levels: 2^21 leaves, cut off at 65536 values.
+        std::string dag("\x80\x02NN\x86q\x00", 7);
+        for (int i = 1; i <= 20; ++i)
+            dag += "h" + std::string(1, char(i - 1)) + "h" + std::string(1, char(i - 1)) + "\x86q"
+                + std::string(1, char(i));
+        dag += "\x85}\x86.";
+        const std::vector<std::pair<QByteArray, std::string>> cases = {
+            { QByteArray(), std::string() },
+            { QByteArray("not a zip"), "the sample inputs cannot be read" },
+            { torchSaveZip("\x80\x02K\x05.", {}), "sample input inputs is a int instead of an (args, kwargs) pair" },
+            // ([L], {}) where L = [L]
+            { torchSaveZip(std::string("\x80\x02]q\x00h\x00"
+                                       "a\x85}\x86.",
+                               12),
+                  {}),
+                "sample input args[0][0] is a reference to a container that encloses it" },
+            { torchSaveZip(dag, {}), "is past the first 65536 values" },
+        };
+        int n = 0;
+        for (const auto& [blob, needle] : cases) {
+            const QString path = tempDir() + QStringLiteral("/bad-samples-%1.zip").arg(++n);
+            QVERIFY(writeZip(
+                path, { { "serialized_exported_program.json", program }, { "serialized_example_inputs.pt", blob } }));
+            const auto r = readDump(path.toStdString());
+            QVERIFY_RESULT(r);
+            const ExportedProgram& ep = *(*r)->methods[0].second;
+            if (needle.empty()) {
+                QVERIFY(!ep.sampleInputs);
+                QVERIFY((*r)->diagnostics.empty());
+                continue;
+            }
+            QCOMPARE((*r)->diagnostics.size(), std::size_t(1));
+            const auto& d = (*r)->diagnostics[0];
+            QVERIFY2(d.message.find(needle) != std::string::npos, d.message.c_str());
+            QCOMPARE(d.severity, Severity::Warning);
+            QVERIFY2(d.file.find(".zip:serialized_example_inputs.pt") != std::string::npos, d.file.c_str());
+        }
+    }
+
+    void readsFakeTensorWeights()
+    {
+        // Older legacy zips pickle FakeTensors: _reconstruct_fake_tensor(<TensorMeta JSON>, is_param).
+        using namespace pk;
+        const std::int64_t steps = 5;
+        std::string pickle = "\x80\x02" + global("collections", "OrderedDict") + ")R(";
+        pickle += str("weight")
+            + fakeTensor(R"({"dtype": 7, "sizes": [{"as_int": 4}], "requires_grad": true, "device": {"type": "cpu", )"
+                         R"("index": null}, "strides": [{"as_int": 1}], "storage_offset": {"as_int": 0}, "layout": 7})",
+                true);
+        pickle += str("steps") + tensorPickle({ "", "LongStorage", "1", 1, {}, {}, 0, false }) + "u.";
+        const QByteArray sd = torchSaveZip(pickle, { { "1", QByteArray(reinterpret_cast<const char*>(&steps), 8) } });
+        const QString path = tempDir() + QStringLiteral("/fake.pt2");
+        QVERIFY(writeZip(path,
+            { { "serialized_exported_program.json", readDumpData("counter_single_key.json") },
+                { "serialized_state_dict.pt", sd } }));
+        const auto r = readDump(path.toStdString());
+        QVERIFY_RESULT(r);
+        const auto& ep = (*r)->methods[0].second;
+        QVERIFY(ep->missingWeights.empty());
+        const WeightTensor& w = ep->weights.at("weight");
+        QVERIFY(w.fake);
+        QVERIFY(w.isParameter);
+        QVERIFY(w.data.empty());
+        QCOMPARE(w.meta.dtype, ScalarType::Float);
+        QCOMPARE(*w.meta.sizes[0].value, std::int64_t(4));
+        QVERIFY(w.meta.requiresGrad);
+        QCOMPARE(w.source, path.toStdString() + ":serialized_state_dict.pt (fake tensor: no data)");
+        QVERIFY(!ep->weights.at("steps").fake);
+        QCOMPARE((*r)->diagnostics.size(), std::size_t(1));
+        const auto& d = (*r)->diagnostics[0];
+        QCOMPARE(d.severity, Severity::Warning);
+        QCOMPARE(d.file, path.toStdString() + ":serialized_state_dict.pt");
+        QVERIFY2(d.message.find("weight 'weight' is a fake tensor (f32[4]): the dump has its metadata but no data")
+                != std::string::npos,
+            d.message.c_str());
+        // Emitting it is an error naming the FQN, never a zero-filled constant.
+        EmitOptions zeroFill;
+        zeroFill.zeroFillMissingWeights = true;
+        for (const EmitOptions& options : { EmitOptions {}, zeroFill }) {
+            const auto emitted = emitProgram({ { "forward", ep } }, options);
+            QVERIFY(!emitted);
+            QVERIFY2(
+                emitted.error().message.find("weight 'weight'") != std::string::npos, emitted.error().message.c_str());
+            QVERIFY2(emitted.error().message.find("fake tensor: no data") != std::string::npos,
+                emitted.error().message.c_str());
+        }
+
+        // An embedded TensorMeta that cannot be decoded: a warning, and the weight is missing.
+        std::string broken = "\x80\x02" + global("collections", "OrderedDict") + ")R(" + str("weight")
+            + fakeTensor(R"({"dtype": 99, "sizes": []})", true) + "u.";
+        const QString p2 = tempDir() + QStringLiteral("/fake-broken.pt2");
+        QVERIFY(writeZip(p2,
+            { { "serialized_exported_program.json", readDumpData("counter_single_key.json") },
+                { "serialized_state_dict.pt", torchSaveZip(broken, {}) } }));
+        const auto r2 = readDump(p2.toStdString());
+        QVERIFY_RESULT(r2);
+        QCOMPARE((*r2)->methods[0].second->missingWeights, (std::vector<std::string> { "weight", "steps" }));
+        QVERIFY(findDiagnostic((*r2)->diagnostics,
+            "weight 'weight' is a fake tensor whose embedded TensorMeta cannot "
+            "be read"));
+    }
+
+    void readsUsePicklePt2Weights()
+    {
+        // 2.9+ PayloadConfig with use_pickle: a torch.save of one tensor (here a parameter) per weight.
+        const QByteArray config = R"({"config": {
+            "weight": {"path_name": "weight_0", "is_param": true, "use_pickle": true, "tensor_meta": {"dtype": 7,
+              "sizes": [{"as_int": 4}], "requires_grad": true, "device": {"type": "cpu", "index": null},
+              "strides": [{"as_int": 1}], "storage_offset": {"as_int": 0}, "layout": 7}},
+            "steps": {"path_name": "weight_1", "is_param": false, "use_pickle": false, "tensor_meta": {"dtype": 5,
+              "sizes": [], "requires_grad": false, "device": {"type": "cpu", "index": null},
+              "strides": [], "storage_offset": {"as_int": 0}, "layout": 7}}}})";
+        const std::int64_t steps = 9;
+        // The parameter views elements 1..4 of a 5-element storage.
+        const QByteArray param =
+            torchSaveZip("\x80\x02" + tensorPickle({ "", "FloatStorage", "0", 5, { 4 }, { 1 }, 1, true }) + ".",
+                { { "0", floatBytes({ 9.f, 0.5f, 1.5f, 2.5f, 3.5f }) } }, "weight_0");
+        const QString path = tempDir() + QStringLiteral("/use-pickle.pt2");
+        QVERIFY(writeZip(path,
+            { { "m/archive_format", "pt2" }, { "m/models/model.json", readDumpData("counter_single_key.json") },
+                { "m/data/weights/model_weights_config.json", config }, { "m/data/weights/weight_0", param },
+                { "m/data/weights/weight_1", QByteArray(reinterpret_cast<const char*>(&steps), 8) } }));
+        const auto r = readDump(path.toStdString());
+        QVERIFY_RESULT(r);
+        QVERIFY((*r)->diagnostics.empty());
+        const ExportedProgram& ep = *(*r)->methods[0].second;
+        QVERIFY(ep.missingWeights.empty());
+        const WeightTensor& w = ep.weights.at("weight");
+        QVERIFY(w.isParameter);
+        QCOMPARE(*tensorElements(w, 8), (std::vector<double> { 0.5, 1.5, 2.5, 3.5 }));
+        QCOMPARE(w.source, path.toStdString() + ":m/data/weights/weight_0:weight_0/data/0");
+
+        // A tensor subclass pickles other globals: refused with an error naming the entry and the global; the
+        // dump still loads and the weight is missing.
+        using namespace pk;
+        const std::string subclass = "\x80\x02" + global("torchao.dtypes", "AffineQuantizedTensor") + ")\x81.";
+        const QString p2 = tempDir() + QStringLiteral("/subclass.pt2");
+        QVERIFY(writeZip(p2,
+            { { "m/archive_format", "pt2" }, { "m/models/model.json", readDumpData("counter_single_key.json") },
+                { "m/data/weights/model_weights_config.json", config },
+                { "m/data/weights/weight_0", torchSaveZip(subclass, {}) },
+                { "m/data/weights/weight_1", QByteArray(reinterpret_cast<const char*>(&steps), 8) } }));
+        const auto r2 = readDump(p2.toStdString());
+        QVERIFY_RESULT(r2);
+        QCOMPARE((*r2)->methods[0].second->missingWeights, std::vector<std::string> { "weight" });
+        QCOMPARE((*r2)->diagnostics.size(), std::size_t(1));
+        const auto& d = (*r2)->diagnostics[0];
+        QCOMPARE(d.severity, Severity::Error);
+        QCOMPARE(d.code, ErrorCode::Unsupported);
+        QCOMPARE(d.file, p2.toStdString() + ":m/data/weights/weight_0");
+        QCOMPARE(d.fieldPath, std::string("config.weight"));
+        QVERIFY2(d.message.find("weight 'weight' (use_pickle) cannot be read") != std::string::npos, d.message.c_str());
+        QVERIFY2(d.message.find("'torchao.dtypes.AffineQuantizedTensor'") != std::string::npos, d.message.c_str());
+
+        // A pickled tensor whose dtype contradicts the config is refused the same way.
+        const QByteArray longs =
+            torchSaveZip("\x80\x02" + tensorPickle({ "", "LongStorage", "0", 4, { 4 }, { 1 } }) + ".",
+                { { "0", QByteArray(32, '\0') } });
+        const QString p3 = tempDir() + QStringLiteral("/dtype-mismatch.pt2");
+        QVERIFY(writeZip(p3,
+            { { "m/archive_format", "pt2" }, { "m/models/model.json", readDumpData("counter_single_key.json") },
+                { "m/data/weights/model_weights_config.json", config }, { "m/data/weights/weight_0", longs },
+                { "m/data/weights/weight_1", QByteArray(reinterpret_cast<const char*>(&steps), 8) } }));
+        const auto r3 = readDump(p3.toStdString());
+        QVERIFY_RESULT(r3);
+        QVERIFY(findDiagnostic((*r3)->diagnostics, "the pickled tensor is i64 but the config says f32"));
     }
 
     void refusesUnsafePickledWeights()

@@ -124,6 +124,14 @@ private Q_SLOTS:
             const auto g = load(bytes);
             if (g)
                 QVERIFY(g->root != nullptr);
+            // The lenient mode (sample inputs) survives the same garbage.
+            UnpickleOptions lenient;
+            lenient.opaqueObjects = true;
+            const auto o = Unpickler::load(
+                std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()),
+                "test.pkl", lenient);
+            if (o)
+                QVERIFY(o->root != nullptr);
         }
     }
 
@@ -189,6 +197,122 @@ private Q_SLOTS:
         const auto r = readTorchSave(bytes, "sd.pt", std::uint64_t(1) << 30);
         QVERIFY(!r);
         QVERIFY2(r.error().message.find(needle.toStdString()) != std::string::npos, r.error().message.c_str());
+    }
+
+    void readsFakeTensorsAndProtocol2Bytes()
+    {
+        // (fake parameter, b'', b'\xe9\x00\xff'): bytes spelled the protocol-2 way (_codecs.encode / bytes()).
+        const std::string meta = "{\"dtype\": 7, \"sizes\": [{\"as_int\": 2}], \"note\": \"\xc3\xa9\"}";
+        const std::string p = "\x80\x02" + pk::fakeTensor(meta, true) + pk::global("__builtin__", "bytes") + ")R"
+            + pk::bytesObject(std::string("\xe9\x00\xff", 3)) + "\x87.";
+        auto r = load(p);
+        QVERIFY_RESULT(r);
+        QCOMPARE(r->root->kind, PickleValue::Kind::Tuple);
+        QCOMPARE(r->root->items.size(), std::size_t(3));
+        const PickleValue* fake = r->root->items[0];
+        QCOMPARE(fake->kind, PickleValue::Kind::Tensor);
+        QVERIFY(fake->fake);
+        QVERIFY(fake->isParameter);
+        QVERIFY(fake->storage == nullptr);
+        QCOMPARE(fake->text, meta); // the JSON bytes, byte for byte (UTF-8 inside survives the latin-1 trip)
+        QCOMPARE(r->root->items[1]->kind, PickleValue::Kind::BytesValue);
+        QCOMPARE(r->root->items[1]->text, std::string());
+        QCOMPARE(r->root->items[2]->text, std::string("\xe9\x00\xff", 3));
+
+        // ExecuTorch's copy of the reducer is accepted too; the name must be exact.
+        const std::string et = "\x80\x02"
+            + pk::global("executorch.exir.serde.export_serialize", "_reconstruct_fake_tensor") + pk::bytesObject("{}")
+            + "\x89\x86R.";
+        auto e = load(et);
+        QVERIFY_RESULT(e);
+        QVERIFY(e->root->fake);
+        QVERIFY(!e->root->isParameter);
+        const auto wrong = load("\x80\x02" + pk::global("torch._subclasses.fake_tensor", "_reconstruct_fake_tensor")
+            + pk::bytesObject("{}") + "\x89\x86R.");
+        QVERIFY(!wrong);
+        QCOMPARE(wrong.error().code, ErrorCode::Unsupported);
+        // _codecs.encode is only the bytes spelling: another codec is refused.
+        const auto codec =
+            load("\x80\x02" + pk::global("_codecs", "encode") + pk::str("x") + pk::str("rot13") + "\x86R.");
+        QVERIFY(!codec);
+        QCOMPARE(codec.error().code, ErrorCode::Unsupported);
+        QVERIFY2(codec.error().message.find("_codecs.encode") != std::string::npos, codec.error().message.c_str());
+        // A fake tensor needs its JSON bytes.
+        const auto noBytes = load("\x80\x02" + pk::global("torch._export.serde.serialize", "_reconstruct_fake_tensor")
+            + pk::str("{}") + "\x89\x86R.");
+        QVERIFY(!noBytes);
+        QCOMPARE(noBytes.error().code, ErrorCode::InvalidInput);
+    }
+
+    void opaqueModeKeepsUnknownObjects()
+    {
+        // (torch.device('cpu'), mymod.Thing.__new__(mymod.Thing) with state {})
+        const std::string p = "\x80\x02" + pk::global("torch", "device") + pk::str("cpu") + "\x85R"
+            + pk::global("mymod", "Thing") + ")\x81}b" + "\x86.";
+        const auto strict = load(p);
+        QVERIFY(!strict);
+        QCOMPARE(strict.error().code, ErrorCode::Unsupported);
+        QVERIFY2(strict.error().message.find("'torch.device'") != std::string::npos, strict.error().message.c_str());
+        UnpickleOptions lenient;
+        lenient.opaqueObjects = true;
+        const auto r = Unpickler::load(
+            std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(p.data()), p.size()), "t.pkl", lenient);
+        QVERIFY_RESULT(r);
+        QCOMPARE(r->root->items.size(), std::size_t(2));
+        QCOMPARE(r->root->items[0]->kind, PickleValue::Kind::Opaque);
+        QCOMPARE(r->root->items[0]->text, std::string("torch.device"));
+        QCOMPARE(r->root->items[1]->kind, PickleValue::Kind::Opaque);
+        QCOMPARE(r->root->items[1]->text, std::string("mymod.Thing"));
+        // Opcodes outside torch.save's set stay refused in either mode.
+        const std::string inst = "\x80\x02(ios\nsystem\n.";
+        const auto i = Unpickler::load(
+            std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(inst.data()), inst.size()), "t.pkl",
+            lenient);
+        QVERIFY(!i);
+        QVERIFY(i.error().message.find("INST") != std::string::npos);
+    }
+
+    void resolvesSingleTensorArchives()
+    {
+        // torch.save(nn.Parameter(...)): the root is the tensor itself.
+        const std::string pickle =
+            "\x80\x02" + tensorPickle({ "", "FloatStorage", "7", 4, { 2, 2 }, { 1, 2 }, 0, true }) + ".";
+        const QByteArray zip = torchSaveZip(pickle, { { "7", floatBytes({ 1.f, 2.f, 3.f, 4.f }) } });
+        const Bytes bytes = Bytes::copyOf(std::string_view(zip.constData(), static_cast<std::size_t>(zip.size())));
+        auto reader = TorchSaveReader::open(bytes, "p.pt", std::uint64_t(1) << 30);
+        QVERIFY_RESULT(reader);
+        QCOMPARE(reader->root()->kind, PickleValue::Kind::Tensor);
+        auto t = reader->tensor(reader->root(), "p");
+        QVERIFY_RESULT(t);
+        QVERIFY(t->tensor.isParameter);
+        QVERIFY(!t->tensor.fake);
+        QCOMPARE(*t->tensor.meta.strides[1].value, std::int64_t(2));
+        QCOMPARE(t->tensor.data.size(), std::size_t(16));
+        QCOMPARE(t->tensor.source, std::string("p.pt:archive/data/7"));
+        // Column-major [2, 2]: logical order reads 1, 3, 2, 4.
+        QCOMPARE(*tensorElements(t->tensor, 8), (std::vector<double> { 1, 3, 2, 4 }));
+        QVERIFY(!tensorElements(t->tensor, 3)); // over the limit
+        const auto notTensor = reader->tensor(nullptr, "x");
+        QVERIFY(!notTensor);
+        QVERIFY(notTensor.error().message.find("'x' is not a tensor") != std::string::npos);
+    }
+
+    void boundsSharedContainerExpansion()
+    {
+        // t0 = (None, None), t_i = (t_{i-1}, t_{i-1}): 2^32 paths through 32 levels of shared tuples.
+        std::string p = "\x80\x02NN\x86q\x00"s;
+        for (int i = 1; i < 31; ++i)
+            p += "h" + std::string(1, char(i - 1)) + "h" + std::string(1, char(i - 1)) + "\x86q"
+                + std::string(1, char(i));
+        p += ".";
+        const QByteArray zip = torchSaveZip(p, {});
+        const Bytes bytes = Bytes::copyOf(std::string_view(zip.constData(), static_cast<std::size_t>(zip.size())));
+        const auto r = readTorchSave(bytes, "dag.pt", std::uint64_t(1) << 30);
+        QVERIFY(!r);
+        QCOMPARE(r.error().code, ErrorCode::InvalidInput);
+        QVERIFY2(r.error().message.find("dag.pt: the pickle's containers expand to more than 1048576 values")
+                != std::string::npos,
+            r.error().message.c_str());
     }
 
     void rejectsMissingStorageEntry()

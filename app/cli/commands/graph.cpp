@@ -2,7 +2,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // `ptelens-cli graph FILE [--method NAME] [--json]`: what a graph dump (PT2 archive, legacy torch.export
 // zip, ETRecord, bare exported-program JSON) holds: methods, input and output specs (marking the outputs
-// emission does not return), nodes with targets and tensor metadata, weights, lowered delegates.
+// emission does not return), nodes with targets and tensor metadata, weights, lowered delegates with their
+// named data, and the sample inputs kept with the program.
 #include "command.h"
 #include "pte/dumpreader.h"
 
@@ -148,6 +149,149 @@ std::string argText(const pte::Argument& a)
     return "?";
 }
 
+/** Sample-input tensors with at most this many elements show their values. */
+constexpr std::size_t kSampleValueLimit = 8;
+
+const char* sampleKindName(pte::SampleInput::Kind k)
+{
+    switch (k) {
+    case pte::SampleInput::Kind::Tensor:
+        return "tensor";
+    case pte::SampleInput::Kind::None:
+        return "none";
+    case pte::SampleInput::Kind::Bool:
+        return "bool";
+    case pte::SampleInput::Kind::Int:
+        return "int";
+    case pte::SampleInput::Kind::Float:
+        return "float";
+    case pte::SampleInput::Kind::String:
+        return "str";
+    case pte::SampleInput::Kind::Unsupported:
+        return "unsupported";
+    }
+    return "?";
+}
+
+bool integralType(pte::ScalarType t)
+{
+    using pte::ScalarType;
+    return t == ScalarType::Byte || t == ScalarType::Char || t == ScalarType::Short || t == ScalarType::Int
+        || t == ScalarType::Long || t == ScalarType::UInt16 || t == ScalarType::UInt32 || t == ScalarType::UInt64;
+}
+
+/** "f32[3] = [0.2, 0.6, -0.1]", "i64 = 3", "None", ... */
+std::string sampleText(const pte::SampleInput& in)
+{
+    using K = pte::SampleInput::Kind;
+    switch (in.kind) {
+    case K::Tensor: {
+        std::string s = metaText(in.tensor.meta);
+        if (in.tensor.fake)
+            return s + "  (fake: no data)";
+        if (const auto v = pte::tensorElements(in.tensor, kSampleValueLimit)) {
+            s += " = [";
+            for (std::size_t i = 0; i < v->size(); ++i) {
+                const double d = (*v)[i];
+                s += (i ? ", " : "");
+                if (in.tensor.meta.dtype == pte::ScalarType::Bool)
+                    s += d != 0 ? "True" : "False";
+                else if (integralType(in.tensor.meta.dtype))
+                    s += std::to_string(static_cast<long long>(d));
+                else
+                    s += floatText(d);
+            }
+            s += "]";
+        }
+        return s;
+    }
+    case K::None:
+        return "None";
+    case K::Bool:
+        return in.boolValue ? "True" : "False";
+    case K::Int:
+        return std::to_string(in.intValue);
+    case K::Float:
+        return floatText(in.floatValue);
+    case K::String:
+        return "\"" + in.text + "\"";
+    case K::Unsupported:
+        return "<" + in.text + ">";
+    }
+    return "?";
+}
+
+Json sampleJson(const pte::SampleInput& in)
+{
+    using K = pte::SampleInput::Kind;
+    Json j;
+    j["path"] = in.path;
+    j["kind"] = sampleKindName(in.kind);
+    switch (in.kind) {
+    case K::Tensor: {
+        const auto& m = in.tensor.meta;
+        j["dtype"] = pte::scalarTypeShortName(m.dtype);
+        Json shape = Json::array();
+        for (const auto& s : m.sizes)
+            shape.push_back(s.value ? Json(*s.value) : Json(s.expr));
+        j["shape"] = std::move(shape);
+        Json strides = Json::array();
+        for (const auto& s : m.strides)
+            strides.push_back(s.value ? Json(*s.value) : Json(s.expr));
+        j["strides"] = std::move(strides);
+        j["device"] = m.deviceType + (m.deviceIndex ? ":" + std::to_string(*m.deviceIndex) : std::string());
+        j["bytes"] = in.tensor.data.size();
+        j["fake"] = in.tensor.fake;
+        if (const auto v = pte::tensorElements(in.tensor, kSampleValueLimit)) {
+            Json values = Json::array();
+            for (const double d : *v) {
+                if (m.dtype == pte::ScalarType::Bool)
+                    values.push_back(d != 0);
+                else if (integralType(m.dtype))
+                    values.push_back(static_cast<std::int64_t>(d));
+                else if (std::isfinite(d))
+                    values.push_back(d);
+                else
+                    values.push_back(floatText(d));
+            }
+            j["values"] = std::move(values);
+        }
+        break;
+    }
+    case K::None:
+        j["value"] = nullptr;
+        break;
+    case K::Bool:
+        j["value"] = in.boolValue;
+        break;
+    case K::Int:
+        j["value"] = in.intValue;
+        break;
+    case K::Float:
+        j["value"] = std::isfinite(in.floatValue) ? Json(in.floatValue) : Json(floatText(in.floatValue));
+        break;
+    case K::String:
+        j["value"] = in.text;
+        break;
+    case K::Unsupported:
+        j["what"] = in.text;
+        break;
+    }
+    return j;
+}
+
+Json namedDataJson(const std::string& file, const std::string& key, const pte::LoweredModule::NamedDataEntry& e)
+{
+    Json j;
+    j["key"] = key;
+    if (!file.empty())
+        j["file"] = file;
+    j["bytes"] = e.data.size();
+    j["alignment"] = e.alignment;
+    j["buffer_index"] = e.bufferIndex;
+    return j;
+}
+
 /** Why the emitted method does not return this output, or nullptr when it does. */
 const char* dropReason(pte::OutputKind k)
 {
@@ -281,6 +425,8 @@ Json methodJson(const std::string& name, const pte::ExportedProgram& ep, bool wi
         j["bytes"] = w.data.size();
         j["parameter"] = w.isParameter;
         j["source"] = w.source;
+        if (w.fake)
+            j["fake"] = true;
         weights.push_back(std::move(j));
     }
     m["weights"] = std::move(weights);
@@ -301,9 +447,24 @@ Json methodJson(const std::string& name, const pte::ExportedProgram& ep, bool wi
         j["compile_specs"] = std::move(specs);
         j["original_nodes"] = lm->originalModule ? lm->originalModule->graph.nodes.size() : 0;
         j["named_data"] = lm->namedData.size();
+        Json pte = Json::array();
+        for (const auto& [key, e] : lm->pteDataEntries)
+            pte.push_back(namedDataJson({}, key, e));
+        j["pte_data"] = std::move(pte);
+        Json external = Json::array();
+        for (const auto& [file, entries] : lm->externalData)
+            for (const auto& [key, e] : entries)
+                external.push_back(namedDataJson(file, key, e));
+        j["external_data"] = std::move(external);
         lowered.push_back(std::move(j));
     }
     m["lowered_modules"] = std::move(lowered);
+    Json samples = Json::array();
+    if (ep.sampleInputs)
+        for (const auto& in : ep.sampleInputs->leaves)
+            samples.push_back(sampleJson(in));
+    m["sample_inputs"] = std::move(samples);
+    m["sample_inputs_source"] = ep.sampleInputs ? Json(ep.sampleInputs->source) : Json(nullptr);
     Json ranges = Json::object();
     for (const auto& [sym, r] : ep.rangeConstraints) {
         Json j;
@@ -388,13 +549,27 @@ void printMethodText(std::string& out, const std::string& name, const pte::Expor
     }
     out += "\n";
     for (const auto& [fqn, w] : ep.weights)
-        out += "    " + fqn + "  " + metaText(w.meta) + "  " + std::to_string(w.data.size()) + " bytes\n";
+        out += "    " + fqn + "  " + metaText(w.meta) + "  "
+            + (w.fake ? std::string("(fake: no data)") : std::to_string(w.data.size()) + " bytes") + "\n";
     for (const auto& [lname, lm] : ep.loweredModules) {
         out += "  delegate " + lname + ": " + lm->backendId + ", " + std::to_string(lm->processedBytes.size())
             + " processed bytes, " + std::to_string(lm->compileSpecs.size()) + " compile spec(s)";
         if (lm->originalModule)
             out += ", original graph " + std::to_string(lm->originalModule->graph.nodes.size()) + " nodes";
         out += "\n";
+        for (const auto& [key, e] : lm->pteDataEntries)
+            out += "    named data (pte) " + key + ": " + std::to_string(e.data.size()) + " bytes"
+                + (e.alignment ? ", align " + std::to_string(e.alignment) : std::string()) + "\n";
+        for (const auto& [file, entries] : lm->externalData)
+            for (const auto& [key, e] : entries)
+                out += "    named data (external " + file + ") " + key + ": " + std::to_string(e.data.size()) + " bytes"
+                    + (e.alignment ? ", align " + std::to_string(e.alignment) : std::string()) + "\n";
+    }
+    if (ep.sampleInputs) {
+        out += "  sample inputs (" + std::to_string(ep.sampleInputs->leaves.size()) + "): " + ep.sampleInputs->source
+            + "\n";
+        for (const auto& in : ep.sampleInputs->leaves)
+            out += "    " + in.path + "  " + sampleText(in) + "\n";
     }
     for (const auto& [sym, r] : ep.rangeConstraints)
         out += "  range " + sym + ": [" + (r.minVal ? std::to_string(*r.minVal) : "-inf") + ", "

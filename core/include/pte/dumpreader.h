@@ -28,6 +28,15 @@ struct DumpReadOptions
  * edge_dialect_exported_program/<method>, the other recorded programs going to DumpSet::otherPrograms.
  * Weights are Bytes views into the mapped file whenever the archive stores them uncompressed.
  *
+ * Pickled weights (legacy state dicts, 2.8 data/weights/<model>.pt, ETRecord <entry>_state_dict, 2.9+ use_pickle
+ * payloads) go through the restricted unpickler. A pickled FakeTensor becomes a WeightTensor with `fake` set and
+ * no data, with a warning naming the entry and FQN. A 2.9+ use_pickle payload that is not a plain tensor (a tensor
+ * subclass) is an Error-severity diagnostic naming the entry and the refused global; the weight is then missing.
+ *
+ * Sample inputs (legacy serialized_example_inputs.pt, PT2 data/sample_inputs/<model>.pt, ETRecord
+ * <entry>_example_inputs) fill ExportedProgram::sampleInputs. A 0-byte entry means none; an unreadable entry
+ * or leaf is a warning, never an error.
+ *
  * @returns Io when the file cannot be read; InvalidInput for a malformed archive, pickle or JSON document
  *   (unsafe entry paths, entries over DumpReadOptions::maxEntrySize, CRC mismatches, wrong JSON types);
  *   Truncated when JSON or a weight payload ends early; UnsupportedVersion for an unknown schema major;

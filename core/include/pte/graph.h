@@ -236,6 +236,47 @@ struct WeightTensor
     Bytes data; ///< the whole storage from storage_offset on; may be longer than the tensor
     std::string source; ///< "archive.pt2:data/weights/weight_0" for messages
     bool isParameter = false;
+    /**
+     * Metadata only: the dump pickled a FakeTensor (`_reconstruct_fake_tensor`), so there are no bytes.
+     * `data` is empty and `source` ends with "(fake tensor: no data)"; the reader adds a warning naming the FQN.
+     */
+    bool fake = false;
+};
+
+/**
+ * The elements of a tensor in logical (row-major) order, following its sizes, strides and dtype, as doubles.
+ * nullopt when the tensor has more than `maxElements` elements, symbolic sizes or strides, too few bytes
+ * (fake tensors), or a dtype without a plain numeric reading (complex, quantized, float8, bit types).
+ */
+[[nodiscard]] std::optional<std::vector<double>> tensorElements(const WeightTensor& t, std::size_t maxElements);
+
+/** One leaf of a program's flattened sample inputs `(args, kwargs)`. */
+struct SampleInput
+{
+    enum class Kind : std::uint8_t
+    {
+        Tensor, ///< `tensor` (bytes are a view into the mapped archive; empty for a fake tensor)
+        None,
+        Bool, ///< `boolValue`
+        Int, ///< `intValue`
+        Float, ///< `floatValue`
+        String, ///< `text`
+        Unsupported, ///< a value the reader does not interpret; `text` says what it is (a warning is reported)
+    };
+    std::string path; ///< "args[0]", "args[1][2]", "kwargs['mask']"
+    Kind kind = Kind::None;
+    WeightTensor tensor;
+    bool boolValue = false;
+    std::int64_t intValue = 0;
+    double floatValue = 0;
+    std::string text;
+};
+
+/** The example inputs torch.export kept with the program (a torch.save of `(args_tuple, kwargs_dict)`). */
+struct SampleInputs
+{
+    std::string source; ///< "file.pt2:linear_3/data/sample_inputs/model.pt"
+    std::vector<SampleInput> leaves; ///< depth-first, args before kwargs
 };
 
 struct LoweredModule;
@@ -260,6 +301,8 @@ struct ExportedProgram
     /** Lowered delegate modules by the name used in executorch_call_delegate's first argument. */
     std::map<std::string, std::shared_ptr<const LoweredModule>> loweredModules;
     std::string source; ///< "file.pt2:models/model.json"
+    /** The dump's sample/example inputs; nullopt when it has none (no entry, or a 0-byte entry). */
+    std::optional<SampleInputs> sampleInputs;
     /** Non-fatal findings while decoding (unknown schema minor, ...); readDump also copies them into the DumpSet. */
     Diagnostics diagnostics;
 };
@@ -271,7 +314,18 @@ struct LoweredModule
     Bytes processedBytes;
     std::vector<CompileSpec> compileSpecs;
     std::shared_ptr<const ExportedProgram> originalModule; ///< the delegated subgraph before lowering, when present
-    std::map<std::string, Bytes> namedData;
+    std::map<std::string, Bytes> namedData; ///< named_data_store.pte_data: key -> bytes (stored in the .pte)
+    /** One DataEntry of named_data_store (pte_data or external_data). */
+    struct NamedDataEntry
+    {
+        Bytes data; ///< a view of the decoded buffer (entries naming the same buffer share it)
+        std::int64_t bufferIndex = 0;
+        std::uint32_t alignment = 0; ///< 0 when the dump does not give one
+    };
+    /** named_data_store.pte_data with alignments (same keys and bytes as `namedData`). */
+    std::map<std::string, NamedDataEntry> pteDataEntries;
+    /** named_data_store.external_data: file name (a .ptd) -> key -> entry. */
+    std::map<std::string, std::map<std::string, NamedDataEntry>> externalData;
     /** The backend's debug-identifier map when the dump carries one: identifier -> debug handles. */
     std::optional<std::map<std::string, std::vector<std::int64_t>>> delegateDebugIdentifierMap;
 };
