@@ -51,8 +51,11 @@ format:
 format-check:
 	@git ls-files '*.cpp' '*.h' | xargs clang-format --dry-run --Werror
 
+# The CLI benchmarks, then the GUI workbench benchmark (Google Benchmark; bench/, offscreen).
 bench: build
 	@$(BUILD_DIR)/bin/ptelens-cli bench
+	@if [ -x $(BUILD_DIR)/bin/bench_workbench ]; then QT_QPA_PLATFORM=offscreen $(BUILD_DIR)/bin/bench_workbench; \
+	else echo "bench_workbench was not built (needs PTELENS_BUILD_GUI, PTELENS_BUILD_BENCH and libbenchmark-dev)"; fi
 
 clean:
 	@rm -rf $(BUILD_DIR) $(ASAN_DIR)

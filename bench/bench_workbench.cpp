@@ -1,0 +1,337 @@
+// SPDX-FileCopyrightText: 2026 The ptelens authors
+// SPDX-License-Identifier: BSD-3-Clause
+// The workbench on a large program (issue #5 "Speed"): a synthetic .pte with 200k instructions and 2 GiB of
+// constants is written once to a temporary directory, then
+//   OpenToUsable/StartToUsable  MainWindow::openFiles() until the instruction table has every row and its first
+//                               screenful is painted (StartToUsable also constructs and shows the window);
+//   Filter/*                    a filter change on the instruction proxy until it has its rows and the view
+//                               repainted (the window adds a 120 ms typing debounce for free text on top);
+//   Scroll/*                    data() of a screenful at random rows, and a scroll + repaint of the view.
+// Targets: usable < 1 s, filter < 100 ms. Sizes: PTELENS_BENCH_INSTRUCTIONS, PTELENS_BENCH_CONSTANT_BYTES.
+#include "document/document.h"
+#include "mainwindow.h"
+#include "models/instructionfilterproxy.h"
+#include "models/instructionmodel.h"
+#include "pte/ptereader.h"
+#include "pte/ptewriter.h"
+#include "widgets/graphpanel.h"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QHeaderView>
+#include <QScrollBar>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QThread>
+
+#include <benchmark/benchmark.h>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <random>
+
+using namespace pte::ui;
+
+namespace {
+
+struct Globals
+{
+    QString path;
+    std::uint64_t instructions = 200000;
+    std::uint64_t constantBytes = 2ULL << 30;
+    std::shared_ptr<Snapshot> snapshot; ///< the program plus a debug handle per instruction (handle = id + 1)
+    InstructionModel* model = nullptr;
+    InstructionFilterProxy* proxy = nullptr;
+    QTableView* view = nullptr;
+};
+Globals* g = nullptr;
+
+std::uint64_t envNumber(const char* name, std::uint64_t fallback)
+{
+    const char* v = std::getenv(name);
+    return v && *v ? std::strtoull(v, nullptr, 10) : fallback;
+}
+
+template <typename Pred> bool spinUntil(Pred pred, int timeoutMs = 120000)
+{
+    QElapsedTimer t;
+    t.start();
+    while (!pred()) {
+        if (t.elapsed() > timeoutMs)
+            return false;
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+        if (!pred())
+            QThread::usleep(200);
+    }
+    return true;
+}
+
+QTableView* instructionsView(MainWindow& w) { return w.findChild<QTableView*>(QStringLiteral("instructionsView")); }
+
+/** Opens the file in the window; returns seconds until the table is filled and its first screenful painted. */
+double openUntilUsable(MainWindow& w, benchmark::State& state)
+{
+    QTableView* view = instructionsView(w);
+    QElapsedTimer t;
+    t.start();
+    w.openFiles({ g->path });
+    const bool ok = spinUntil([&] {
+        return !w.document()->isBusy() && w.document()->snapshot()
+            && std::uint64_t(view->model()->rowCount()) == g->instructions;
+    });
+    // The first paint of the filled table: data() of every visible cell.
+    view->viewport()->repaint();
+    const double seconds = double(t.nsecsElapsed()) / 1e9;
+    if (!ok)
+        state.SkipWithError("the instruction table was not filled within 120 s");
+    return seconds;
+}
+
+void waitForGraph(MainWindow& w)
+{
+    auto* graph = w.findChild<GraphPanel*>(QStringLiteral("graphPanel"));
+    spinUntil([&] { return !graph->isBusy(); });
+}
+
+void OpenToUsable(benchmark::State& state)
+{
+    for (auto _ : state) {
+        MainWindow w;
+        w.resize(1600, 1000);
+        w.show();
+        QCoreApplication::processEvents();
+        state.SetIterationTime(openUntilUsable(w, state));
+        waitForGraph(w);
+    }
+    state.counters["rows"] = double(g->instructions);
+}
+
+void StartToUsable(benchmark::State& state)
+{
+    for (auto _ : state) {
+        QElapsedTimer t;
+        t.start();
+        auto w = std::make_unique<MainWindow>();
+        w->resize(1600, 1000);
+        w->show();
+        const double construct = double(t.nsecsElapsed()) / 1e9;
+        state.SetIterationTime(construct + openUntilUsable(*w, state));
+        waitForGraph(*w);
+    }
+}
+
+void repaintView()
+{
+    g->view->viewport()->repaint();
+    benchmark::DoNotOptimize(g->proxy->rowCount());
+}
+
+void clearFilters()
+{
+    g->proxy->setFilterText({});
+    g->proxy->setOperatorFilter({});
+    g->proxy->setDebugHandleFilter(std::nullopt);
+    g->proxy->setKindFilter(std::nullopt);
+    benchmark::DoNotOptimize(g->proxy->rowCount());
+    QCoreApplication::processEvents();
+}
+
+template <typename Set> void measureFilter(benchmark::State& state, Set set)
+{
+    int rows = 0;
+    for (auto _ : state) {
+        state.PauseTiming();
+        clearFilters();
+        state.ResumeTiming();
+        set();
+        rows = g->proxy->rowCount();
+        repaintView();
+    }
+    state.counters["rows"] = rows;
+    clearFilters(); // after the timed loop
+}
+
+void FilterText(benchmark::State& state)
+{
+    measureFilter(state, [] { g->proxy->setFilterText(QStringLiteral("mul")); });
+}
+void FilterNumber(benchmark::State& state)
+{
+    measureFilter(state, [] { g->proxy->setFilterText(QStringLiteral("123456")); });
+}
+void FilterNoMatch(benchmark::State& state)
+{
+    measureFilter(state, [] { g->proxy->setFilterText(QStringLiteral("convolution")); });
+}
+void FilterOperator(benchmark::State& state)
+{
+    measureFilter(state, [] { g->proxy->setOperatorFilter(QStringLiteral("aten::add.out")); });
+}
+void FilterDebugHandle(benchmark::State& state)
+{
+    measureFilter(state, [] { g->proxy->setDebugHandleFilter(qint64(g->instructions / 2)); });
+}
+void FilterClear(benchmark::State& state)
+{
+    for (auto _ : state) {
+        state.PauseTiming();
+        g->proxy->setFilterText(QStringLiteral("mul"));
+        benchmark::DoNotOptimize(g->proxy->rowCount());
+        state.ResumeTiming();
+        g->proxy->setFilterText({});
+        benchmark::DoNotOptimize(g->proxy->rowCount());
+        repaintView();
+    }
+}
+
+int screenRows()
+{
+    return std::max(1, g->view->viewport()->height() / g->view->verticalHeader()->defaultSectionSize());
+}
+
+/** data() for a screenful of rows at a random position, every column (what a paint asks for). */
+void ScrollData(benchmark::State& state)
+{
+    std::mt19937 rng(5);
+    const int rows = g->proxy->rowCount();
+    const int screen = screenRows();
+    const int columns = g->proxy->columnCount();
+    std::uniform_int_distribution<int> pick(0, rows - screen);
+    for (auto _ : state) {
+        const int first = pick(rng);
+        for (int r = first; r < first + screen; ++r)
+            for (int c = 0; c < columns; ++c) {
+                const QModelIndex idx = g->proxy->index(r, c);
+                benchmark::DoNotOptimize(idx.data(Qt::DisplayRole));
+                benchmark::DoNotOptimize(idx.data(Qt::ToolTipRole));
+            }
+    }
+    state.counters["screen_rows"] = screen;
+}
+
+/** The view jumps to a random row and repaints (scroll bar drag). */
+void ScrollView(benchmark::State& state)
+{
+    std::mt19937 rng(7);
+    QScrollBar* bar = g->view->verticalScrollBar();
+    std::uniform_int_distribution<int> pick(0, bar->maximum());
+    for (auto _ : state) {
+        bar->setValue(pick(rng));
+        g->view->viewport()->repaint();
+    }
+    state.counters["max_scroll"] = bar->maximum();
+}
+
+bool prepare()
+{
+    static QTemporaryDir dir;
+    if (!dir.isValid())
+        return false;
+    g->path = dir.filePath(QStringLiteral("synthetic.pte"));
+    pte::SyntheticOptions options;
+    options.instructions = g->instructions;
+    options.constantBytes = g->constantBytes;
+    QElapsedTimer t;
+    t.start();
+    auto program = pte::makeSyntheticProgram(options);
+    if (!program) {
+        std::fprintf(stderr, "bench_workbench: %s\n", program.error().message.c_str());
+        return false;
+    }
+    auto serialized = pte::serializePte(*program);
+    if (!serialized) {
+        std::fprintf(stderr, "bench_workbench: %s\n", serialized.error().message.c_str());
+        return false;
+    }
+    if (auto w = pte::writeSerializedPte(*serialized, g->path.toStdString()); !w) {
+        std::fprintf(stderr, "bench_workbench: %s\n", w.error().message.c_str());
+        return false;
+    }
+    std::fprintf(stderr, "bench_workbench: wrote %s (%llu instructions, %.2f GiB) in %.1f s\n", qPrintable(g->path),
+        static_cast<unsigned long long>(g->instructions), double(QFile(g->path).size()) / double(1ULL << 30),
+        double(t.elapsed()) / 1000.0);
+
+    // The filter and scroll cases use the same program with a debug handle per instruction, as an ETRecord
+    // given alongside would add.
+    auto file = pte::readPteFile(g->path.toStdString());
+    if (!file) {
+        std::fprintf(stderr, "bench_workbench: %s\n", file.error().message.c_str());
+        return false;
+    }
+    g->snapshot = std::make_shared<Snapshot>();
+    g->snapshot->pteFile = file.value();
+    g->snapshot->program = file.value()->program;
+    auto maps = std::make_shared<pte::EtRecordMaps>();
+    const auto& plan = g->snapshot->program->executionPlan.front();
+    auto& handles = maps->debugHandleMap[plan.name];
+    std::int64_t id = 0;
+    for (const auto& chain : plan.chains)
+        for (std::size_t k = 0; k < chain.instructions.size(); ++k, ++id)
+            handles.emplace_hint(handles.end(), id, std::vector<std::int64_t> { id + 1 });
+    g->snapshot->etrecordMaps = maps;
+    g->snapshot->finalize();
+
+    g->model = new InstructionModel(qApp);
+    g->proxy = new InstructionFilterProxy(qApp);
+    g->proxy->setSourceModel(g->model);
+    g->view = new QTableView;
+    g->view->setModel(g->proxy);
+    g->view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    g->view->verticalHeader()->setDefaultSectionSize(g->view->fontMetrics().height() * 4 / 3);
+    g->view->resize(1600, 700);
+    g->view->show();
+    g->model->setMethod(g->snapshot, QString::fromStdString(plan.name));
+    QCoreApplication::processEvents();
+    return g->proxy->rowCount() == int(g->instructions);
+}
+
+std::string loadAverage()
+{
+    QFile f(QStringLiteral("/proc/loadavg"));
+    if (!f.open(QIODevice::ReadOnly))
+        return "unknown";
+    return f.readAll().trimmed().toStdString();
+}
+
+} // namespace
+
+BENCHMARK(OpenToUsable)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(5);
+BENCHMARK(StartToUsable)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK(FilterText)->Unit(benchmark::kMillisecond);
+BENCHMARK(FilterNumber)->Unit(benchmark::kMillisecond);
+BENCHMARK(FilterNoMatch)->Unit(benchmark::kMillisecond);
+BENCHMARK(FilterOperator)->Unit(benchmark::kMillisecond);
+BENCHMARK(FilterDebugHandle)->Unit(benchmark::kMillisecond);
+BENCHMARK(FilterClear)->Unit(benchmark::kMillisecond);
+BENCHMARK(ScrollData)->Unit(benchmark::kMicrosecond);
+BENCHMARK(ScrollView)->Unit(benchmark::kMicrosecond);
+
+int main(int argc, char** argv)
+{
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    // Keep the user's window layout and recent files out of it.
+    QStandardPaths::setTestModeEnabled(true);
+    QApplication::setApplicationName(QStringLiteral("ptelens-bench"));
+    QApplication::setOrganizationName(QStringLiteral("ptelens"));
+    Globals globals;
+    g = &globals;
+    g->instructions = envNumber("PTELENS_BENCH_INSTRUCTIONS", g->instructions);
+    g->constantBytes = envNumber("PTELENS_BENCH_CONSTANT_BYTES", g->constantBytes);
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv))
+        return 1;
+    if (!prepare())
+        return 1;
+    benchmark::AddCustomContext("loadavg", loadAverage());
+    benchmark::AddCustomContext("instructions", std::to_string(g->instructions));
+    benchmark::AddCustomContext("constant_bytes", std::to_string(g->constantBytes));
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    delete g->view;
+    std::fprintf(stderr, "bench_workbench: load average after the run: %s\n", loadAverage().c_str());
+    return 0;
+}
