@@ -4,6 +4,7 @@
 
 #include "models/delegatemodel.h"
 #include "models/diagnosticmodel.h"
+#include "models/diagnostictarget.h"
 #include "models/instructionfilterproxy.h"
 #include "models/instructionmodel.h"
 #include "models/memoryplan.h"
@@ -17,6 +18,8 @@
 #include "models/valuemodel.h"
 #include "widgets/emitdialog.h"
 #include "widgets/graphpanel.h"
+#include "widgets/graphview.h"
+#include "widgets/icons.h"
 #include "widgets/memoryplanwidget.h"
 #include "widgets/sizechart.h"
 
@@ -272,6 +275,8 @@ void MainWindow::createModelsAndViews()
     m_operatorFilter->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_backendFilter = new QComboBox(m_instructionsPanel);
     m_backendFilter->setObjectName(QStringLiteral("backendFilter"));
+    m_backendFilter->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_kindFilter->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_handleFilter = filterEdit(m_instructionsPanel, QStringLiteral("handleFilter"), QStringLiteral("Debug handle"));
     m_handleFilter->setValidator(new QIntValidator(0, std::numeric_limits<int>::max(), m_handleFilter));
     m_handleFilter->setMaximumWidth(m_handleFilter->fontMetrics().averageCharWidth() * 16);
@@ -318,6 +323,14 @@ void MainWindow::createModelsAndViews()
     });
     connect(m_instructionsView->selectionModel(), &QItemSelectionModel::selectionChanged, this,
         &MainWindow::onInstructionSelectionChanged);
+    // Enter (or double-click) on an instruction: show its graph nodes and move the focus there.
+    connect(m_instructionsView, &QAbstractItemView::activated, this, [this](const QModelIndex& index) {
+        if (!index.isValid())
+            return;
+        raiseDock("graphDock");
+        onInstructionSelectionChanged();
+        m_graphPanel->view()->setFocus(Qt::OtherFocusReason);
+    });
 
     // Values: filter + table + memory plan.
     auto* valuesSplit = new QSplitter(Qt::Vertical, this);
@@ -344,6 +357,9 @@ void MainWindow::createModelsAndViews()
     delegatesSplit->addWidget(
         captioned(delegatesSplit, QStringLiteral("Delegate debug identifiers"), m_delegateIdsView));
     m_delegatesPanel = delegatesSplit;
+    m_delegateIdsView->setToolTip(QStringLiteral("Select an identifier to select its graph nodes"));
+    connect(m_delegateIdsView->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+        &MainWindow::onDelegateIdSelectionChanged);
 
     // Sizes.
     auto* sizesSplit = new QSplitter(Qt::Horizontal, this);
@@ -368,6 +384,12 @@ void MainWindow::createModelsAndViews()
     ol->addWidget(m_operatorsView, 1);
 
     m_diagnosticsView = makeTable(this, QStringLiteral("diagnosticsView"), m_diagnosticProxy);
+    m_diagnosticsView->setToolTip(
+        QStringLiteral("Double-click or press Enter to go to the instruction, value or node"));
+    connect(m_diagnosticsView, &QAbstractItemView::activated, this, [this](const QModelIndex& index) {
+        if (index.isValid())
+            activateDiagnostic(m_diagnosticProxy->mapToSource(index).row());
+    });
 
     m_graphPanel = new GraphPanel(this);
     m_graphPanel->setObjectName(QStringLiteral("graphPanel"));
@@ -379,8 +401,8 @@ void MainWindow::createModelsAndViews()
 void MainWindow::createActions()
 {
     auto* file = menuBar()->addMenu(QStringLiteral("&File"));
-    m_openAction = file->addAction(QIcon::fromTheme(QStringLiteral("document-open")), QStringLiteral("&Open…"), this,
-        [this] { openDialog(false); });
+    m_openAction = file->addAction(themedIcon(QStringLiteral("document-open"), IconKind::Open),
+        QStringLiteral("&Open…"), this, [this] { openDialog(false); });
     m_openAction->setShortcut(QKeySequence::Open);
     m_openAction->setObjectName(QStringLiteral("openAction"));
     m_addAction = file->addAction(QStringLiteral("&Add Graph Dump…"), this, [this] { openDialog(true); });
@@ -388,8 +410,8 @@ void MainWindow::createActions()
     m_recentMenu = file->addMenu(QStringLiteral("Open &Recent"));
     m_recentMenu->setObjectName(QStringLiteral("recentMenu"));
     file->addSeparator();
-    m_saveAction = file->addAction(QIcon::fromTheme(QStringLiteral("document-save")), QStringLiteral("&Save .pte…"),
-        this, &MainWindow::saveDialog);
+    m_saveAction = file->addAction(themedIcon(QStringLiteral("document-save"), IconKind::Save),
+        QStringLiteral("&Save .pte…"), this, &MainWindow::saveDialog);
     m_saveAction->setShortcut(QKeySequence::Save);
     m_saveAction->setObjectName(QStringLiteral("saveAction"));
     m_exportMapsAction =
@@ -426,13 +448,13 @@ void MainWindow::createActions()
     filter->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
 
     auto* program = menuBar()->addMenu(QStringLiteral("&Program"));
-    m_emitAction = program->addAction(
-        QIcon::fromTheme(QStringLiteral("system-run")), QStringLiteral("&Emit…"), this, &MainWindow::emitDialog);
+    m_emitAction = program->addAction(themedIcon(QStringLiteral("system-run"), IconKind::Emit),
+        QStringLiteral("&Emit…"), this, &MainWindow::emitDialog);
     m_emitAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     m_emitAction->setObjectName(QStringLiteral("emitAction"));
     m_emitAction->setToolTip(QStringLiteral("Emit the graph-dump methods into an ExecuTorch program (Ctrl+E)"));
-    m_cancelAction = program->addAction(
-        QIcon::fromTheme(QStringLiteral("process-stop")), QStringLiteral("&Cancel"), m_document, &Document::cancel);
+    m_cancelAction = program->addAction(themedIcon(QStringLiteral("process-stop"), IconKind::Cancel),
+        QStringLiteral("&Cancel"), m_document, &Document::cancel);
     m_cancelAction->setShortcut(QKeySequence(Qt::Key_Escape));
     m_cancelAction->setObjectName(QStringLiteral("cancelAction"));
 
@@ -536,30 +558,24 @@ void MainWindow::createDocks()
     resizeDocks({ graph, instructions }, { fm.lineSpacing() * 26, fm.lineSpacing() * 18 }, Qt::Vertical);
     resize(fm.averageCharWidth() * 200, fm.lineSpacing() * 50);
 
-    // Ctrl+1..9 bring a dock to the front and focus it.
-    const QList<QDockWidget*> docks { methods, signature, graph, instructions, values, delegates, sizes, operators,
-        diagnostics };
+    // Ctrl+1..9 bring a dock to the front and focus its main view. (Not focus proxies: a container proxying
+    // to its own descendant reorders the focus chain, and Tab then cycles inside the dock.)
+    const QList<std::pair<QDockWidget*, QWidget*>> docks { { methods, m_methodsView }, { signature, m_outputsView },
+        { graph, m_graphPanel->view() }, { instructions, m_instructionsView }, { values, m_valuesView },
+        { delegates, m_delegatesView }, { sizes, m_sizesView }, { operators, m_operatorsView },
+        { diagnostics, m_diagnosticsView } };
     m_viewMenu->addSeparator();
     for (int i = 0; i < docks.size(); ++i) {
-        auto* dock = docks[i];
-        auto* a = m_viewMenu->addAction(QStringLiteral("Go to %1").arg(dock->windowTitle()), this, [dock] {
+        auto [dock, target] = docks[i];
+        auto* a = m_viewMenu->addAction(QStringLiteral("Go to %1").arg(dock->windowTitle()), this, [dock, target] {
             dock->show();
             dock->raise();
-            if (auto* w = dock->widget())
-                w->setFocus(Qt::ShortcutFocusReason);
+            target->setFocus(Qt::ShortcutFocusReason);
         });
         a->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i)));
     }
     m_viewMenu->addSeparator();
     m_viewMenu->addAction(QStringLiteral("&Reset Layout"), this, [this] { restoreState(m_defaultState); });
-    // Focus proxies, so that the shortcuts land in the table, not the container.
-    m_instructionsPanel->setFocusProxy(m_instructionsView);
-    m_valuesPanel->setFocusProxy(m_valuesView);
-    m_signaturePanel->setFocusProxy(m_outputsView);
-    m_delegatesPanel->setFocusProxy(m_delegatesView);
-    m_sizesPanel->setFocusProxy(m_sizesView);
-    m_operatorsPanel->setFocusProxy(m_operatorsView);
-    m_graphPanel->setFocusProxy(m_graphPanel->findChild<QWidget*>(QStringLiteral("graphView")));
 }
 
 void MainWindow::openFiles(const QStringList& paths)
@@ -837,6 +853,102 @@ void MainWindow::onGraphSelectionChanged()
     m_syncing = false;
 }
 
+void MainWindow::onDelegateIdSelectionChanged()
+{
+    if (m_syncing)
+        return;
+    const auto rows = m_delegateIdsView->selectionModel()->selectedRows();
+    if (rows.isEmpty())
+        return;
+    QStringList names;
+    std::vector<std::int64_t> handles;
+    for (const auto& r : rows) {
+        names << m_delegateIdModel->edgeNodesOf(r.row());
+        const auto hs = m_delegateIdModel->handlesOf(r.row());
+        handles.insert(handles.end(), hs.begin(), hs.end());
+    }
+    // Instruction graphs (a .pte without its dump) show the delegate call itself.
+    const int instruction = rows.size() == 1 && m_graphPanel->graph().instructionGraph
+        ? int(m_delegateIdModel->instructionOf(rows.front().row()))
+        : -1;
+    m_syncing = true;
+    m_graphPanel->selectFor(instruction, names, handles);
+    m_syncing = false;
+}
+
+void MainWindow::raiseDock(const char* name)
+{
+    if (auto* dock = findChild<QDockWidget*>(QLatin1String(name))) {
+        dock->show();
+        dock->raise();
+    }
+}
+
+void MainWindow::clearInstructionFilters()
+{
+    const QSignalBlocker b1(m_instructionFilter);
+    const QSignalBlocker b2(m_kindFilter);
+    const QSignalBlocker b3(m_operatorFilter);
+    const QSignalBlocker b4(m_backendFilter);
+    const QSignalBlocker b5(m_handleFilter);
+    m_filterTimer->stop();
+    m_instructionFilter->clear();
+    m_kindFilter->setCurrentIndex(0);
+    m_operatorFilter->setCurrentIndex(0);
+    m_backendFilter->setCurrentIndex(0);
+    m_handleFilter->clear();
+    m_instructionProxy->setFilterText({});
+    m_instructionProxy->setKindFilter(std::nullopt);
+    m_instructionProxy->setOperatorFilter({});
+    m_instructionProxy->setBackendFilter({});
+    m_instructionProxy->setDebugHandleFilter(std::nullopt);
+    updateInstructionCount();
+}
+
+bool MainWindow::activateDiagnostic(int row)
+{
+    const auto snap = m_document->snapshot();
+    const auto& diagnostics = m_diagnosticModel->diagnostics();
+    if (!snap || row < 0 || row >= int(diagnostics.size()))
+        return false;
+    const DiagnosticTarget target = resolveDiagnostic(*snap, diagnostics[std::size_t(row)]);
+    if (!target.isValid() || !snap->method(target.method.toStdString()))
+        return false;
+    if (target.method != m_method)
+        setCurrentMethod(target.method);
+    if (target.instruction >= 0) {
+        const int source = m_instructionModel->rowOf(target.chain, target.instruction);
+        if (source < 0)
+            return false;
+        if (!m_instructionProxy->mapFromSource(m_instructionModel->index(source, 0)).isValid())
+            clearInstructionFilters();
+        raiseDock("instructionsDock");
+        selectInstruction(source);
+        m_instructionsView->setFocus(Qt::OtherFocusReason);
+    } else if (target.value >= 0) {
+        if (target.value >= m_valueModel->rowCount())
+            return false;
+        QModelIndex idx = m_valueProxy->mapFromSource(m_valueModel->index(target.value, 0));
+        if (!idx.isValid()) {
+            if (auto* edit = findChild<QLineEdit*>(QStringLiteral("valueFilter")))
+                edit->clear();
+            idx = m_valueProxy->mapFromSource(m_valueModel->index(target.value, 0));
+        }
+        raiseDock("valuesDock");
+        m_valuesView->selectionModel()->setCurrentIndex(
+            idx, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        m_valuesView->scrollTo(idx, QAbstractItemView::PositionAtCenter);
+        m_valuesView->setFocus(Qt::OtherFocusReason);
+    } else if (!target.nodes.isEmpty()) {
+        raiseDock("graphDock");
+        m_syncing = true;
+        m_graphPanel->selectFor(-1, target.nodes, {});
+        m_syncing = false;
+    }
+    statusBar()->showMessage(QStringLiteral("Diagnostic %1 → %2").arg(row + 1).arg(target.method), 4000);
+    return true;
+}
+
 void MainWindow::updateActions()
 {
     const bool busy = m_document->isBusy();
@@ -980,6 +1092,20 @@ void MainWindow::closeEvent(QCloseEvent* event)
     settings.setValue(QStringLiteral("window/state"), saveState());
     m_document->cancel();
     QMainWindow::closeEvent(event);
+}
+
+bool MainWindow::focusNextPrevChild(bool next)
+{
+    // Tab skips the widgets of docks hidden behind another tab (they keep their place in the focus chain).
+    QWidget* start = QApplication::focusWidget();
+    for (int i = 0; i < 256; ++i) {
+        if (!QMainWindow::focusNextPrevChild(next))
+            return false;
+        QWidget* now = QApplication::focusWidget();
+        if (!now || now == start || !now->visibleRegion().isEmpty())
+            return true;
+    }
+    return true;
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event)

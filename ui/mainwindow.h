@@ -67,9 +67,15 @@ public:
     QString selectedRowsText(QAbstractItemView* view, bool json) const;
     /** Shows the message bar (errors of loading, emitting, saving). */
     void showMessage(const QString& text, bool error);
+    /**
+     * Goes to what diagnostic `row` (of the diagnostics model) names: its method, and the instruction, value or
+     * graph nodes. False when the diagnostic names none. Double-click or Enter in the Diagnostics view.
+     */
+    bool activateDiagnostic(int row);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    bool focusNextPrevChild(bool next) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
@@ -80,6 +86,9 @@ private:
     void onSnapshotChanged();
     void onInstructionSelectionChanged();
     void onGraphSelectionChanged();
+    void onDelegateIdSelectionChanged();
+    void clearInstructionFilters();
+    void raiseDock(const char* name);
     void updateInstructionFilters();
     void updateInstructionCount();
     void applyInstructionFilter(const std::function<void()>& change);

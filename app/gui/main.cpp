@@ -4,6 +4,7 @@
 #include "mainwindow.h"
 #include "models/instructionmodel.h"
 #include "widgets/graphpanel.h"
+#include "widgets/icons.h"
 
 #include <QAbstractItemModel>
 #include <QApplication>
@@ -94,6 +95,7 @@ int main(int argc, char** argv)
     QApplication::setOrganizationName(QStringLiteral("ptelens"));
     QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
     QApplication::setDesktopFileName(QStringLiteral("ptelens"));
+    pte::ui::installWorkbenchStyle();
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("ExecuTorch program workbench"));

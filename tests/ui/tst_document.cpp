@@ -30,10 +30,12 @@ class TestDocument : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
-    void initTestCase()
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    // In init(): Qt 6.4 forgets failOnWarning patterns after each test function.
+    void init()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        QTest::failOnWarning(QRegularExpression(QStringLiteral(".*")));
+        QTest::failOnWarning(
+            QRegularExpression(QStringLiteral("^(?!This plugin does not support propagateSizeHints\\(\\)$)")));
     }
 
     void classifiesInputs()

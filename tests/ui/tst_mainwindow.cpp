@@ -1,11 +1,16 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
 #include "mainwindow.h"
+#include "models/delegatemodel.h"
+#include "models/diagnosticmodel.h"
 #include "models/instructionmodel.h"
+#include "pte/ptewriter.h"
 #include "testutils.h"
 #include "widgets/graphpanel.h"
 #include "widgets/graphview.h"
 
+#include <QAbstractProxyModel>
+#include <QApplication>
 #include <QDockWidget>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -21,6 +26,24 @@
 using namespace pte::ui;
 
 namespace {
+// Every Qt warning (or worse) of a test fails it in cleanup(); the previous handler (QtTest's) still logs it.
+QStringList g_warnings;
+QtMessageHandler g_previousHandler = nullptr;
+void recordWarnings(QtMsgType type, const QMessageLogContext& context, const QString& message)
+{
+    // The offscreen platform plugin says it cannot propagate size hints whenever a window is shown.
+    if ((type == QtWarningMsg || type == QtCriticalMsg || type == QtFatalMsg)
+        && message != QLatin1String("This plugin does not support propagateSizeHints()"))
+        g_warnings << message;
+    if (g_previousHandler)
+        g_previousHandler(type, context, message);
+}
+
+QString examplePath()
+{
+    return qEnvironmentVariable("PTELENS_BUILD_DIR") + QStringLiteral("/examples/example.etrecord");
+}
+
 bool waitEither(QSignalSpy& a, QSignalSpy& b, int timeoutMs = 60000)
 {
     QElapsedTimer t;
@@ -39,6 +62,14 @@ private:
     /** Opens files and waits for the document and the graph; false (with a skip reason) when the reader is a stub. */
     bool open(MainWindow& w, const QStringList& files, QString* skip)
     {
+        if (!w.isVisible()) {
+            w.resize(1400, 900);
+            w.show();
+            if (!QTest::qWaitForWindowExposed(&w)) {
+                *skip = QStringLiteral("the window was not exposed");
+                return false;
+            }
+        }
         QSignalSpy finished(w.document(), &Document::loadFinished);
         QSignalSpy failed(w.document(), &Document::loadFailed);
         w.openFiles(files);
@@ -60,7 +91,174 @@ private Q_SLOTS:
     void initTestCase()
     {
         QStandardPaths::setTestModeEnabled(true);
-        QTest::failOnWarning(QRegularExpression(QStringLiteral(".*")));
+        g_previousHandler = qInstallMessageHandler(recordWarnings);
+    }
+    void cleanupTestCase() { qInstallMessageHandler(g_previousHandler); }
+    void init()
+    {
+        g_warnings.clear();
+        QTest::failOnWarning(
+            QRegularExpression(QStringLiteral("^(?!This plugin does not support propagateSizeHints\\(\\)$)")));
+    }
+    void cleanup() { QVERIFY2(g_warnings.isEmpty(), qPrintable(g_warnings.join(QLatin1Char('\n')))); }
+
+    /** The main scenario on the bundled example: shown, emitted, driven by the keyboard. */
+    void showsWindowAndNavigatesByKeyboard()
+    {
+        QVERIFY2(QFileInfo::exists(examplePath()), qPrintable(examplePath()));
+        MainWindow w;
+        QString error;
+        QVERIFY2(open(w, { examplePath() }, &error), qPrintable(error));
+        QVERIFY(w.isVisible());
+        QSignalSpy emitted(w.document(), &Document::emitFinished);
+        QSignalSpy emitFailed(w.document(), &Document::emitFailed);
+        w.emitWith({});
+        QVERIFY(waitEither(emitted, emitFailed));
+        QVERIFY(emitFailed.isEmpty());
+        auto* graph = w.findChild<GraphPanel*>(QStringLiteral("graphPanel"));
+        QTRY_VERIFY(!graph->isBusy());
+        w.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+
+        auto* instructions = w.findChild<QTableView*>(QStringLiteral("instructionsView"));
+        auto* filter = w.findChild<QLineEdit*>(QStringLiteral("instructionFilter"));
+        auto* find = w.findChild<QLineEdit*>(QStringLiteral("graphFind"));
+        auto* graphView = graph->view();
+        QCOMPARE(w.currentMethod(), QStringLiteral("forward"));
+        QCOMPARE(instructions->model()->rowCount(), 4);
+
+        // Ctrl+F: find in the graph; Ctrl+L: the instruction filter.
+        instructions->setFocus();
+        QTest::keyClick(&w, Qt::Key_F, Qt::ControlModifier);
+        QTRY_COMPARE(QApplication::focusWidget(), find);
+        QTest::keyClick(&w, Qt::Key_L, Qt::ControlModifier);
+        QTRY_COMPARE(QApplication::focusWidget(), filter);
+
+        // Tab moves from view to view (the tables do not keep Tab for themselves).
+        auto* methods = w.findChild<QTableView*>(QStringLiteral("methodsView"));
+        methods->setFocus();
+        QTRY_COMPARE(QApplication::focusWidget(), methods);
+        QSet<QWidget*> reached;
+        for (int i = 0; i < 60 && !(reached.contains(instructions) && reached.contains(graphView)); ++i) {
+            QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
+            reached.insert(QApplication::focusWidget());
+        }
+        QVERIFY(reached.contains(instructions));
+        QVERIFY(reached.contains(graphView));
+        QVERIFY(reached.contains(w.findChild<QTableView*>(QStringLiteral("outputsView"))));
+        // Docks behind another tab are skipped.
+        QVERIFY(!reached.contains(w.findChild<QTableView*>(QStringLiteral("valuesView"))));
+        QVERIFY(!reached.contains(w.findChild<QTableView*>(QStringLiteral("diagnosticsView"))));
+
+        // Enter on an instruction row: its graph node is selected and the graph gets the focus.
+        instructions->setFocus();
+        QTest::keyClick(instructions, Qt::Key_Home, Qt::ControlModifier);
+        QTest::keyClick(instructions, Qt::Key_Down);
+        QTest::keyClick(instructions, Qt::Key_Down);
+        QCOMPARE(instructions->currentIndex().row(), 2);
+        QCOMPARE(instructions->currentIndex().siblingAtColumn(InstructionModel::OperatorColumn).data().toString(),
+            QStringLiteral("aten::mul.out"));
+        graphView->selectNodes({});
+        QTest::keyClick(instructions, Qt::Key_Return);
+        QTRY_COMPARE(QApplication::focusWidget(), graphView);
+        auto nodes = graph->selectedNodes();
+        QCOMPARE(nodes.size(), std::size_t(1));
+        QCOMPARE(graph->graph().nodes[std::size_t(nodes.front())].members,
+            QStringList { QStringLiteral("aten_mul_tensor_1") });
+
+        // Selecting a delegate debug identifier selects the graph nodes carrying its handles.
+        auto* ids = w.findChild<QTableView*>(QStringLiteral("delegateIdsView"));
+        QCOMPARE(ids->model()->rowCount(), 2);
+        ids->selectRow(1);
+        nodes = graph->selectedNodes();
+        QCOMPARE(nodes.size(), std::size_t(1));
+        QCOMPARE(graph->graph().nodes[std::size_t(nodes.front())].members,
+            QStringList { QStringLiteral("executorch_call_delegate") });
+        QCOMPARE(ids->model()->index(1, DelegateDebugIdModel::NodesColumn).data().toString(),
+            QStringLiteral("executorch_call_delegate, lowered_module_0/aten_relu_default"));
+
+        // Enter on the emitter's warning about the mutable buffer selects the buffer's placeholder in the graph.
+        auto* diagnostics = w.findChild<QTableView*>(QStringLiteral("diagnosticsView"));
+        int warning = -1;
+        for (int r = 0; r < diagnostics->model()->rowCount(); ++r)
+            if (diagnostics->model()
+                    ->index(r, DiagnosticModel::MessageColumn)
+                    .data()
+                    .toString()
+                    .contains(QStringLiteral("mutable buffer 'num_calls'")))
+                warning = r;
+        QVERIFY(warning >= 0);
+        w.findChild<QDockWidget*>(QStringLiteral("diagnosticsDock"))->raise();
+        diagnostics->setFocus();
+        diagnostics->setCurrentIndex(diagnostics->model()->index(warning, 0));
+        QTest::keyClick(diagnostics, Qt::Key_Return);
+        nodes = graph->selectedNodes();
+        QCOMPARE(nodes.size(), std::size_t(1));
+        QCOMPARE(
+            graph->graph().nodes[std::size_t(nodes.front())].members, QStringList { QStringLiteral("b_num_calls") });
+    }
+
+    /** Enter on a diagnostic goes to the instruction or value its field path names. */
+    void activatesDiagnostics()
+    {
+        pte::SyntheticOptions options;
+        options.instructions = 20;
+        auto program = pte::makeSyntheticProgram(options);
+        QVERIFY(program.has_value());
+        auto& plan = program->executionPlan.front();
+        std::get<pte::KernelCall>(plan.chains.front().instructions[12].args).args[0] = 99999;
+        int tensorValue = -1;
+        for (std::size_t i = 0; i < plan.values.size() && tensorValue < 0; ++i)
+            if (auto* t = std::get_if<pte::Tensor>(&plan.values[i].val); t && !t->sizes.empty() && i > 2) {
+                t->dimOrder.clear();
+                tensorValue = int(i);
+            }
+        QVERIFY(tensorValue > 0);
+        const QString path = pte::test::tempDir() + QStringLiteral("/bad-instruction.pte");
+        QVERIFY(pte::writePte(*program, path.toStdString()).has_value());
+
+        MainWindow w;
+        QString error;
+        QVERIFY2(open(w, { path }, &error), qPrintable(error));
+        auto* diagnostics = w.findChild<QTableView*>(QStringLiteral("diagnosticsView"));
+        auto* model = diagnostics->model();
+        const QString instrPath = QStringLiteral("execution_plan[0].chains[0].instructions[12]");
+        const QString valuePath = QStringLiteral("execution_plan[0].values[%1]").arg(tensorValue);
+        int instrRow = -1, valueRow = -1;
+        for (int r = 0; r < model->rowCount(); ++r) {
+            const QString p = model->index(r, DiagnosticModel::FieldPathColumn).data().toString();
+            if (instrRow < 0 && p.startsWith(instrPath))
+                instrRow = r;
+            if (valueRow < 0 && p.startsWith(valuePath))
+                valueRow = r;
+        }
+        QVERIFY2(instrRow >= 0, "no diagnostic names instruction 12");
+        QVERIFY2(valueRow >= 0, "no diagnostic names the broken value");
+
+        w.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        auto* instructions = w.findChild<QTableView*>(QStringLiteral("instructionsView"));
+        // A filter that hides instruction 12 is cleared on the way.
+        w.findChild<QLineEdit*>(QStringLiteral("instructionFilter"))->setText(QStringLiteral("no such op"));
+        QTRY_COMPARE(instructions->model()->rowCount(), 0);
+        w.findChild<QDockWidget*>(QStringLiteral("diagnosticsDock"))->raise();
+        diagnostics->setFocus();
+        diagnostics->setCurrentIndex(model->index(instrRow, 0));
+        QTest::keyClick(diagnostics, Qt::Key_Return);
+        QCOMPARE(instructions->currentIndex().siblingAtColumn(InstructionModel::IdColumn).data().toString(),
+            QStringLiteral("12"));
+        QCOMPARE(QApplication::focusWidget(), instructions);
+        QCOMPARE(instructions->model()->rowCount(), 20);
+
+        auto* values = w.findChild<QTableView*>(QStringLiteral("valuesView"));
+        w.findChild<QDockWidget*>(QStringLiteral("diagnosticsDock"))->raise();
+        diagnostics->setFocus();
+        diagnostics->setCurrentIndex(model->index(valueRow, 0));
+        QTest::keyClick(diagnostics, Qt::Key_Return);
+        const auto* proxy = qobject_cast<const QAbstractProxyModel*>(values->model());
+        QVERIFY(proxy);
+        QCOMPARE(proxy->mapToSource(values->currentIndex()).row(), tensorValue);
+        QCOMPARE(QApplication::focusWidget(), values);
     }
 
     void hasEveryDock()

@@ -325,13 +325,22 @@ void Document::emitProgram(const EmitSettings& settings)
         Q_EMIT emitFailed(QStringLiteral("No method is selected for emission."));
         return;
     }
+    for (const auto& [name, value] : settings.primGetters)
+        if (names.count(name)) {
+            Q_EMIT emitFailed(
+                QStringLiteral("\"%1\" is both a method and a prim getter.").arg(QString::fromStdString(name)));
+            return;
+        }
     const bool stack = settings.emitStacktrace;
     const pte::SerializeOptions serialize = settings.serialize;
+    const auto primGetters = settings.primGetters;
     runJob<EmitOutcome>(
         QStringLiteral("Emitting"),
-        [methods, stack, serialize, etrecordDelegateMap](QPromise<EmitOutcome>& promise, std::atomic<bool>& flag) {
+        [methods, stack, serialize, etrecordDelegateMap, primGetters](
+            QPromise<EmitOutcome>& promise, std::atomic<bool>& flag) {
             pte::EmitOptions options;
             options.etrecordDelegateMap = etrecordDelegateMap;
+            options.primGetters = primGetters;
             options.emitStacktrace = stack;
             options.serialize = serialize;
             options.cancel = &flag;

@@ -12,6 +12,7 @@
 #include <QStringList>
 
 #include <atomic>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -26,6 +27,8 @@ struct EmitSettings
     std::vector<std::optional<std::string>> methodNames;
     bool emitStacktrace = false;
     pte::SerializeOptions serialize;
+    /** Constant methods to add (EmitOptions::primGetters): name -> Int, Double, Bool or String. */
+    std::map<std::string, pte::EValue> primGetters;
 };
 
 /** Kinds of input file, decided from the first bytes (then the extension). */

@@ -73,7 +73,6 @@ void DelegateDebugIdModel::setMethod(std::shared_ptr<const Snapshot> snapshot, c
     beginResetModel();
     m_snapshot = std::move(snapshot);
     m_rows.clear();
-    m_nodesByHandle.clear();
     const MethodEntry* entry = m_snapshot ? m_snapshot->method(method.toStdString()) : nullptr;
     if (entry && entry->delegateMap) {
         for (const auto& [instruction, e] : *entry->delegateMap) {
@@ -85,11 +84,26 @@ void DelegateDebugIdModel::setMethod(std::shared_ptr<const Snapshot> snapshot, c
                 m_rows.push_back(Row { instruction, &e, &id, &handles });
         }
     }
-    if (entry && entry->exported)
-        for (const auto& node : entry->exported->graph.nodes)
-            for (const auto h : node.debugHandles)
-                m_nodesByHandle[h] << toQString(node.name);
+    m_nodes.build(entry);
     endResetModel();
+}
+
+std::vector<std::int64_t> DelegateDebugIdModel::handlesOf(int row) const
+{
+    const Row& r = m_rows[std::size_t(row)];
+    return r.handles ? *r.handles : std::vector<std::int64_t> {};
+}
+
+QStringList DelegateDebugIdModel::edgeNodesOf(int row) const
+{
+    const Row& r = m_rows[std::size_t(row)];
+    return r.handles ? m_nodes.edgeNodes(*r.handles) : QStringList {};
+}
+
+QStringList DelegateDebugIdModel::nodesOf(int row) const
+{
+    const Row& r = m_rows[std::size_t(row)];
+    return r.handles ? m_nodes.nodes(*r.handles) : QStringList {};
 }
 
 QVariant DelegateDebugIdModel::cell(int row, int column, int role) const
@@ -103,6 +117,17 @@ QVariant DelegateDebugIdModel::cell(int row, int column, int role) const
                 hs << h;
         return QVariant::fromValue(hs);
     }
+    if (role == NodeNamesRole)
+        return nodesOf(row);
+    if (role == Qt::ToolTipRole && column == NodesColumn && r.handles) {
+        const QStringList edge = m_nodes.edgeNodes(*r.handles);
+        const QStringList lowered = m_nodes.loweredNodes(*r.handles);
+        QString tip = QStringLiteral("Edge program: %1")
+                          .arg(edge.isEmpty() ? QStringLiteral("(none)") : edge.join(QStringLiteral(", ")));
+        if (!lowered.isEmpty())
+            tip += QStringLiteral("\nLowered module (original program): %1").arg(lowered.join(QStringLiteral(", ")));
+        return QString(tip + QStringLiteral("\nSelect the row to select these nodes in the graph."));
+    }
     if (role != Qt::DisplayRole && !sort)
         return {};
     switch (column) {
@@ -114,16 +139,8 @@ QVariant DelegateDebugIdModel::cell(int row, int column, int role) const
         return r.identifier ? toQString(*r.identifier) : QString();
     case HandlesColumn:
         return r.handles ? formatIntList(*r.handles) : QString();
-    case NodesColumn: {
-        QStringList nodes;
-        if (r.handles)
-            for (const auto h : *r.handles) {
-                const auto it = m_nodesByHandle.find(h);
-                if (it != m_nodesByHandle.end())
-                    nodes << it->second;
-            }
-        return nodes.join(QStringLiteral(", "));
-    }
+    case NodesColumn:
+        return nodesOf(row).join(QStringLiteral(", "));
     default:
         return {};
     }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "document/snapshot.h"
+#include "models/handlenodes.h"
 #include "models/tablemodelbase.h"
 
 #include <QStringList>
@@ -46,7 +47,9 @@ private:
 
 /**
  * The delegate debug-identifier map of a method (from the emitter or the ETRecord): instruction,
- * backend, identifier, debug handles, and the graph nodes carrying those handles.
+ * backend, identifier, debug handles, and the graph nodes carrying those handles: nodes of the edge
+ * program, then nodes of the lowered modules' original programs ("lowered_module_0/aten_mul_tensor").
+ * NodeNamesRole gives those names as a QStringList, DebugHandlesRole the handles.
  */
 class DelegateDebugIdModel : public TableModelBase
 {
@@ -64,6 +67,14 @@ public:
     using TableModelBase::TableModelBase;
 
     void setMethod(std::shared_ptr<const Snapshot> snapshot, const QString& method);
+    /** Instruction id of a row. */
+    [[nodiscard]] std::int64_t instructionOf(int row) const { return m_rows[std::size_t(row)].instruction; }
+    /** Debug handles of a row. */
+    [[nodiscard]] std::vector<std::int64_t> handlesOf(int row) const;
+    /** Edge-program nodes of a row (those the Graph view draws). */
+    [[nodiscard]] QStringList edgeNodesOf(int row) const;
+    /** Every node of a row: edge program, then lowered modules' original programs. */
+    [[nodiscard]] QStringList nodesOf(int row) const;
 
 protected:
     int rows() const override { return int(m_rows.size()); }
@@ -81,7 +92,7 @@ private:
     };
     std::shared_ptr<const Snapshot> m_snapshot;
     std::vector<Row> m_rows;
-    std::map<std::int64_t, QStringList> m_nodesByHandle;
+    HandleNodeIndex m_nodes;
 };
 
 } // namespace pte::ui

@@ -211,7 +211,8 @@ GraphData collapse(const GraphData& in, const std::vector<QString>& keys, const 
     return out;
 }
 
-GraphData buildDumpGraph(const MethodEntry& entry, int threshold, const std::atomic<bool>* cancel)
+GraphData buildDumpGraph(
+    const MethodEntry& entry, int threshold, const std::atomic<bool>* cancel, const QSet<QString>& expanded)
 {
     const pte::ExportedProgram& ep = *entry.exported;
     const pte::Graph& g = ep.graph;
@@ -316,8 +317,7 @@ GraphData buildDumpGraph(const MethodEntry& entry, int threshold, const std::ato
     int maxDepth = 0;
     for (const auto& m : modules)
         maxDepth = std::max(maxDepth, int(m.size()));
-    GraphData best;
-    for (int depth = maxDepth; depth >= 1; --depth) {
+    auto keysAt = [&](int depth) {
         std::vector<QString> keys(out.nodes.size());
         for (std::size_t i = 0; i < out.nodes.size(); ++i) {
             if (out.nodes[i].kind == GraphNode::Kind::Constant)
@@ -327,12 +327,26 @@ GraphData buildDumpGraph(const MethodEntry& entry, int threshold, const std::ato
             if (keys[i].isEmpty() && out.nodes[i].kind == GraphNode::Kind::Operator)
                 keys[i] = QStringLiteral("(top level)");
         }
-        best = collapse(out, keys, QStringLiteral("nodes"));
+        return keys;
+    };
+    GraphData best;
+    int bestDepth = 0;
+    for (int depth = maxDepth; depth >= 1; --depth) {
+        best = collapse(out, keysAt(depth), QStringLiteral("nodes"));
+        bestDepth = depth;
         if (int(best.nodes.size()) <= threshold)
             break;
     }
     if (best.nodes.empty())
-        best = out;
+        return out;
+    if (!expanded.isEmpty()) {
+        // Expanded groups show their own nodes; the depth stays the one chosen without expansions.
+        std::vector<QString> keys = keysAt(bestDepth);
+        for (auto& k : keys)
+            if (expanded.contains(k))
+                k.clear();
+        best = collapse(out, keys, QStringLiteral("nodes"));
+    }
     return best;
 }
 
@@ -484,14 +498,14 @@ QStringList modulePaths(const std::string& nnModuleStack)
     return out;
 }
 
-GraphData buildGraph(
-    const Snapshot& snapshot, const QString& method, int collapseThreshold, const std::atomic<bool>* cancel)
+GraphData buildGraph(const Snapshot& snapshot, const QString& method, int collapseThreshold,
+    const std::atomic<bool>* cancel, const QSet<QString>& expanded)
 {
     const MethodEntry* entry = snapshot.method(method.toStdString());
     if (!entry)
         return {};
     if (entry->exported)
-        return buildDumpGraph(*entry, collapseThreshold, cancel);
+        return buildDumpGraph(*entry, collapseThreshold, cancel, expanded);
     if (entry->plan)
         return buildInstructionGraph(*entry, collapseThreshold, cancel);
     return {};

@@ -28,6 +28,7 @@ void InstructionModel::setMethod(std::shared_ptr<const Snapshot> snapshot, const
     m_operatorNames.clear();
     m_entry = m_snapshot ? m_snapshot->method(method.toStdString()) : nullptr;
     m_plan = m_entry ? m_entry->plan : nullptr;
+    m_handleNodes.build(m_entry);
     if (m_plan) {
         for (const auto& op : m_plan->operators)
             m_operatorNames << toQString(op.qualifiedName());
@@ -102,6 +103,37 @@ QStringList InstructionModel::nodeNames(int row) const
         for (const auto& n : it->second)
             names << toQString(n);
     return names;
+}
+
+QStringList InstructionModel::delegateIdDetails(int row) const
+{
+    QStringList lines;
+    if (row < 0 || row >= int(m_rows.size()) || !m_rows[std::size_t(row)].delegateEntry)
+        return lines;
+    for (const auto& [id, hs] : m_rows[std::size_t(row)].delegateEntry->delegateMap) {
+        const QStringList nodes = m_handleNodes.nodes(hs);
+        lines << QStringLiteral("%1 → handles [%2] → %3")
+                     .arg(toQString(id), formatIntList(hs),
+                         nodes.isEmpty() ? QStringLiteral("(no graph node)") : nodes.join(QStringLiteral(", ")));
+    }
+    return lines;
+}
+
+int InstructionModel::rowOf(int chain, int index) const
+{
+    if (chain < 0 || index < 0)
+        return -1;
+    if (chain == 0)
+        return rowOfInstruction(index);
+    // Later chains follow chain 0; find the first row of the chain, then step.
+    const auto it =
+        std::lower_bound(m_rows.begin(), m_rows.end(), std::pair(std::uint32_t(chain), std::uint32_t(index)),
+            [](const RowInfo& r, const std::pair<std::uint32_t, std::uint32_t>& key) {
+                return std::pair(r.chain, r.index) < key;
+            });
+    if (it != m_rows.end() && int(it->chain) == chain && int(it->index) == index)
+        return int(it - m_rows.begin());
+    return -1;
 }
 
 std::vector<int> InstructionModel::rowsFor(const QStringList& names, std::span<const std::int64_t> handles) const
@@ -243,6 +275,8 @@ QVariant InstructionModel::cell(int row, int column, int role) const
     case Qt::ToolTipRole:
         if (column == ArgumentsColumn)
             return argumentsText(instruction(row));
+        if (column == DelegateIdsColumn && r.delegateEntry)
+            return delegateIdDetails(row).join(QLatin1Char('\n'));
         return {};
     case Qt::DisplayRole:
         break;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "document/snapshot.h"
+#include "models/handlenodes.h"
 #include "models/tablemodelbase.h"
 
 #include <QStringList>
@@ -64,6 +65,12 @@ public:
     [[nodiscard]] std::vector<int> rowsFor(const QStringList& nodeNames, std::span<const std::int64_t> handles) const;
     /** Row of instruction `id` of chain 0, or -1. */
     [[nodiscard]] int rowOfInstruction(int id) const;
+    /** Row of instruction `index` of chain `chain`, or -1. */
+    [[nodiscard]] int rowOf(int chain, int index) const;
+    /** Per delegate debug identifier of a delegate call: "id → handles [..] → nodes ..." lines (empty otherwise). */
+    [[nodiscard]] QStringList delegateIdDetails(int row) const;
+    /** Graph nodes (edge program, then lowered modules) carrying the handles. */
+    [[nodiscard]] const HandleNodeIndex& handleNodes() const { return m_handleNodes; }
 
     /** Distinct backend ids of the method's delegates. */
     [[nodiscard]] QStringList backends() const;
@@ -85,6 +92,7 @@ private:
     const pte::ExecutionPlan* m_plan = nullptr;
     std::vector<RowInfo> m_rows;
     QStringList m_operatorNames;
+    HandleNodeIndex m_handleNodes;
 };
 
 } // namespace pte::ui

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "widgets/emitdialog.h"
 
+#include "models/primgetters.h"
 #include "models/text.h"
 
 #include <QCheckBox>
@@ -10,6 +11,7 @@
 #include <QFormLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSet>
 #include <QSpinBox>
@@ -59,6 +61,31 @@ EmitDialog::EmitDialog(const Snapshot& snapshot, QWidget* parent)
     m_methods->resizeColumnsToContents();
     layout->addWidget(m_methods, 1);
 
+    auto* primLabel = new QLabel(
+        QStringLiteral("&Prim getters (constant methods), one name=value per line: int, float, true/false or text:"),
+        this);
+    layout->addWidget(primLabel);
+    m_primGetters = new QPlainTextEdit(this);
+    m_primGetters->setObjectName(QStringLiteral("emitPrimGetters"));
+    m_primGetters->setPlaceholderText(QStringLiteral("get_max_seq_len=128\nget_temperature=0.8\nuse_kv_cache=true\n"
+                                                     "get_model_name=\"tiny\""));
+    m_primGetters->setTabChangesFocus(true);
+    m_primGetters->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_primGetters->setMaximumHeight(fontMetrics().lineSpacing() * 6);
+    primLabel->setBuddy(m_primGetters);
+    layout->addWidget(m_primGetters);
+    m_primGettersError = new QLabel(this);
+    m_primGettersError->setObjectName(QStringLiteral("emitPrimGettersError"));
+    m_primGettersError->setWordWrap(true);
+    {
+        QPalette pal = m_primGettersError->palette();
+        pal.setColor(QPalette::WindowText, QColor(0xb0, 0x1c, 0x1c));
+        m_primGettersError->setPalette(pal);
+    }
+    m_primGettersError->hide();
+    layout->addWidget(m_primGettersError);
+    connect(m_primGetters, &QPlainTextEdit::textChanged, this, &EmitDialog::validate);
+
     auto* form = new QFormLayout;
     m_stacktrace = new QCheckBox(QStringLiteral("Emit stack traces into the program"), this);
     m_stacktrace->setObjectName(QStringLiteral("emitStacktrace"));
@@ -87,13 +114,14 @@ EmitDialog::EmitDialog(const Snapshot& snapshot, QWidget* parent)
         Q_UNUSED(buttons)
     });
     const auto fm = fontMetrics();
-    resize(fm.averageCharWidth() * 80, fm.lineSpacing() * 24);
+    resize(fm.averageCharWidth() * 80, fm.lineSpacing() * 32);
 }
 
 void EmitDialog::validate()
 {
     QSet<QString> names;
-    bool ok = false;
+    bool any = false;
+    bool namesOk = true;
     for (int i = 0; i < m_methods->rowCount(); ++i) {
         auto* item = m_methods->item(i, 0);
         if (item->checkState() != Qt::Checked)
@@ -103,10 +131,19 @@ void EmitDialog::validate()
         item->setToolTip(valid ? QString() : QStringLiteral("Names must be non-empty and unique"));
         item->setForeground(valid ? palette().text() : QBrush(Qt::red));
         names.insert(n);
-        ok = true;
+        any = true;
+        namesOk = namesOk && valid;
     }
+    const PrimGetterList prims = parsePrimGetters(m_primGetters->toPlainText());
+    QStringList errors = prims.errors;
+    for (const auto& [name, value] : prims.getters)
+        if (names.contains(toQString(name)))
+            errors << QStringLiteral("\"%1\" is also the name of a method").arg(toQString(name));
+    m_primGettersError->setText(errors.join(QLatin1Char('\n')));
+    m_primGettersError->setVisible(!errors.isEmpty());
+    m_valid = any && namesOk && errors.isEmpty();
     if (auto* box = findChild<QDialogButtonBox*>())
-        box->button(QDialogButtonBox::Ok)->setEnabled(ok);
+        box->button(QDialogButtonBox::Ok)->setEnabled(m_valid);
 }
 
 EmitSettings EmitDialog::settings() const
@@ -120,6 +157,7 @@ EmitSettings EmitDialog::settings() const
             s.methodNames.emplace_back(std::nullopt);
     }
     s.emitStacktrace = m_stacktrace->isChecked();
+    s.primGetters = parsePrimGetters(m_primGetters->toPlainText()).getters;
     s.serialize.extractDelegateSegments = m_extractDelegates->isChecked();
     s.serialize.write.segmentAlignment = std::uint64_t(m_segmentAlignment->value());
     s.serialize.write.constantTensorAlignment = std::uint32_t(m_constantAlignment->value());
@@ -130,6 +168,7 @@ EmitSettings EmitDialog::settings() const
 void EmitDialog::setSettings(const EmitSettings& s)
 {
     m_stacktrace->setChecked(s.emitStacktrace);
+    m_primGetters->setPlainText(formatPrimGetters(s.primGetters));
     m_extractDelegates->setChecked(s.serialize.extractDelegateSegments);
     m_segmentAlignment->setValue(int(s.serialize.write.segmentAlignment));
     m_constantAlignment->setValue(int(s.serialize.write.constantTensorAlignment));

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <limits>
 #include <mutex>
 
 #ifdef PTELENS_HAVE_GRAPHVIZ
@@ -25,6 +26,8 @@ QSizeF nodeSize(const GraphNode& node, const LayoutMetrics& m)
 }
 
 namespace {
+
+constexpr std::uint64_t kMaxDotVirtualNodes = 4000;
 
 /** Longest-path layering, nodes ordered by index within a layer; straight edges. */
 GraphLayout layeredLayout(const GraphData& g, const LayoutMetrics& m)
@@ -79,6 +82,39 @@ GraphLayout layeredLayout(const GraphData& g, const LayoutMetrics& m)
     }
     out.bounds = QRectF(0, 0, maxWidth, layers ? y.back() + layerHeight.back() : 0);
     return out;
+}
+
+/**
+ * Roughly how many virtual nodes dot would add for edges spanning several ranks: longest-path ranks, with
+ * sources pulled down next to their first consumer (as dot's network simplex does). A long chain whose
+ * nodes all read one input makes thousands of them, and dot then takes minutes.
+ */
+std::uint64_t dotVirtualNodes(const GraphData& g)
+{
+    const std::size_t n = g.nodes.size();
+    std::vector<int> rank(n, 0);
+    std::vector<std::vector<int>> preds(n);
+    std::vector<char> hasPred(n, 0);
+    for (const auto& e : g.edges)
+        if (e.from < e.to) {
+            preds[std::size_t(e.to)].push_back(e.from);
+            hasPred[std::size_t(e.to)] = 1;
+        }
+    for (std::size_t i = 0; i < n; ++i)
+        for (const int p : preds[i])
+            rank[i] = std::max(rank[i], rank[std::size_t(p)] + 1);
+    std::vector<int> firstConsumer(n, std::numeric_limits<int>::max());
+    for (const auto& e : g.edges)
+        if (e.from < e.to)
+            firstConsumer[std::size_t(e.from)] = std::min(firstConsumer[std::size_t(e.from)], rank[std::size_t(e.to)]);
+    for (std::size_t i = 0; i < n; ++i)
+        if (!hasPred[i] && firstConsumer[i] != std::numeric_limits<int>::max())
+            rank[i] = firstConsumer[i] - 1;
+    std::uint64_t total = 0;
+    for (const auto& e : g.edges)
+        if (e.from < e.to)
+            total += std::uint64_t(std::max(0, rank[std::size_t(e.to)] - rank[std::size_t(e.from)] - 1));
+    return total;
 }
 
 #ifdef PTELENS_HAVE_GRAPHVIZ
@@ -174,7 +210,8 @@ GraphLayout layoutGraph(
     const GraphData& graph, const LayoutMetrics& metrics, int maxDotNodes, const std::atomic<bool>* cancel)
 {
 #ifdef PTELENS_HAVE_GRAPHVIZ
-    if (int(graph.nodes.size()) <= maxDotNodes) {
+    // Graphviz cannot be interrupted: above the budget the layered layout answers in milliseconds instead.
+    if (int(graph.nodes.size()) <= maxDotNodes && dotVirtualNodes(graph) <= kMaxDotVirtualNodes) {
         GraphLayout out;
         if (dotLayout(graph, metrics, out, cancel))
             return out;

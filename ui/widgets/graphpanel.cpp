@@ -58,7 +58,10 @@ GraphPanel::GraphPanel(QWidget* parent)
     m_collapse->setChecked(true);
     m_collapse->setToolTip(
         QStringLiteral("Group nodes by module path (nn_module_stack) above %1 nodes").arg(kCollapseThreshold));
-    connect(m_collapse, &QCheckBox::toggled, this, [this] { startLayout(); });
+    connect(m_collapse, &QCheckBox::toggled, this, [this] {
+        m_expanded.clear();
+        startLayout();
+    });
     bar->addWidget(m_collapse);
     m_status = new QLabel(this);
     m_status->setObjectName(QStringLiteral("graphStatus"));
@@ -74,6 +77,7 @@ GraphPanel::GraphPanel(QWidget* parent)
     m_details->setPlaceholderText(QStringLiteral("Select a node to see its target, arguments, tensors, stack trace, "
                                                  "module path and debug handle."));
     m_details->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_details->setTabChangesFocus(true);
     split->addWidget(m_view);
     split->addWidget(m_details);
     split->setStretchFactor(0, 3);
@@ -81,6 +85,13 @@ GraphPanel::GraphPanel(QWidget* parent)
     const int unit = fontMetrics().averageCharWidth();
     split->setSizes({ unit * 110, unit * 40 });
     layout->addWidget(split, 1);
+    connect(m_view, &GraphView::nodeActivated, this, [this](int node) {
+        if (node < 0 || std::size_t(node) >= m_graph.nodes.size() || m_graph.instructionGraph)
+            return;
+        const GraphNode& n = m_graph.nodes[std::size_t(node)];
+        if (n.kind == GraphNode::Kind::Cluster && !n.modulePath.isEmpty())
+            expandGroup(n.modulePath);
+    });
     connect(m_view, &GraphView::nodeSelectionChanged, this, [this] {
         showDetails();
         Q_EMIT nodesSelected();
@@ -98,6 +109,8 @@ GraphPanel::~GraphPanel()
 
 void GraphPanel::setMethod(std::shared_ptr<const Snapshot> snapshot, const QString& method)
 {
+    if (method != m_method)
+        m_expanded.clear();
     m_snapshot = std::move(snapshot);
     m_method = method;
     startLayout();
@@ -109,6 +122,7 @@ void GraphPanel::startLayout()
         m_cancel->store(true);
     m_jobs.removeIf([](const QFuture<void>& f) { return f.isFinished(); });
     const quint64 generation = ++m_generation;
+    m_pending.reset();
     m_graph = {};
     m_view->clearGraph();
     m_details->clear();
@@ -128,6 +142,7 @@ void GraphPanel::startLayout()
     const int threshold = m_collapse->isChecked() ? kCollapseThreshold : 1 << 30;
     auto snapshot = m_snapshot;
     const QString method = m_method;
+    const QSet<QString> expanded = m_expanded;
     auto* watcher = new QFutureWatcher<LayoutResult>(this);
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
         watcher->deleteLater();
@@ -139,16 +154,24 @@ void GraphPanel::startLayout()
         m_busy = false;
         QString status = QStringLiteral("%1 nodes, %2 edges").arg(m_graph.nodes.size()).arg(m_graph.edges.size());
         if (m_graph.collapsed)
-            status += QStringLiteral(" (collapsed from %1)").arg(m_graph.originalNodeCount);
+            status += QStringLiteral(" (collapsed from %1%2)")
+                          .arg(m_graph.originalNodeCount)
+                          .arg(m_expanded.isEmpty() ? QStringLiteral("; double-click a group to expand it")
+                                                    : QStringLiteral("; %1 expanded").arg(m_expanded.size()));
         if (m_graph.instructionGraph)
             status += QStringLiteral(" · instruction graph");
         status += QStringLiteral(" · %1").arg(result.layout.engine);
         m_status->setText(status);
+        if (m_pending) {
+            const PendingSelection pending = std::move(*m_pending);
+            m_pending.reset();
+            selectFor(pending.instruction, pending.names, pending.handles);
+        }
         Q_EMIT layoutFinished();
     });
-    QFuture<LayoutResult> future = QtConcurrent::run([snapshot, method, threshold, metrics, cancel]() {
+    QFuture<LayoutResult> future = QtConcurrent::run([snapshot, method, threshold, metrics, cancel, expanded]() {
         LayoutResult r;
-        r.graph = buildGraph(*snapshot, method, threshold, cancel.get());
+        r.graph = buildGraph(*snapshot, method, threshold, cancel.get(), expanded);
         if (!cancel->load())
             r.layout = layoutGraph(r.graph, metrics, 2500, cancel.get());
         return r;
@@ -159,6 +182,10 @@ void GraphPanel::startLayout()
 
 void GraphPanel::selectFor(int instruction, const QStringList& nodeNames, const std::vector<std::int64_t>& handles)
 {
+    if (m_busy) {
+        m_pending = PendingSelection { instruction, nodeNames, handles };
+        return;
+    }
     std::vector<int> hits;
     for (std::size_t i = 0; i < m_graph.nodes.size(); ++i) {
         const GraphNode& n = m_graph.nodes[i];
@@ -179,6 +206,22 @@ void GraphPanel::selectFor(int instruction, const QStringList& nodeNames, const 
     }
     m_view->selectNodes(hits);
     showDetails();
+}
+
+void GraphPanel::expandGroup(const QString& modulePath)
+{
+    if (m_expanded.contains(modulePath))
+        return;
+    m_expanded.insert(modulePath);
+    startLayout();
+}
+
+void GraphPanel::collapseAllGroups()
+{
+    if (m_expanded.isEmpty())
+        return;
+    m_expanded.clear();
+    startLayout();
 }
 
 std::vector<int> GraphPanel::selectedNodes() const { return m_view->selectedNodes(); }

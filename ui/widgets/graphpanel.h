@@ -6,10 +6,12 @@
 #include "models/graphbuilder.h"
 
 #include <QFuture>
+#include <QSet>
 #include <QWidget>
 
 #include <atomic>
 #include <memory>
+#include <optional>
 #include <vector>
 
 class QCheckBox;
@@ -34,13 +36,21 @@ public:
     ~GraphPanel() override;
 
     void setMethod(std::shared_ptr<const Snapshot> snapshot, const QString& method);
-    /** Selects the nodes an instruction maps to (by instruction id, node names or debug handles). */
+    /**
+     * Selects the nodes an instruction maps to (by instruction id, node names or debug handles). While a
+     * layout runs, the request is kept and applied to the new diagram.
+     */
     void selectFor(int instruction, const QStringList& nodeNames, const std::vector<std::int64_t>& handles);
     [[nodiscard]] std::vector<int> selectedNodes() const;
     [[nodiscard]] const GraphData& graph() const { return m_graph; }
     [[nodiscard]] bool isBusy() const { return m_busy; }
     [[nodiscard]] GraphView* view() const { return m_view; }
     void focusFind();
+    /** Shows the nodes of a collapsed group (module path) of a dump graph; re-lays out in the background. */
+    void expandGroup(const QString& modulePath);
+    /** Collapses every expanded group again. */
+    void collapseAllGroups();
+    [[nodiscard]] const QSet<QString>& expandedGroups() const { return m_expanded; }
     /** Selects the next node matching the find text; false when none. */
     bool findNext();
 
@@ -60,11 +70,19 @@ private:
     QCheckBox* m_collapse = nullptr;
     std::shared_ptr<const Snapshot> m_snapshot;
     QString m_method;
+    QSet<QString> m_expanded;
     GraphData m_graph;
     quint64 m_generation = 0;
     bool m_busy = false;
     int m_findPos = -1;
     std::shared_ptr<std::atomic<bool>> m_cancel;
+    struct PendingSelection
+    {
+        int instruction = -1;
+        QStringList names;
+        std::vector<std::int64_t> handles;
+    };
+    std::optional<PendingSelection> m_pending;
     QList<QFuture<void>> m_jobs;
 };
 

@@ -5,6 +5,7 @@
 #include <QGraphicsItem>
 #include <QGraphicsScene>
 #include <QKeyEvent>
+#include <QMouseEvent>
 #include <QPainter>
 #include <QStyleOptionGraphicsItem>
 #include <QWheelEvent>
@@ -132,19 +133,29 @@ void GraphView::setGraph(const GraphData& graph, const GraphLayout& layout)
     QGraphicsScene* s = scene();
     const QPen edgePen(QColor(0x7a, 0x86, 0x99), 1.2);
     const QBrush arrowBrush(QColor(0x7a, 0x86, 0x99));
-    for (const auto& e : layout.edges) {
-        auto* item = s->addPath(e.path, edgePen);
-        item->setZValue(0);
-        const QLineF line(e.arrowTo, e.arrowFrom);
-        if (line.length() > 0.01) {
-            const double angle = std::atan2(line.dy(), line.dx());
-            const double size = 7.0;
-            QPolygonF head;
-            head << e.arrowTo << e.arrowTo + QPointF(std::cos(angle + 0.4) * size, std::sin(angle + 0.4) * size)
-                 << e.arrowTo + QPointF(std::cos(angle - 0.4) * size, std::sin(angle - 0.4) * size);
-            auto* arrow = s->addPolygon(head, Qt::NoPen, arrowBrush);
-            arrow->setZValue(0);
+    // Edges go into the scene in batches of neighbouring edges (one path item each): tens of thousands of
+    // single items make every paint of a large graph walk and draw them one by one.
+    constexpr std::size_t kBatch = 128;
+    for (std::size_t first = 0; first < layout.edges.size(); first += kBatch) {
+        QPainterPath lines;
+        QPainterPath heads;
+        for (std::size_t k = first; k < std::min(layout.edges.size(), first + kBatch); ++k) {
+            const auto& e = layout.edges[k];
+            lines.addPath(e.path);
+            const QLineF line(e.arrowTo, e.arrowFrom);
+            if (line.length() > 0.01) {
+                const double angle = std::atan2(line.dy(), line.dx());
+                const double size = 7.0;
+                QPolygonF head;
+                head << e.arrowTo << e.arrowTo + QPointF(std::cos(angle + 0.4) * size, std::sin(angle + 0.4) * size)
+                     << e.arrowTo + QPointF(std::cos(angle - 0.4) * size, std::sin(angle - 0.4) * size);
+                heads.addPolygon(head);
+                heads.closeSubpath();
+            }
         }
+        s->addPath(lines, edgePen)->setZValue(0);
+        if (!heads.isEmpty())
+            s->addPath(heads, Qt::NoPen, arrowBrush)->setZValue(0);
     }
     m_items.reserve(graph.nodes.size());
     for (std::size_t i = 0; i < graph.nodes.size() && i < layout.nodes.size(); ++i) {
@@ -169,6 +180,7 @@ void GraphView::selectNodes(const std::vector<int>& nodes)
         const QRectF r = m_items[std::size_t(nodes.front())]->sceneBoundingRect();
         if (transform().m11() < 0.5)
             setTransform(QTransform::fromScale(0.8, 0.8));
+        updateRenderHints();
         centerOn(r.center());
     }
 }
@@ -188,6 +200,15 @@ void GraphView::zoomBy(double factor)
     const double current = transform().m11();
     const double target = std::clamp(current * factor, 0.02, 8.0);
     scale(target / current, target / current);
+    updateRenderHints();
+}
+
+void GraphView::updateRenderHints()
+{
+    // Zoomed far out (thousands of nodes on screen) antialiasing costs most of the paint time and shows nothing.
+    const bool fine = transform().m11() >= 0.3;
+    setRenderHint(QPainter::Antialiasing, fine);
+    setRenderHint(QPainter::TextAntialiasing, fine);
 }
 
 void GraphView::fitAll()
@@ -198,6 +219,7 @@ void GraphView::fitAll()
     // Small graphs: do not blow them up beyond 1:1.
     if (transform().m11() > 1.0)
         setTransform(QTransform());
+    updateRenderHints();
 }
 
 void GraphView::wheelEvent(QWheelEvent* event)
@@ -208,6 +230,16 @@ void GraphView::wheelEvent(QWheelEvent* event)
         return;
     }
     QGraphicsView::wheelEvent(event);
+}
+
+void GraphView::mouseDoubleClickEvent(QMouseEvent* event)
+{
+    if (auto* node = dynamic_cast<GraphNodeItem*>(itemAt(event->position().toPoint()))) {
+        Q_EMIT nodeActivated(node->index());
+        event->accept();
+        return;
+    }
+    QGraphicsView::mouseDoubleClickEvent(event);
 }
 
 void GraphView::keyPressEvent(QKeyEvent* event)
@@ -223,6 +255,13 @@ void GraphView::keyPressEvent(QKeyEvent* event)
     case Qt::Key_F:
         if (event->modifiers() == Qt::NoModifier) {
             fitAll();
+            return;
+        }
+        break;
+    case Qt::Key_Return:
+    case Qt::Key_Enter:
+        if (const auto nodes = selectedNodes(); nodes.size() == 1) {
+            Q_EMIT nodeActivated(nodes.front());
             return;
         }
         break;

@@ -37,12 +37,16 @@ public:
 
 Q_SIGNALS:
     void nodeSelectionChanged();
+    /** Double-click on a node, or Enter with one node selected. */
+    void nodeActivated(int node);
 
 protected:
     void wheelEvent(QWheelEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
 
 private:
+    void updateRenderHints();
     std::vector<GraphNodeItem*> m_items;
     bool m_updatingSelection = false;
 };
