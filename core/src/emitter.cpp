@@ -792,6 +792,7 @@ Result<EmitterOutput> emitProgram(
         }
         LoweringOptions lo;
         lo.zeroFillMissingWeights = options.zeroFillMissingWeights;
+        lo.initialiseMutableBuffers = options.initialiseMutableBuffers;
         lo.cancel = options.cancel;
         PTE_TRY(auto lowered, lowerMethod(*ep, name, lo));
         out.warnings.insert(out.warnings.end(), lowered.warnings.begin(), lowered.warnings.end());

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // `ptelens-cli emit` end to end on the hand-written dumps in tests/data/emit.
 #include "pte/ptereader.h"
+#include "referenceruntime.h"
 #include "testutils.h"
 
 #include <QFile>
@@ -72,6 +73,50 @@ private Q_SLOTS:
         QCOMPARE(step.operators.back().qualifiedName(), std::string("aten::copy_"));
         QCOMPARE(step.outputs.size(), std::size_t(1));
         QCOMPARE(step.inputs.size(), std::size_t(1));
+    }
+
+    void initialisesMutableBuffersOnRequest()
+    {
+        // counter.json is bare JSON: no bytes for `steps`. --init-mutable-buffers alone warns and leaves the
+        // buffer uninitialised; with --zero-fill-missing-weights its initial state (0) goes to the mutable data
+        // segment, and the first call of the program counts from it.
+        QByteArray stdOut, stdErr;
+        QCOMPARE(test::runCli({ QStringLiteral("emit"), data("counter.json"), QStringLiteral("-o"), out("c0.pte"),
+                                  QStringLiteral("--init-mutable-buffers") },
+                     &stdOut, &stdErr),
+            0);
+        QVERIFY2(stdErr.contains("mutable buffer 'steps' has no bytes in the dump"), stdErr.constData());
+        auto plain = readPteFile(out("c0.pte").toStdString());
+        QVERIFY_RESULT(plain);
+        QVERIFY(!(*plain)->program->mutableDataSegments || (*plain)->program->mutableDataSegments->empty());
+
+        QCOMPARE(
+            test::runCli({ QStringLiteral("emit"), data("counter.json"), QStringLiteral("-o"), out("c1.pte"),
+                             QStringLiteral("--init-mutable-buffers"), QStringLiteral("--zero-fill-missing-weights") },
+                &stdOut, &stdErr),
+            0);
+        auto file = readPteFile(out("c1.pte").toStdString());
+        QVERIFY_RESULT(file);
+        QVERIFY((*file)->runtimeWouldAccept());
+        const auto& program = *(*file)->program;
+        QVERIFY(program.mutableDataSegments && program.mutableDataSegments->size() == 1);
+        const auto& plan = program.executionPlan.at(0);
+        const Tensor* steps = nullptr; // the one planned tensor with an initial state
+        for (const auto& v : plan.values)
+            if (const auto* t = v.tensor(); t && t->allocationInfo && t->dataBufferIdx > 0) {
+                QVERIFY(!steps);
+                steps = t;
+            }
+        QVERIFY(steps);
+        QCOMPARE(int(steps->scalarType), int(ScalarType::Long));
+        QCOMPARE(steps->dataBufferIdx, std::uint32_t(1));
+        auto rt = test::ReferenceRuntime::load(program, "forward");
+        QVERIFY_RESULT(rt);
+        QVERIFY_RESULT((*rt)->run({ test::HostTensor::floats({ 4 }, { 1, 2, 3, 4 }) }));
+        auto now =
+            (*rt)->readPlanned(steps->allocationInfo->memoryId, steps->allocationInfo->offset(), ScalarType::Long, 1);
+        QVERIFY_RESULT(now);
+        QCOMPARE(now->at(0), 1.0);
     }
 
     void failsWithStableExitCodes_data()

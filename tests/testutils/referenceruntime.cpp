@@ -215,6 +215,46 @@ public:
         }
         return out;
     }
+    /** The tensors of TensorList value `id`. */
+    Result<std::vector<std::shared_ptr<TensorState>>> tensorList(std::int64_t id) const
+    {
+        if (id < 0 || std::size_t(id) >= slots.size() || slots[std::size_t(id)].kind != ValueKind::TensorList)
+            return fail(ErrorCode::InvalidInput, where() + ": value " + std::to_string(id) + " is not a TensorList");
+        std::vector<std::shared_ptr<TensorState>> out;
+        for (const auto item : slots[std::size_t(id)].ids) {
+            PTE_TRY(auto t, tensor(item));
+            out.push_back(std::move(t));
+        }
+        return out;
+    }
+    /** Copies the `len` positions start, start + step, ... of dimension `dim` of `src` into `dst`; without
+     *  `keepDim` the dimension is dropped (select, unbind). */
+    Result<void> sliceDim(const TensorState& src, TensorState& dst, std::size_t dim, std::int64_t start,
+        std::int64_t step, std::int64_t len, bool keepDim) const
+    {
+        if (dim >= src.sizes.size() || start < 0 || (len > 0 && start + (len - 1) * step >= src.sizes[dim]))
+            return fail(ErrorCode::InvalidInput, where() + ": slice out of range");
+        std::vector<std::int64_t> shape = src.sizes;
+        if (keepDim)
+            shape[dim] = len;
+        else
+            shape.erase(shape.begin() + std::ptrdiff_t(dim));
+        PTE_CHECK(resize(dst, shape));
+        std::size_t inner = 1;
+        for (std::size_t k = dim + 1; k < src.sizes.size(); ++k)
+            inner *= std::size_t(src.sizes[k]);
+        const auto srcLen = std::size_t(src.sizes[dim]);
+        const auto n = std::size_t(len);
+        std::vector<double> r(dst.numel());
+        for (std::size_t e = 0; e < r.size(); ++e) {
+            const std::size_t o = e / (n * inner);
+            const std::size_t k = (e / inner) % n;
+            r[e] = src.get((o * srcLen + std::size_t(start) + k * std::size_t(step)) * inner + e % inner);
+        }
+        for (std::size_t e = 0; e < r.size(); ++e)
+            dst.set(e, r[e]);
+        return {};
+    }
     /** Sets `out`'s sizes as the runtime's resize does: a static tensor must already have them. */
     Result<void> resize(TensorState& out, const std::vector<std::int64_t>& sizes) const
     {
@@ -530,6 +570,9 @@ Result<void> ReferenceRuntime::Impl::kernel(const std::string& op, const std::ve
         { "sqrt", [](double x) { return std::sqrt(x); } },
         { "tanh", [](double x) { return std::tanh(x); } },
         { "sigmoid", [](double x) { return 1.0 / (1.0 + std::exp(-x)); } },
+        { "silu", [](double x) { return x / (1.0 + std::exp(-x)); } },
+        { "rsqrt", [](double x) { return 1.0 / std::sqrt(x); } },
+        { "hardswish", [](double x) { return x * std::min(std::max(x + 3, 0.0), 6.0) / 6; } },
     };
 
     const auto colon = op.find("::");
@@ -671,23 +714,21 @@ Result<void> ReferenceRuntime::Impl::kernel(const std::string& op, const std::ve
                 size[inferred] = std::int64_t(self->numel()) / std::max<std::int64_t>(known, 1);
             return gather(*self, *out, size, [](std::size_t e) { return e; });
         }
-        if (op == "aten::select_copy.int_out") { // [self, dim, index, out, ret]
+        if (op == "aten::select_copy.int_out") { // [self, dim, index, out, ret]; negative dim and index count back
             PTE_CHECK(need(5));
             PTE_TRY(auto self, tensor(arg(0)));
             PTE_TRY(const double dimD, scalar(arg(1)));
             PTE_TRY(const double indexD, scalar(arg(2)));
             PTE_TRY(auto out, tensor(arg(3)));
-            const auto dim = std::size_t(dimD);
-            if (dim >= self->sizes.size() || indexD < 0 || indexD >= double(self->sizes[dim]))
+            const auto rank = std::int64_t(self->sizes.size());
+            if (rank == 0 || dimD < double(-rank) || dimD >= double(rank))
+                return fail(ErrorCode::InvalidInput, where() + ": select_copy dimension out of range");
+            const auto dim = std::size_t((std::int64_t(dimD) + rank) % rank);
+            const auto len = self->sizes[dim];
+            const auto index = std::int64_t(indexD) < 0 ? std::int64_t(indexD) + len : std::int64_t(indexD);
+            if (index < 0 || index >= len)
                 return fail(ErrorCode::InvalidInput, where() + ": select_copy index out of range");
-            std::vector<std::int64_t> shape = self->sizes;
-            shape.erase(shape.begin() + std::ptrdiff_t(dim));
-            std::size_t inner = 1;
-            for (std::size_t k = dim + 1; k < self->sizes.size(); ++k)
-                inner *= std::size_t(self->sizes[k]);
-            const auto len = std::size_t(self->sizes[dim]);
-            return gather(*self, *out, shape,
-                [&](std::size_t e) { return (e / inner) * len * inner + std::size_t(indexD) * inner + e % inner; });
+            return sliceDim(*self, *out, dim, index, 1, 1, false);
         }
         if (op == "aten::convolution.out") {
             // [input, weight, bias?, stride, padding, dilation, transposed, output_padding, groups, out, ret]
@@ -698,23 +739,32 @@ Result<void> ReferenceRuntime::Impl::kernel(const std::string& op, const std::ve
             if (!isNull(arg(2))) {
                 PTE_TRY(bias, tensor(arg(2)));
             }
-            PTE_TRY(const auto stride, intList(arg(3)));
-            PTE_TRY(const auto padding, intList(arg(4)));
-            PTE_TRY(const auto dilation, intList(arg(5)));
+            PTE_TRY(auto stride, intList(arg(3)));
+            PTE_TRY(auto padding, intList(arg(4)));
+            PTE_TRY(auto dilation, intList(arg(5)));
             PTE_TRY(const double transposed, scalar(arg(6)));
             PTE_TRY(const double groupsD, scalar(arg(8)));
             PTE_TRY(auto out, tensor(arg(9)));
-            if (in->sizes.size() != 4 || w->sizes.size() != 4 || transposed != 0 || stride.size() != 2
+            // A 1-D convolution is a 2-D one of height 1.
+            const bool oneD = in->sizes.size() == 3 && w->sizes.size() == 3 && stride.size() == 1 && padding.size() == 1
+                && dilation.size() == 1;
+            if (oneD) {
+                stride.insert(stride.begin(), 1);
+                padding.insert(padding.begin(), 0);
+                dilation.insert(dilation.begin(), 1);
+            }
+            if ((!oneD && (in->sizes.size() != 4 || w->sizes.size() != 4)) || transposed != 0 || stride.size() != 2
                 || padding.size() != 2 || dilation.size() != 2)
-                return fail(ErrorCode::Unsupported, where() + ": only plain 2-D convolutions are supported");
-            const auto N = in->sizes[0], C = in->sizes[1], H = in->sizes[2], W = in->sizes[3];
-            const auto O = w->sizes[0], Cg = w->sizes[1], KH = w->sizes[2], KW = w->sizes[3];
+                return fail(ErrorCode::Unsupported, where() + ": only plain 1-D and 2-D convolutions are supported");
+            const auto N = in->sizes[0], C = in->sizes[1], H = oneD ? 1 : in->sizes[2], W = in->sizes.back();
+            const auto O = w->sizes[0], Cg = w->sizes[1], KH = oneD ? 1 : w->sizes[2], KW = w->sizes.back();
             const auto G = std::int64_t(groupsD);
             if (G <= 0 || Cg * G != C || O % G != 0)
                 return fail(ErrorCode::InvalidInput, where() + ": convolution groups do not match the channels");
             const auto OH = (H + 2 * padding[0] - dilation[0] * (KH - 1) - 1) / stride[0] + 1;
             const auto OW = (W + 2 * padding[1] - dilation[1] * (KW - 1) - 1) / stride[1] + 1;
-            PTE_CHECK(resize(*out, { N, O, OH, OW }));
+            PTE_CHECK(resize(
+                *out, oneD ? std::vector<std::int64_t> { N, O, OW } : std::vector<std::int64_t> { N, O, OH, OW }));
             std::vector<double> r(out->numel());
             for (std::int64_t n = 0; n < N; ++n)
                 for (std::int64_t o = 0; o < O; ++o) {
@@ -837,6 +887,740 @@ Result<void> ReferenceRuntime::Impl::kernel(const std::string& op, const std::ve
                 out->set(e, r[e]);
             return {};
         }
+        if (op == "aten::bmm.out") { // [self, mat2, out, ret]
+            PTE_CHECK(need(4));
+            PTE_TRY(auto m1, tensor(arg(0)));
+            PTE_TRY(auto m2, tensor(arg(1)));
+            PTE_TRY(auto out, tensor(arg(2)));
+            if (m1->sizes.size() != 3 || m2->sizes.size() != 3 || m1->sizes[0] != m2->sizes[0]
+                || m1->sizes[2] != m2->sizes[1])
+                return fail(ErrorCode::InvalidInput, where() + ": bmm: batch matrix shapes do not match");
+            const auto b = std::size_t(m1->sizes[0]);
+            const auto n = std::size_t(m1->sizes[1]);
+            const auto k = std::size_t(m1->sizes[2]);
+            const auto m = std::size_t(m2->sizes[2]);
+            PTE_CHECK(resize(*out, { m1->sizes[0], m1->sizes[1], m2->sizes[2] }));
+            std::vector<double> r(b * n * m);
+            for (std::size_t p = 0; p < b; ++p)
+                for (std::size_t i = 0; i < n; ++i)
+                    for (std::size_t j = 0; j < m; ++j) {
+                        double acc = 0;
+                        for (std::size_t q = 0; q < k; ++q)
+                            acc += m1->get((p * n + i) * k + q) * m2->get((p * k + q) * m + j);
+                        r[(p * n + i) * m + j] = acc;
+                    }
+            for (std::size_t e = 0; e < r.size(); ++e)
+                out->set(e, r[e]);
+            return {};
+        }
+        if (op == "aten::squeeze_copy.dims_out" || op == "aten::squeeze_copy.dim_out") { // [self, dim(s), out, ret]
+            PTE_CHECK(need(4));
+            PTE_TRY(auto self, tensor(arg(0)));
+            PTE_TRY(auto out, tensor(arg(2)));
+            std::vector<std::int64_t> dims;
+            if (overload == "dims_out") {
+                PTE_TRY(dims, intList(arg(1)));
+            } else {
+                PTE_TRY(const double d, scalar(arg(1)));
+                dims.push_back(std::int64_t(d));
+            }
+            const auto rank = std::int64_t(self->sizes.size());
+            std::vector<bool> drop(self->sizes.size(), false);
+            for (auto d : dims) {
+                if (rank == 0)
+                    continue;
+                if (d < -rank || d >= rank)
+                    return fail(ErrorCode::InvalidInput, where() + ": squeeze dimension out of range");
+                d = (d + rank) % rank;
+                drop[std::size_t(d)] = self->sizes[std::size_t(d)] == 1;
+            }
+            std::vector<std::int64_t> shape;
+            for (std::size_t k = 0; k < self->sizes.size(); ++k)
+                if (!drop[k])
+                    shape.push_back(self->sizes[k]);
+            return gather(*self, *out, shape, [](std::size_t e) { return e; });
+        }
+        if (op == "aten::unsqueeze_copy.out") { // [self, dim, out, ret]
+            PTE_CHECK(need(4));
+            PTE_TRY(auto self, tensor(arg(0)));
+            PTE_TRY(const double dimD, scalar(arg(1)));
+            PTE_TRY(auto out, tensor(arg(2)));
+            const auto rank = std::int64_t(self->sizes.size()) + 1;
+            auto dim = std::int64_t(dimD);
+            if (dim < -rank || dim >= rank)
+                return fail(ErrorCode::InvalidInput, where() + ": unsqueeze dimension out of range");
+            dim = (dim + rank) % rank;
+            std::vector<std::int64_t> shape = self->sizes;
+            shape.insert(shape.begin() + std::ptrdiff_t(dim), 1);
+            return gather(*self, *out, shape, [](std::size_t e) { return e; });
+        }
+        if (op == "aten::sum.IntList_out") { // [self, dim?, keepdim, dtype?, out, ret]
+            PTE_CHECK(need(6));
+            PTE_TRY(auto self, tensor(arg(0)));
+            PTE_TRY(const double keep, scalar(arg(2)));
+            PTE_TRY(auto out, tensor(arg(4)));
+            const auto rank = std::int64_t(self->sizes.size());
+            std::vector<bool> reduce(self->sizes.size(), false);
+            std::vector<std::int64_t> dims;
+            if (!isNull(arg(1))) {
+                PTE_TRY(dims, intList(arg(1)));
+            }
+            if (dims.empty())
+                reduce.assign(reduce.size(), true);
+            for (auto d : dims) {
+                if (d < -rank || d >= rank)
+                    return fail(ErrorCode::InvalidInput, where() + ": sum dimension out of range");
+                reduce[std::size_t((d + rank) % rank)] = true;
+            }
+            std::vector<std::int64_t> shape;
+            for (std::size_t k = 0; k < self->sizes.size(); ++k)
+                if (!reduce[k])
+                    shape.push_back(self->sizes[k]);
+                else if (keep != 0)
+                    shape.push_back(1);
+            PTE_CHECK(resize(*out, shape));
+            std::vector<double> r(out->numel(), 0.0);
+            for (std::size_t e = 0; e < self->numel(); ++e) {
+                std::size_t rest = e;
+                std::size_t index = 0;
+                std::size_t stride = 1;
+                for (std::size_t k = self->sizes.size(); k-- > 0;) {
+                    const std::size_t coord = rest % std::size_t(self->sizes[k]);
+                    rest /= std::size_t(self->sizes[k]);
+                    if (reduce[k])
+                        continue;
+                    index += coord * stride;
+                    stride *= std::size_t(self->sizes[k]);
+                }
+                r[index] += self->get(e);
+            }
+            for (std::size_t e = 0; e < r.size(); ++e)
+                out->set(e, r[e]);
+            return {};
+        }
+        if (op == "aten::full.out") { // [size, fill_value, out, ret]
+            PTE_CHECK(need(4));
+            PTE_TRY(const auto size, intList(arg(0)));
+            PTE_TRY(const double fill, scalar(arg(1)));
+            PTE_TRY(auto out, tensor(arg(2)));
+            PTE_CHECK(resize(*out, size));
+            for (std::size_t e = 0; e < out->numel(); ++e)
+                out->set(e, fill);
+            return {};
+        }
+        if (op == "aten::full_like.out") { // [self, fill_value, memory_format?, out, ret]
+            PTE_CHECK(need(5));
+            PTE_TRY(auto self, tensor(arg(0)));
+            PTE_TRY(const double fill, scalar(arg(1)));
+            PTE_TRY(auto out, tensor(arg(3)));
+            PTE_CHECK(resize(*out, self->sizes));
+            for (std::size_t e = 0; e < out->numel(); ++e)
+                out->set(e, fill);
+            return {};
+        }
+        if (op == "aten::max_pool2d_with_indices.out") {
+            // [self, kernel_size, stride, padding, dilation, ceil_mode, out, indices, ret]
+            PTE_CHECK(need(9));
+            PTE_TRY(auto in, tensor(arg(0)));
+            PTE_TRY(const auto kernelSize, intList(arg(1)));
+            PTE_TRY(auto stride, intList(arg(2)));
+            PTE_TRY(const auto padding, intList(arg(3)));
+            PTE_TRY(const auto dilation, intList(arg(4)));
+            PTE_TRY(const double ceilMode, scalar(arg(5)));
+            PTE_TRY(auto out, tensor(arg(6)));
+            PTE_TRY(auto indices, tensor(arg(7)));
+            if (stride.empty())
+                stride = kernelSize; // an empty stride means the kernel size
+            auto pair = [](const std::vector<std::int64_t>& v, std::size_t k) {
+                return v.size() == 1 ? v[0] : v.at(k);
+            };
+            const std::size_t rank = in->sizes.size();
+            if ((rank != 3 && rank != 4) || kernelSize.empty() || padding.empty() || dilation.empty())
+                return fail(ErrorCode::InvalidInput, where() + ": max_pool2d needs a 3-D or 4-D input");
+            const auto H = in->sizes[rank - 2];
+            const auto W = in->sizes[rank - 1];
+            const std::int64_t planes = std::int64_t(in->numel()) / std::max<std::int64_t>(H * W, 1);
+            auto outSize = [&](std::int64_t size, std::size_t k) {
+                const auto span = size + 2 * pair(padding, k) - pair(dilation, k) * (pair(kernelSize, k) - 1) - 1;
+                const auto st = pair(stride, k);
+                auto o = (ceilMode != 0 ? (span + st - 1) / st : span / st) + 1;
+                if (ceilMode != 0 && (o - 1) * st >= size + pair(padding, k))
+                    --o; // the last window must start inside the input or its left padding
+                return o;
+            };
+            const auto OH = outSize(H, 0);
+            const auto OW = outSize(W, 1);
+            std::vector<std::int64_t> shape = in->sizes;
+            shape[rank - 2] = OH;
+            shape[rank - 1] = OW;
+            PTE_CHECK(resize(*out, shape));
+            PTE_CHECK(resize(*indices, shape));
+            for (std::int64_t p = 0; p < planes; ++p)
+                for (std::int64_t y = 0; y < OH; ++y)
+                    for (std::int64_t x = 0; x < OW; ++x) {
+                        double best = -INFINITY;
+                        std::int64_t where_ = -1;
+                        for (std::int64_t ky = 0; ky < pair(kernelSize, 0); ++ky)
+                            for (std::int64_t kx = 0; kx < pair(kernelSize, 1); ++kx) {
+                                const auto iy = y * pair(stride, 0) - pair(padding, 0) + ky * pair(dilation, 0);
+                                const auto ix = x * pair(stride, 1) - pair(padding, 1) + kx * pair(dilation, 1);
+                                if (iy < 0 || iy >= H || ix < 0 || ix >= W)
+                                    continue;
+                                const double v = in->get(std::size_t((p * H + iy) * W + ix));
+                                if (v > best || std::isnan(v) || where_ < 0) {
+                                    best = v;
+                                    where_ = iy * W + ix;
+                                }
+                            }
+                        const auto o = std::size_t((p * OH + y) * OW + x);
+                        out->set(o, best);
+                        indices->set(o, double(where_));
+                    }
+            return {};
+        }
+        if (op == "aten::_adaptive_avg_pool2d.out") { // [self, output_size, out, ret]
+            PTE_CHECK(need(4));
+            PTE_TRY(auto in, tensor(arg(0)));
+            PTE_TRY(const auto size, intList(arg(1)));
+            PTE_TRY(auto out, tensor(arg(2)));
+            const std::size_t rank = in->sizes.size();
+            if ((rank != 3 && rank != 4) || size.size() != 2 || size[0] <= 0 || size[1] <= 0)
+                return fail(ErrorCode::InvalidInput, where() + ": adaptive_avg_pool2d needs a 3-D or 4-D input");
+            const auto H = in->sizes[rank - 2];
+            const auto W = in->sizes[rank - 1];
+            const auto OH = size[0];
+            const auto OW = size[1];
+            const std::int64_t planes = std::int64_t(in->numel()) / std::max<std::int64_t>(H * W, 1);
+            std::vector<std::int64_t> shape = in->sizes;
+            shape[rank - 2] = OH;
+            shape[rank - 1] = OW;
+            PTE_CHECK(resize(*out, shape));
+            std::vector<double> r(out->numel());
+            for (std::int64_t p = 0; p < planes; ++p)
+                for (std::int64_t y = 0; y < OH; ++y)
+                    for (std::int64_t x = 0; x < OW; ++x) {
+                        // window [floor(o * in / out), ceil((o + 1) * in / out))
+                        const auto y0 = y * H / OH;
+                        const auto y1 = ((y + 1) * H + OH - 1) / OH;
+                        const auto x0 = x * W / OW;
+                        const auto x1 = ((x + 1) * W + OW - 1) / OW;
+                        double acc = 0;
+                        for (auto iy = y0; iy < y1; ++iy)
+                            for (auto ix = x0; ix < x1; ++ix)
+                                acc += in->get(std::size_t((p * H + iy) * W + ix));
+                        r[std::size_t((p * OH + y) * OW + x)] = acc / double((y1 - y0) * (x1 - x0));
+                    }
+            for (std::size_t e = 0; e < r.size(); ++e)
+                out->set(e, r[e]);
+            return {};
+        }
+        if (op == "aten::_native_batch_norm_legit.out" || op == "aten::_native_batch_norm_legit.no_stats_out") {
+            // out:          [input, weight?, bias?, running_mean, running_var, training, momentum, eps,
+            //                out, save_mean, save_invstd, ret]
+            // no_stats_out: [input, weight?, bias?, training, momentum, eps, out, save_mean, save_invstd, ret]
+            const bool stats = overload == "out";
+            PTE_CHECK(need(stats ? 12 : 10));
+            const std::size_t o = stats ? 2 : 0; // shift of the arguments after bias
+            PTE_TRY(auto in, tensor(arg(0)));
+            std::shared_ptr<TensorState> weight;
+            std::shared_ptr<TensorState> bias;
+            std::shared_ptr<TensorState> runMean;
+            std::shared_ptr<TensorState> runVar;
+            if (!isNull(arg(1))) {
+                PTE_TRY(weight, tensor(arg(1)));
+            }
+            if (!isNull(arg(2))) {
+                PTE_TRY(bias, tensor(arg(2)));
+            }
+            if (stats) {
+                {
+                    PTE_TRY(runMean, tensor(arg(3)));
+                }
+                {
+                    PTE_TRY(runVar, tensor(arg(4)));
+                }
+            }
+            PTE_TRY(const double training, scalar(arg(3 + o)));
+            PTE_TRY(const double momentum, scalar(arg(4 + o)));
+            PTE_TRY(const double eps, scalar(arg(5 + o)));
+            PTE_TRY(auto out, tensor(arg(6 + o)));
+            PTE_TRY(auto saveMean, tensor(arg(7 + o)));
+            PTE_TRY(auto saveInvstd, tensor(arg(8 + o)));
+            if (in->sizes.size() < 2)
+                return fail(ErrorCode::InvalidInput, where() + ": batch norm input needs a channel dimension");
+            const auto C = std::size_t(in->sizes[1]);
+            std::size_t inner = 1;
+            for (std::size_t k = 2; k < in->sizes.size(); ++k)
+                inner *= std::size_t(in->sizes[k]);
+            const std::size_t count = in->numel() / std::max<std::size_t>(C, 1);
+            if (training == 0 && !stats)
+                return fail(ErrorCode::InvalidInput, where() + ": evaluation batch norm without running statistics");
+            std::vector<double> mean(C, 0.0);
+            std::vector<double> var(C, 0.0);
+            for (std::size_t c = 0; c < C; ++c) {
+                if (training == 0) {
+                    mean[c] = runMean->get(c);
+                    var[c] = runVar->get(c);
+                    continue;
+                }
+                for (std::size_t e = 0; e < in->numel(); ++e)
+                    if ((e / inner) % C == c)
+                        mean[c] += in->get(e) / double(count);
+                for (std::size_t e = 0; e < in->numel(); ++e)
+                    if ((e / inner) % C == c)
+                        var[c] += (in->get(e) - mean[c]) * (in->get(e) - mean[c]) / double(count);
+            }
+            PTE_CHECK(resize(*out, in->sizes));
+            PTE_CHECK(resize(*saveMean, { training != 0 ? std::int64_t(C) : 0 }));
+            PTE_CHECK(resize(*saveInvstd, { training != 0 ? std::int64_t(C) : 0 }));
+            std::vector<double> r(in->numel());
+            for (std::size_t e = 0; e < r.size(); ++e) {
+                const std::size_t c = (e / inner) % C;
+                r[e] = (in->get(e) - mean[c]) / std::sqrt(var[c] + eps) * (weight ? weight->get(c) : 1.0)
+                    + (bias ? bias->get(c) : 0.0);
+            }
+            for (std::size_t e = 0; e < r.size(); ++e)
+                out->set(e, r[e]);
+            if (training != 0) {
+                for (std::size_t c = 0; c < C; ++c) {
+                    saveMean->set(c, mean[c]);
+                    saveInvstd->set(c, 1.0 / std::sqrt(var[c] + eps));
+                    if (stats) { // running statistics: momentum update, the variance unbiased
+                        runMean->set(c, (1 - momentum) * runMean->get(c) + momentum * mean[c]);
+                        runVar->set(c,
+                            (1 - momentum) * runVar->get(c)
+                                + momentum * var[c] * double(count) / double(std::max<std::size_t>(count - 1, 1)));
+                    }
+                }
+            }
+            return {};
+        }
+        if (op == "aten::split_copy.Tensor_out" || op == "aten::split_with_sizes_copy.out"
+            || op == "aten::unbind_copy.int_out") {
+            // split_copy: [self, split_size, dim, out(TensorList), ret]; split_with_sizes_copy: [self, split_sizes,
+            // dim, out, ret]; unbind_copy: [self, dim, out, ret]
+            const bool unbind = name == "unbind_copy";
+            PTE_CHECK(need(unbind ? 4 : 5));
+            PTE_TRY(auto self, tensor(arg(0)));
+            PTE_TRY(const double dimD, scalar(arg(unbind ? 1 : 2)));
+            PTE_TRY(const auto outs, tensorList(arg(unbind ? 2 : 3)));
+            const auto rank = std::int64_t(self->sizes.size());
+            if (rank == 0 || dimD < double(-rank) || dimD >= double(rank))
+                return fail(ErrorCode::InvalidInput, where() + ": " + op + ": dimension out of range");
+            const auto dim = std::size_t((std::int64_t(dimD) + rank) % rank);
+            const std::int64_t len = self->sizes[dim];
+            std::vector<std::int64_t> pieces;
+            if (unbind) {
+                pieces.assign(std::size_t(len), 1);
+            } else if (name == "split_copy") {
+                PTE_TRY(const double chunk, scalar(arg(1)));
+                for (std::int64_t s = 0; s < len; s += std::int64_t(chunk))
+                    pieces.push_back(std::min(std::int64_t(chunk), len - s));
+            } else {
+                PTE_TRY(pieces, intList(arg(1)));
+            }
+            if (pieces.size() != outs.size())
+                return fail(ErrorCode::InvalidInput,
+                    where() + ": " + op + ": " + std::to_string(outs.size()) + " outputs for "
+                        + std::to_string(pieces.size()) + " pieces");
+            std::int64_t start = 0;
+            for (std::size_t p = 0; p < pieces.size(); ++p) {
+                PTE_CHECK(sliceDim(*self, *outs[p], dim, start, 1, pieces[p], !unbind));
+                start += pieces[p];
+            }
+            if (start != len)
+                return fail(ErrorCode::InvalidInput, where() + ": " + op + ": the pieces do not cover the dimension");
+            return {};
+        }
+        if (op == "aten::slice_copy.Tensor_out") { // [self, dim, start?, end?, step, out, ret]
+            PTE_CHECK(need(7));
+            PTE_TRY(auto self, tensor(arg(0)));
+            PTE_TRY(const double dimD, scalar(arg(1)));
+            PTE_TRY(const double stepD, scalar(arg(4)));
+            PTE_TRY(auto out, tensor(arg(5)));
+            const auto rank = std::int64_t(self->sizes.size());
+            if (rank == 0 || dimD < double(-rank) || dimD >= double(rank) || stepD < 1)
+                return fail(ErrorCode::InvalidInput, where() + ": slice_copy: bad dimension or step");
+            const auto dim = std::size_t((std::int64_t(dimD) + rank) % rank);
+            const std::int64_t len = self->sizes[dim];
+            auto clampIndex = [&](std::int64_t id, std::int64_t fallback) -> Result<std::int64_t> {
+                if (isNull(id))
+                    return fallback;
+                PTE_TRY(const double v, scalar(id));
+                if (v >= double(len))
+                    return len; // torch.export writes x[a:] with end = INT64_MAX
+                auto x = std::int64_t(v);
+                if (x < 0)
+                    x += len;
+                return std::clamp<std::int64_t>(x, 0, len);
+            };
+            PTE_TRY(const auto start, clampIndex(arg(2), 0));
+            PTE_TRY(auto end, clampIndex(arg(3), len));
+            end = std::max(end, start);
+            const auto step = std::int64_t(stepD);
+            return sliceDim(*self, *out, dim, start, step, (end - start + step - 1) / step, true);
+        }
+        if (op == "aten::expand_copy.out") { // [self, size, implicit, out, ret]
+            PTE_CHECK(need(5));
+            PTE_TRY(auto self, tensor(arg(0)));
+            PTE_TRY(auto size, intList(arg(1)));
+            PTE_TRY(auto out, tensor(arg(3)));
+            if (size.size() < self->sizes.size())
+                return fail(ErrorCode::InvalidInput, where() + ": expand_copy to fewer dimensions");
+            const std::size_t lead = size.size() - self->sizes.size();
+            for (std::size_t k = 0; k < self->sizes.size(); ++k) {
+                if (size[lead + k] == -1)
+                    size[lead + k] = self->sizes[k];
+                if (self->sizes[k] != 1 && self->sizes[k] != size[lead + k])
+                    return fail(ErrorCode::InvalidInput, where() + ": expand_copy: size does not broadcast");
+            }
+            return gather(*self, *out, size, [&](std::size_t e) { return broadcastIndex(size, self->sizes, e); });
+        }
+        if (op == "aten::transpose_copy.int_out") { // [self, dim0, dim1, out, ret]
+            PTE_CHECK(need(5));
+            PTE_TRY(auto self, tensor(arg(0)));
+            PTE_TRY(const double d0D, scalar(arg(1)));
+            PTE_TRY(const double d1D, scalar(arg(2)));
+            PTE_TRY(auto out, tensor(arg(3)));
+            const auto rank = std::int64_t(self->sizes.size());
+            const auto d0 = std::size_t((std::int64_t(d0D) + rank) % std::max<std::int64_t>(rank, 1));
+            const auto d1 = std::size_t((std::int64_t(d1D) + rank) % std::max<std::int64_t>(rank, 1));
+            std::vector<std::int64_t> shape = self->sizes;
+            std::swap(shape[d0], shape[d1]);
+            std::vector<std::size_t> inStride(self->sizes.size(), 1);
+            for (std::size_t k = self->sizes.size(); k-- > 1;)
+                inStride[k - 1] = inStride[k] * std::size_t(self->sizes[k]);
+            std::swap(inStride[d0], inStride[d1]);
+            return gather(*self, *out, shape, [&](std::size_t e) {
+                std::size_t index = 0;
+                for (std::size_t k = shape.size(); k-- > 0;) {
+                    index += (e % std::size_t(shape[k])) * inStride[k];
+                    e /= std::size_t(shape[k]);
+                }
+                return index;
+            });
+        }
+        if (op == "aten::gelu.out") { // [self, approximate, out, ret]
+            PTE_CHECK(need(4));
+            if (arg(1) < 0 || std::size_t(arg(1)) >= slots.size()
+                || slots[std::size_t(arg(1))].kind != ValueKind::String)
+                return fail(ErrorCode::InvalidInput, where() + ": gelu's approximate is not a String");
+            const std::string approximate = slots[std::size_t(arg(1))].s;
+            if (approximate != "none" && approximate != "tanh")
+                return fail(ErrorCode::InvalidInput, where() + ": gelu approximate '" + approximate + "'");
+            return unary(arg(0), arg(2), [&](double x) {
+                if (approximate == "tanh")
+                    return 0.5 * x * (1 + std::tanh(std::sqrt(2 / M_PI) * (x + 0.044715 * x * x * x)));
+                return 0.5 * x * (1 + std::erf(x / std::sqrt(2.0)));
+            });
+        }
+        if (op == "aten::hardtanh.out") { // [self, min_val, max_val, out, ret]
+            PTE_CHECK(need(5));
+            PTE_TRY(const double lo, scalar(arg(1)));
+            PTE_TRY(const double hi, scalar(arg(2)));
+            return unary(arg(0), arg(3), [&](double x) { return std::min(std::max(x, lo), hi); });
+        }
+        if (op == "aten::pow.Tensor_Scalar_out" || op == "aten::pow.Tensor_Tensor_out") { // [self, exponent, out, ret]
+            PTE_CHECK(need(4));
+            return binary(arg(0), arg(1), overload == "Tensor_Scalar_out", arg(2),
+                [](double x, double y) { return std::pow(x, y); });
+        }
+        if (op == "aten::where.self_out") { // [condition, self, other, out, ret]
+            PTE_CHECK(need(5));
+            PTE_TRY(auto cond, tensor(arg(0)));
+            PTE_TRY(auto a, tensor(arg(1)));
+            PTE_TRY(auto b, tensor(arg(2)));
+            PTE_TRY(auto out, tensor(arg(3)));
+            const auto shape = broadcastShape(broadcastShape(cond->sizes, a->sizes), b->sizes);
+            PTE_CHECK(resize(*out, shape));
+            std::vector<double> r(out->numel());
+            for (std::size_t e = 0; e < r.size(); ++e)
+                r[e] = cond->get(broadcastIndex(shape, cond->sizes, e)) != 0
+                    ? a->get(broadcastIndex(shape, a->sizes, e))
+                    : b->get(broadcastIndex(shape, b->sizes, e));
+            for (std::size_t e = 0; e < r.size(); ++e)
+                out->set(e, r[e]);
+            return {};
+        }
+        if (op == "aten::cat.out") { // [tensors, dim, out, ret]
+            PTE_CHECK(need(4));
+            PTE_TRY(const auto parts, tensorList(arg(0)));
+            PTE_TRY(const double dimD, scalar(arg(1)));
+            PTE_TRY(auto out, tensor(arg(2)));
+            if (parts.empty())
+                return fail(ErrorCode::InvalidInput, where() + ": cat of no tensors");
+            const auto rank = std::int64_t(parts[0]->sizes.size());
+            if (rank == 0 || dimD < double(-rank) || dimD >= double(rank))
+                return fail(ErrorCode::InvalidInput, where() + ": cat dimension out of range");
+            const auto dim = std::size_t((std::int64_t(dimD) + rank) % rank);
+            std::vector<std::int64_t> shape = parts[0]->sizes;
+            shape[dim] = 0;
+            for (const auto& p : parts) {
+                if (p->sizes.size() != shape.size())
+                    return fail(ErrorCode::InvalidInput, where() + ": cat of tensors of different ranks");
+                shape[dim] += p->sizes[dim];
+            }
+            PTE_CHECK(resize(*out, shape));
+            std::size_t inner = 1;
+            for (std::size_t k = dim + 1; k < shape.size(); ++k)
+                inner *= std::size_t(shape[k]);
+            const std::size_t outer = out->numel() / std::max<std::size_t>(std::size_t(shape[dim]) * inner, 1);
+            std::size_t e = 0;
+            for (std::size_t o = 0; o < outer; ++o)
+                for (const auto& p : parts)
+                    for (std::size_t k = 0; k < std::size_t(p->sizes[dim]) * inner; ++k)
+                        out->set(e++, p->get(o * std::size_t(p->sizes[dim]) * inner + k));
+            return {};
+        }
+        if (op == "aten::leaky_relu.out") { // [self, negative_slope, out, ret]
+            PTE_CHECK(need(4));
+            PTE_TRY(const double slope, scalar(arg(1)));
+            return unary(arg(0), arg(2), [&](double x) { return x > 0 ? x : x * slope; });
+        }
+        if (op == "aten::avg_pool2d.out") {
+            // [self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override?, out, ret]
+            PTE_CHECK(need(9));
+            PTE_TRY(auto in, tensor(arg(0)));
+            PTE_TRY(const auto kernelSize, intList(arg(1)));
+            PTE_TRY(auto stride, intList(arg(2)));
+            PTE_TRY(const auto padding, intList(arg(3)));
+            PTE_TRY(const double ceilMode, scalar(arg(4)));
+            PTE_TRY(const double includePad, scalar(arg(5)));
+            double divisor = 0;
+            if (!isNull(arg(6))) {
+                PTE_TRY(divisor, scalar(arg(6)));
+            }
+            PTE_TRY(auto out, tensor(arg(7)));
+            if (stride.empty())
+                stride = kernelSize; // an empty stride means the kernel size
+            auto pair = [](const std::vector<std::int64_t>& v, std::size_t k) {
+                return v.size() == 1 ? v[0] : v.at(k);
+            };
+            const std::size_t rank = in->sizes.size();
+            if ((rank != 3 && rank != 4) || kernelSize.empty() || padding.empty())
+                return fail(ErrorCode::InvalidInput, where() + ": avg_pool2d needs a 3-D or 4-D input");
+            const auto H = in->sizes[rank - 2];
+            const auto W = in->sizes[rank - 1];
+            const std::int64_t planes = std::int64_t(in->numel()) / std::max<std::int64_t>(H * W, 1);
+            auto outSize = [&](std::int64_t size, std::size_t k) {
+                const auto span = size + 2 * pair(padding, k) - pair(kernelSize, k);
+                const auto st = pair(stride, k);
+                auto o = (ceilMode != 0 ? (span + st - 1) / st : span / st) + 1;
+                if (ceilMode != 0 && (o - 1) * st >= size + pair(padding, k))
+                    --o;
+                return o;
+            };
+            const auto OH = outSize(H, 0);
+            const auto OW = outSize(W, 1);
+            std::vector<std::int64_t> shape = in->sizes;
+            shape[rank - 2] = OH;
+            shape[rank - 1] = OW;
+            PTE_CHECK(resize(*out, shape));
+            for (std::int64_t p = 0; p < planes; ++p)
+                for (std::int64_t y = 0; y < OH; ++y)
+                    for (std::int64_t x = 0; x < OW; ++x) {
+                        auto y0 = y * pair(stride, 0) - pair(padding, 0);
+                        auto x0 = x * pair(stride, 1) - pair(padding, 1);
+                        auto y1 = std::min(y0 + pair(kernelSize, 0), H + pair(padding, 0));
+                        auto x1 = std::min(x0 + pair(kernelSize, 1), W + pair(padding, 1));
+                        const auto padded = (y1 - y0) * (x1 - x0);
+                        y0 = std::max<std::int64_t>(y0, 0);
+                        x0 = std::max<std::int64_t>(x0, 0);
+                        y1 = std::min(y1, H);
+                        x1 = std::min(x1, W);
+                        double acc = 0;
+                        for (auto iy = y0; iy < y1; ++iy)
+                            for (auto ix = x0; ix < x1; ++ix)
+                                acc += in->get(std::size_t((p * H + iy) * W + ix));
+                        const double d = divisor != 0 ? divisor
+                            : includePad != 0         ? double(padded)
+                                                      : double((y1 - y0) * (x1 - x0));
+                        out->set(std::size_t((p * OH + y) * OW + x), acc / d);
+                    }
+            return {};
+        }
+        if (op == "aten::mean.out" || op == "aten::amax.out" || op == "aten::argmax.out") {
+            // mean: [self, dim?, keepdim, dtype?, out, ret]; amax: [self, dim, keepdim, out, ret];
+            // argmax: [self, dim?, keepdim, out, ret] (no dim: the flat index over everything)
+            const bool mean = name == "mean";
+            PTE_CHECK(need(mean ? 6 : 5));
+            PTE_TRY(auto self, tensor(arg(0)));
+            PTE_TRY(const double keep, scalar(arg(2)));
+            PTE_TRY(auto out, tensor(arg(mean ? 4 : 3)));
+            std::vector<std::int64_t> dims;
+            if (!isNull(arg(1))) {
+                if (name == "argmax") {
+                    PTE_TRY(const double d, scalar(arg(1)));
+                    dims.push_back(std::int64_t(d));
+                } else {
+                    PTE_TRY(dims, intList(arg(1)));
+                }
+            }
+            const auto rank = std::int64_t(self->sizes.size());
+            std::vector<bool> reduce(self->sizes.size(), dims.empty());
+            for (auto d : dims) {
+                if (d < -rank || d >= rank)
+                    return fail(ErrorCode::InvalidInput, where() + ": " + op + ": dimension out of range");
+                reduce[std::size_t((d + rank) % rank)] = true;
+            }
+            std::vector<std::int64_t> shape;
+            for (std::size_t k = 0; k < self->sizes.size(); ++k)
+                if (!reduce[k])
+                    shape.push_back(self->sizes[k]);
+                else if (keep != 0)
+                    shape.push_back(1);
+            PTE_CHECK(resize(*out, shape));
+            std::vector<double> acc(out->numel(), name == "mean" ? 0.0 : -INFINITY);
+            std::vector<double> where_(out->numel(), -1);
+            std::vector<std::size_t> count(out->numel(), 0);
+            for (std::size_t e = 0; e < self->numel(); ++e) {
+                std::size_t rest = e;
+                std::size_t index = 0;
+                std::size_t stride = 1;
+                std::size_t along = e; // position along the reduced dimension (argmax)
+                for (std::size_t k = self->sizes.size(); k-- > 0;) {
+                    const std::size_t coord = rest % std::size_t(self->sizes[k]);
+                    rest /= std::size_t(self->sizes[k]);
+                    if (reduce[k]) {
+                        if (!dims.empty())
+                            along = coord;
+                        continue;
+                    }
+                    index += coord * stride;
+                    stride *= std::size_t(self->sizes[k]);
+                }
+                const double v = self->get(e);
+                ++count[index];
+                if (mean) {
+                    acc[index] += v;
+                } else if (v > acc[index] || std::isnan(v) || where_[index] < 0) { // first maximum wins
+                    acc[index] = v;
+                    where_[index] = double(along);
+                }
+            }
+            for (std::size_t e = 0; e < acc.size(); ++e)
+                out->set(e,
+                    mean                 ? acc[e] / double(std::max<std::size_t>(count[e], 1))
+                        : name == "amax" ? acc[e]
+                                         : where_[e]);
+            return {};
+        }
+        if (op == "aten::constant_pad_nd.out") { // [self, pad, value, out, ret]; pad pairs from the last dimension
+            PTE_CHECK(need(5));
+            PTE_TRY(auto self, tensor(arg(0)));
+            PTE_TRY(const auto pad, intList(arg(1)));
+            PTE_TRY(const double value, scalar(arg(2)));
+            PTE_TRY(auto out, tensor(arg(3)));
+            const std::size_t rank = self->sizes.size();
+            if (pad.size() % 2 != 0 || pad.size() / 2 > rank)
+                return fail(ErrorCode::InvalidInput, where() + ": constant_pad_nd: bad pad length");
+            std::vector<std::int64_t> before(rank, 0);
+            std::vector<std::int64_t> shape = self->sizes;
+            for (std::size_t k = 0; k < pad.size() / 2; ++k) {
+                const std::size_t d = rank - 1 - k;
+                before[d] = pad[2 * k];
+                shape[d] += pad[2 * k] + pad[2 * k + 1];
+            }
+            PTE_CHECK(resize(*out, shape));
+            std::vector<double> r(out->numel());
+            for (std::size_t e = 0; e < r.size(); ++e) {
+                std::size_t rest = e;
+                std::size_t index = 0;
+                std::size_t stride = 1;
+                bool inside = true;
+                for (std::size_t k = rank; k-- > 0;) {
+                    const auto coord = std::int64_t(rest % std::size_t(shape[k])) - before[k];
+                    rest /= std::size_t(shape[k]);
+                    inside = inside && coord >= 0 && coord < self->sizes[k];
+                    index += std::size_t(std::max<std::int64_t>(coord, 0)) * stride;
+                    stride *= std::size_t(self->sizes[k]);
+                }
+                r[e] = inside ? self->get(index) : value;
+            }
+            for (std::size_t e = 0; e < r.size(); ++e)
+                out->set(e, r[e]);
+            return {};
+        }
+        if (op == "aten::arange.out" || op == "aten::arange.start_out") {
+            // arange.out: [end, out, ret]; arange.start_out: [start, end, step, out, ret]
+            const bool start = overload == "start_out";
+            PTE_CHECK(need(start ? 5 : 3));
+            double from = 0;
+            double step = 1;
+            PTE_TRY(const double end, scalar(arg(start ? 1 : 0)));
+            if (start) {
+                {
+                    PTE_TRY(from, scalar(arg(0)));
+                }
+                {
+                    PTE_TRY(step, scalar(arg(2)));
+                }
+            }
+            PTE_TRY(auto out, tensor(arg(start ? 3 : 1)));
+            if (step == 0)
+                return fail(ErrorCode::InvalidInput, where() + ": arange step is zero");
+            const auto n = std::int64_t(std::max(0.0, std::ceil((end - from) / step)));
+            PTE_CHECK(resize(*out, { n }));
+            for (std::int64_t e = 0; e < n; ++e)
+                out->set(std::size_t(e), from + double(e) * step);
+            return {};
+        }
+        if (op == "aten::stack.out") { // [tensors, dim, out, ret]
+            PTE_CHECK(need(4));
+            PTE_TRY(const auto parts, tensorList(arg(0)));
+            PTE_TRY(const double dimD, scalar(arg(1)));
+            PTE_TRY(auto out, tensor(arg(2)));
+            if (parts.empty())
+                return fail(ErrorCode::InvalidInput, where() + ": stack of no tensors");
+            const auto rank = std::int64_t(parts[0]->sizes.size()) + 1;
+            if (dimD < double(-rank) || dimD >= double(rank))
+                return fail(ErrorCode::InvalidInput, where() + ": stack dimension out of range");
+            const auto dim = std::size_t((std::int64_t(dimD) + rank) % rank);
+            std::vector<std::int64_t> shape = parts[0]->sizes;
+            for (const auto& p : parts)
+                if (p->sizes != shape)
+                    return fail(ErrorCode::InvalidInput, where() + ": stack of tensors of different shapes");
+            std::size_t inner = 1;
+            for (std::size_t k = dim; k < shape.size(); ++k)
+                inner *= std::size_t(shape[k]);
+            shape.insert(shape.begin() + std::ptrdiff_t(dim), std::int64_t(parts.size()));
+            PTE_CHECK(resize(*out, shape));
+            const std::size_t outer = parts[0]->numel() / std::max<std::size_t>(inner, 1);
+            std::size_t e = 0;
+            for (std::size_t o = 0; o < outer; ++o)
+                for (const auto& p : parts)
+                    for (std::size_t k = 0; k < inner; ++k)
+                        out->set(e++, p->get(o * inner + k));
+            return {};
+        }
+        if (op == "aten::native_dropout.out") { // [input, p, train?, out0, out1, ret]
+            // Elements are kept with probability 1 - p (a fixed pseudo-random sequence) and scaled by 1 / (1 - p);
+            // out1 is the Bool keep mask. Not training: the identity with an all-true mask.
+            PTE_CHECK(need(6));
+            PTE_TRY(auto in, tensor(arg(0)));
+            PTE_TRY(const double p, scalar(arg(1)));
+            bool train = true;
+            if (!isNull(arg(2))) {
+                PTE_TRY(const double t, scalar(arg(2)));
+                train = t != 0;
+            }
+            PTE_TRY(auto out, tensor(arg(3)));
+            PTE_TRY(auto mask, tensor(arg(4)));
+            if (p < 0 || p > 1)
+                return fail(ErrorCode::InvalidInput, where() + ": dropout probability outside [0, 1]");
+            PTE_CHECK(resize(*out, in->sizes));
+            PTE_CHECK(resize(*mask, in->sizes));
+            std::uint32_t state = 2463534242u;
+            for (std::size_t e = 0; e < in->numel(); ++e) {
+                state ^= state << 13;
+                state ^= state >> 17;
+                state ^= state << 5;
+                const bool keep = !train || double(state) / 4294967296.0 >= p;
+                out->set(e, keep ? (train ? in->get(e) / (1 - p) : in->get(e)) : 0.0);
+                mask->set(e, keep ? 1 : 0);
+            }
+            return {};
+        }
         if (op == "aten::sym_size.int") { // [self, dim, ret]
             PTE_CHECK(need(3));
             PTE_TRY(auto self, tensor(arg(0)));
@@ -845,6 +1629,20 @@ Result<void> ReferenceRuntime::Impl::kernel(const std::string& op, const std::ve
             const auto d = (std::int64_t(dim) + rank) % std::max<std::int64_t>(rank, 1);
             setScalar(arg(2), double(self->sizes.at(std::size_t(d))));
             return {};
+        }
+    } else if (ns == "dim_order_ops") {
+        if (op == "dim_order_ops::_to_dim_order_copy.out") { // [self, non_blocking, dim_order?, out, ret]
+            PTE_CHECK(need(5));
+            PTE_TRY(auto self, tensor(arg(0)));
+            PTE_TRY(auto out, tensor(arg(3)));
+            if (!isNull(arg(2))) {
+                PTE_TRY(const auto order, intList(arg(2)));
+                for (std::size_t k = 0; k < order.size(); ++k)
+                    if (order[k] != std::int64_t(k) || order.size() != self->sizes.size())
+                        return fail(ErrorCode::Unsupported, where() + ": only contiguous dim orders are supported");
+            }
+            // The element type changes to the out tensor's; float to integer truncates toward zero.
+            return gather(*self, *out, self->sizes, [](std::size_t e) { return e; });
         }
     } else if (ns == "executorch_prim") {
         if (overload == "Scalar") { // [a, b, ret]

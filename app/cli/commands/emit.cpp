@@ -1,8 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
 // `ptelens-cli emit DUMP... -o OUT.pte [--method NAME=DUMP] [--emit-stacktrace] [--debug-maps OUT.json]
-// [--coverage]`: graph dumps -> an ExecuTorch program, written atomically. ETRecords are emitted from their
-// edge-dialect program(s) and their delegate_map is carried over.
+// [--coverage] [--zero-fill-missing-weights] [--init-mutable-buffers]`: graph dumps -> an ExecuTorch program, written
+// atomically. ETRecords are emitted from their edge-dialect program(s) and their delegate_map is carried over.
 #include "command.h"
 #include "pte/dumpreader.h"
 #include "pte/emitter.h"
@@ -53,7 +53,10 @@ int runEmit(const QStringList& args)
         QStringLiteral("Print every operator and whether the portable kernels implement it."));
     const QCommandLineOption zeroOpt(QStringLiteral("zero-fill-missing-weights"),
         QStringLiteral("Emit weights the dump lacks (bare JSON) as zeros instead of failing."));
-    parser.addOptions({ outOpt, methodOpt, stackOpt, mapsOpt, coverageOpt, zeroOpt });
+    const QCommandLineOption initOpt(QStringLiteral("init-mutable-buffers"),
+        QStringLiteral("Store the dump's bytes of mutable buffers as their initial state (mutable data segment), "
+                       "as ExecuTorch's et_init_buffer does; by default they start uninitialised."));
+    parser.addOptions({ outOpt, methodOpt, stackOpt, mapsOpt, coverageOpt, zeroOpt, initOpt });
     if (const auto done = parseArguments(parser, args, "emit"))
         return *done;
     const QStringList dumps = parser.positionalArguments();
@@ -91,6 +94,7 @@ int runEmit(const QStringList& args)
     pte::EmitOptions options;
     options.emitStacktrace = parser.isSet(stackOpt);
     options.zeroFillMissingWeights = parser.isSet(zeroOpt);
+    options.initialiseMutableBuffers = parser.isSet(initOpt);
     std::vector<std::shared_ptr<const pte::DumpSet>> keep;
     for (const auto& [name, path] : inputs) {
         auto set = pte::readDump(path.toStdString());

@@ -52,6 +52,14 @@ struct EmitOptions
     std::map<std::string, std::map<std::int64_t, DelegateMapEntry>> etrecordDelegateMap;
     /** Weights the dump lacks (bare JSON) become zero-filled constants with a warning instead of an error. */
     bool zeroFillMissingWeights = false;
+    /**
+     * Mutable buffers (buffer mutations) keep the dump's bytes as their initial state: still memory planned, with
+     * the bytes in the program's mutable data segment, which the runtime copies into planned memory at load
+     * (ExecuTorch's InitializedMutableBufferPass / `et_init_buffer`). Off by default, as in ExecuTorch: planned
+     * buffers then start with whatever the planned memory holds. A buffer the dump has no bytes for stays
+     * uninitialised, with a warning (unless zeroFillMissingWeights, which initialises it with zeros).
+     */
+    bool initialiseMutableBuffers = false;
     /** Alignment of planned tensors (ExecuTorch's MemoryPlanningPass default). */
     std::uint64_t memoryAlignment = 16;
 };

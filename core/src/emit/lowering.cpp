@@ -859,6 +859,15 @@ Result<std::map<std::string, LArg>> Lowering::bindArgs(const OpSchema& s, const 
             continue;
         }
         const auto& sa = s.args[std::size_t(idx)];
+        if (sa.type.base == BaseType::Device && in.arg.kind == ArgKind::Device) {
+            // torch.export writes device=cpu on factory functions (zeros, ones, full, arange...). No out form
+            // takes a device (ExecuTorch's edge dialect drops it), so a CPU device is no argument at all.
+            const std::string device = in.arg.strings.empty() ? std::string("cpu") : in.arg.strings[0];
+            if (device != "cpu")
+                return fail(nodeError(n, ErrorCode::Unsupported,
+                    "argument '" + sa.name + "' is device '" + device + "': ExecuTorch programs run on the CPU"));
+            continue;
+        }
         auto arg = convertArg(in.arg, sa.type, where);
         if (!arg) {
             auto e = withPath(n, arg.error());
@@ -1711,6 +1720,22 @@ Result<bool> Lowering::decompose(const TargetName& t, const Node& n)
                 a.erase("running_var");
                 PTE_TRY(bn, need("aten::_native_batch_norm_legit", "no_stats_out"));
             }
+            // The out form updates the running statistics in place. Statistics the signature does not list as
+            // buffer mutations (batch_norm / _native_batch_norm_legit mutate their arguments themselves) would be
+            // constants, which the runtime may map read-only and which would not keep their state: they become
+            // mutable buffers, memory planned with the dump's bytes as initial state.
+            for (const int ref : { rm, rv }) {
+                if (ref < 0 || val(ref).storage != LValue::Storage::Constant)
+                    continue;
+                auto& v = m_out.values[std::size_t(ref)];
+                v.storage = LValue::Storage::Planned;
+                v.mutableBuffer = true;
+                v.initialised = true;
+                warn(where + ": running statistic '" + v.fqn.value_or(v.name)
+                        + "' is updated in place but not listed as a buffer mutation: memory planned with its initial "
+                          "state from the dump",
+                    n.jsonPath);
+            }
             PTE_CHECK(emitKernel(*bn, std::move(a), o, n));
             // The functional form returns the updated statistics: the out form updates them in place.
             if (q == "aten::_native_batch_norm_legit_functional" && n.outputs.size() >= 5) {
@@ -1767,38 +1792,93 @@ Result<bool> Lowering::decompose(const TargetName& t, const Node& n)
             return fail(nodeError(n, ErrorCode::Unsupported, "matmul is lowered for static tensors only"));
         const auto rx = val(x).sizes.size();
         const auto ry = val(y).sizes.size();
+        if (rx == 0 || ry == 0)
+            return fail(nodeError(n, ErrorCode::InvalidInput, "both arguments to matmul need to be at least 1D"));
         PTE_TRY(const OpSchema* mm, need("aten::mm", "out"));
+        PTE_TRY(const OpSchema* bmm, need("aten::bmm", "out"));
+        const auto xs = val(x).sizes; // copies: newTemp may reallocate the values
+        const auto ys = val(y).sizes;
+        const std::int32_t k = xs.back();
         if (rx == 2 && ry == 2) {
             PTE_CHECK(emitKernel(*mm, { { "self", LArg::tensor(x) }, { "mat2", LArg::tensor(y) } }, outs, n));
             return true;
         }
-        if (rx == 3 && ry == 3) {
-            PTE_TRY(const OpSchema* bmm, need("aten::bmm", "out"));
+        if (rx == 3 && ry == 3 && xs[0] == ys[0]) {
             PTE_CHECK(emitKernel(*bmm, { { "self", LArg::tensor(x) }, { "mat2", LArg::tensor(y) } }, outs, n));
             return true;
         }
-        if (ry == 2 && rx >= 1) {
-            std::int64_t lead = 1;
+        if (ry <= 2) {
+            // x's leading dimensions fold into rows (a 1-D x is one row), a 1-D y is a column: one mm.
+            std::int32_t lead = 1;
             for (std::size_t d = 0; d + 1 < rx; ++d)
-                lead *= val(x).sizes[d];
-            const auto k = val(x).sizes.back();
-            PTE_TRY(const int x2, viewTo(x, { std::int32_t(lead), k }));
-            const int y2 = newTemp(n.name, val(outs[0]).dtype, { std::int32_t(lead), val(y).sizes[1] });
-            PTE_CHECK(emitKernel(*mm, { { "self", LArg::tensor(x2) }, { "mat2", LArg::tensor(y) } }, { y2 }, n));
-            PTE_TRY(const int r, viewTo(y2, val(outs[0]).sizes, outs[0]));
-            (void)r;
-            return true;
-        }
-        if (rx == 2 && ry == 1) {
-            PTE_TRY(const int y2, viewTo(y, { val(y).sizes[0], 1 }));
-            const int o2 = newTemp(n.name, val(outs[0]).dtype, { val(x).sizes[0], 1 });
-            PTE_CHECK(emitKernel(*mm, { { "self", LArg::tensor(x) }, { "mat2", LArg::tensor(y2) } }, { o2 }, n));
+                lead *= xs[d];
+            int x2 = x;
+            if (rx != 2) {
+                PTE_TRY(x2, viewTo(x, { lead, k }));
+            }
+            int y2 = y;
+            if (ry == 1) {
+                PTE_TRY(y2, viewTo(y, { k, 1 }));
+            }
+            const std::int32_t m = ry == 2 ? ys[1] : 1;
+            const int o2 = newTemp(n.name, val(outs[0]).dtype, { lead, m });
+            PTE_CHECK(emitKernel(*mm, { { "self", LArg::tensor(x2) }, { "mat2", LArg::tensor(y2) } }, { o2 }, n));
             PTE_TRY(const int r, viewTo(o2, val(outs[0]).sizes, outs[0]));
             (void)r;
             return true;
         }
-        return fail(nodeError(n, ErrorCode::Unsupported,
-            "matmul of ranks " + std::to_string(rx) + " and " + std::to_string(ry) + " is not lowered by ptelens"));
+        // Batched, as torch.matmul computes it: the batch dimensions broadcast (expand_copy), fold into one
+        // (view_copy), one bmm, and the result viewed to the output's shape. A 1-D x is a single row.
+        std::vector<std::int32_t> xm(xs.begin(), xs.end());
+        if (rx == 1)
+            xm.insert(xm.begin(), 1);
+        const std::vector<std::int32_t> xBatch(xm.begin(), xm.end() - 2);
+        const std::vector<std::int32_t> yBatch(ys.begin(), ys.end() - 2);
+        const std::size_t nb = std::max(xBatch.size(), yBatch.size());
+        std::vector<std::int32_t> batch(nb, 1);
+        for (std::size_t d = 0; d < nb; ++d) {
+            const std::int32_t bx = d + xBatch.size() < nb ? 1 : xBatch[d + xBatch.size() - nb];
+            const std::int32_t by = d + yBatch.size() < nb ? 1 : yBatch[d + yBatch.size() - nb];
+            if (bx != by && bx != 1 && by != 1)
+                return fail(nodeError(n, ErrorCode::InvalidInput, "matmul batch dimensions do not broadcast"));
+            batch[d] = bx == 1 ? by : bx;
+        }
+        std::int32_t batchSize = 1;
+        for (const auto d : batch)
+            batchSize *= d;
+        const std::int32_t rows = xm[xm.size() - 2];
+        const std::int32_t cols = ys.back();
+        PTE_TRY(const OpSchema* expand, need("aten::expand_copy", "out"));
+        auto batched = [&](int ref, const std::vector<std::int32_t>& shape, std::int32_t r,
+                           std::int32_t c) -> Result<int> {
+            std::vector<std::int32_t> full = batch;
+            full.push_back(r);
+            full.push_back(c);
+            int cur = ref;
+            if (shape != full) {
+                std::vector<std::int32_t> srcShape(val(ref).sizes.begin(), val(ref).sizes.end());
+                if (srcShape != shape) {
+                    PTE_TRY(cur, viewTo(ref, shape));
+                }
+                const int e = newTemp(n.name, val(ref).dtype, full);
+                PTE_CHECK(emitKernel(*expand,
+                    { { "self", LArg::tensor(cur) },
+                        { "size", LArg::intList(std::vector<std::int64_t>(full.begin(), full.end())) } },
+                    { e }, n));
+                cur = e;
+            }
+            if (full.size() != 3) {
+                PTE_TRY(cur, viewTo(cur, { batchSize, r, c }));
+            }
+            return cur;
+        };
+        PTE_TRY(const int x3, batched(x, xm, rows, k));
+        PTE_TRY(const int y3, batched(y, std::vector<std::int32_t>(ys.begin(), ys.end()), k, cols));
+        const int o3 = newTemp(n.name, val(outs[0]).dtype, { batchSize, rows, cols });
+        PTE_CHECK(emitKernel(*bmm, { { "self", LArg::tensor(x3) }, { "mat2", LArg::tensor(y3) } }, { o3 }, n));
+        PTE_TRY(const int r, viewTo(o3, val(outs[0]).sizes, outs[0]));
+        (void)r;
+        return true;
     }
     if (q == "aten::flatten" || q == "aten::view" || q == "aten::_unsafe_view" || q == "aten::reshape"
         || q == "aten::view_copy") {
@@ -1940,6 +2020,16 @@ Result<bool> Lowering::decompose(const TargetName& t, const Node& n)
     if (q == "aten::adaptive_avg_pool2d") {
         PTE_TRY(auto a, bound("aten::adaptive_avg_pool2d", ""));
         PTE_TRY(const auto outs, nodeOutputs(n));
+        const auto& size = a["output_size"].ints;
+        if (size.size() == 2 && size[0].ref < 0 && size[1].ref < 0 && size[0].literal == 1 && size[1].literal == 1) {
+            // ATen's composite: global pooling is the mean over the last two dimensions (keepdim), which the
+            // portable kernels implement (there is no portable _adaptive_avg_pool2d).
+            PTE_TRY(const OpSchema* mean, need("aten::mean", "out"));
+            PTE_CHECK(emitKernel(*mean,
+                { { "self", a["self"] }, { "dim", LArg::intList({ -1, -2 }) }, { "keepdim", LArg::boolean(true) } },
+                outs, n));
+            return true;
+        }
         PTE_TRY(const OpSchema* ap, need("aten::_adaptive_avg_pool2d", "out"));
         PTE_CHECK(emitKernel(*ap, std::move(a), outs, n));
         return true;
@@ -2077,21 +2167,31 @@ Result<void> Lowering::placeholders()
                 v.dimOrder.resize(v.sizes.size());
                 std::iota(v.dimOrder.begin(), v.dimOrder.end(), std::uint8_t(0));
             }
-        } else if (!mutableBuffer) {
-            if (!m_options.zeroFillMissingWeights)
+        } else if (!mutableBuffer || m_options.initialiseMutableBuffers) {
+            if (m_options.zeroFillMissingWeights) {
+                warn("weight '" + fqn + "' is missing from the dump; emitted as zeros");
+                data = Bytes::fromVector(std::vector<std::uint8_t>(nbytes, 0));
+            } else if (!mutableBuffer) {
                 return fail(ErrorCode::InvalidInput,
                     "method '" + m_method + "': Could not find buffer with fqn '" + fqn + "' in the dump's weights ("
                         + m_ep.source + ")");
-            warn("weight '" + fqn + "' is missing from the dump; emitted as zeros");
-            data = Bytes::fromVector(std::vector<std::uint8_t>(nbytes, 0));
+            } else {
+                warn("mutable buffer '" + fqn
+                    + "' has no bytes in the dump: it is memory planned without an initial state");
+            }
         }
         if (mutableBuffer) {
             v.storage = LValue::Storage::Planned;
             v.mutableBuffer = true;
-            if (!warnedState && w != m_ep.weights.end()) {
+            if (m_options.initialiseMutableBuffers && nbytes > 0 && data.size() == nbytes) {
+                // ExecuTorch's et_init_buffer (InitializedMutableBufferPass): planned, and its initial state stored
+                // in the mutable data segment, which the runtime copies into planned memory at load.
+                v.initialised = true;
+                v.data = data;
+            } else if (!warnedState && w != m_ep.weights.end() && !m_options.initialiseMutableBuffers) {
                 warn("mutable buffer '" + fqn
                     + "' is memory planned: its initial state is not stored in the program "
-                      "(like ExecuTorch without emit_mutable_buffer_names)");
+                      "(like ExecuTorch without emit_mutable_buffer_names; see initialiseMutableBuffers)");
                 warnedState = true;
             }
         } else if (trainable) {

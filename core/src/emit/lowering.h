@@ -208,6 +208,7 @@ struct LoweredMethod
 struct LoweringOptions
 {
     bool zeroFillMissingWeights = false;
+    bool initialiseMutableBuffers = false;
     const std::atomic<bool>* cancel = nullptr;
 };
 

@@ -1,0 +1,1376 @@
+// SPDX-FileCopyrightText: 2026 The ptelens authors
+// SPDX-License-Identifier: BSD-3-Clause
+// The lowering of torch.export composites (core/src/emit/lowering.cpp, decompose()) checked by execution: each test
+// builds a tiny exported-program dump the way torch.export writes the op (aten schema argument names, arguments at
+// their default omitted), emits it, writes and reads the .pte back, runs it on the reference runtime of the tests
+// and compares with values computed here from the op's PyTorch definition (rounded to float at each op's output).
+#include "pte/dumpreader.h"
+#include "pte/emitter.h"
+#include "pte/ptereader.h"
+#include "pte/ptewriter.h"
+#include "referenceruntime.h"
+#include "testutils.h"
+
+#include <QTest>
+
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <set>
+
+using namespace pte;
+using nlohmann::json;
+using pte::test::HostTensor;
+using pte::test::ReferenceRuntime;
+
+namespace {
+
+struct Emitted
+{
+    EmitterOutput output;
+    std::shared_ptr<const PteFile> file;
+};
+
+/** Emits, writes to a temporary .pte, reads it back (runtime checks must pass). */
+Result<Emitted> emitAndReload(
+    const std::vector<std::pair<std::string, std::shared_ptr<const ExportedProgram>>>& methods, const std::string& name,
+    const EmitOptions& options = {})
+{
+    PTE_TRY(auto out, emitProgram(methods, options));
+    PTE_TRY(auto laid, layoutForSerialization(out.program, out.mutableData, out.namedData));
+    const std::string path = (test::tempDir() + "/" + QString::fromStdString(name) + ".pte").toStdString();
+    PTE_CHECK(writePte(laid, path));
+    PTE_TRY(auto file, readPteFile(path));
+    for (const auto& d : file->diagnostics)
+        if (d.severity == Severity::Error)
+            return fail(ErrorCode::InvalidInput, "runtime check failed: " + d.toString());
+    return Emitted { std::move(out), std::move(file) };
+}
+
+bool near(const std::vector<double>& a, const std::vector<double>& b, double tol = 1e-5)
+{
+    if (a.size() != b.size())
+        return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (std::fabs(a[i] - b[i]) > tol * std::max(1.0, std::fabs(b[i])))
+            return false;
+    return true;
+}
+
+std::string show(const std::vector<double>& v)
+{
+    std::string s = "[";
+    for (std::size_t i = 0; i < v.size(); ++i)
+        s += (i ? ", " : "") + std::to_string(v[i]);
+    return s + "]";
+}
+
+#define COMPARE_VALUES(actual, expected)                                                                               \
+    do {                                                                                                               \
+        const auto a_ = (actual);                                                                                      \
+        const auto e_ = (expected);                                                                                    \
+        if (!near(a_, e_))                                                                                             \
+            QFAIL(("values differ: got " + show(a_) + ", expected " + show(e_)).c_str());                              \
+    } while (false)
+
+/** Compares one output: sizes, dtype and values. */
+#define COMPARE_OUTPUT(out, dt, shape, expected)                                                                       \
+    do {                                                                                                               \
+        QCOMPARE((out).sizes, (std::vector<std::int64_t> shape));                                                      \
+        QCOMPARE(int((out).dtype), int(dt));                                                                           \
+        COMPARE_VALUES((out).values, expected);                                                                        \
+    } while (false)
+
+// torch.export's serialized ScalarType codes.
+constexpr int kInt = 4;
+constexpr int kLong = 5;
+constexpr int kFloat = 7;
+constexpr int kBool = 12;
+
+nlohmann::json tensorMeta(std::vector<std::int64_t> sizes, int dtype = kFloat)
+{
+    nlohmann::json s = nlohmann::json::array();
+    nlohmann::json st = nlohmann::json::array();
+    std::int64_t stride = 1;
+    std::vector<std::int64_t> strides(sizes.size());
+    for (std::size_t i = sizes.size(); i-- > 0;) {
+        strides[i] = stride;
+        stride *= sizes[i];
+    }
+    for (std::size_t i = 0; i < sizes.size(); ++i) {
+        s.push_back({ { "as_int", sizes[i] } });
+        st.push_back({ { "as_int", strides[i] } });
+    }
+    return { { "dtype", dtype }, { "sizes", s }, { "requires_grad", false },
+        { "device", { { "type", "cpu" }, { "index", nullptr } } }, { "strides", st },
+        { "storage_offset", { { "as_int", 0 } } }, { "layout", 7 } };
+}
+
+nlohmann::json tensorArg(const std::string& name) { return { { "as_tensor", { { "name", name } } } }; }
+
+// Argument values as torch.export serializes them.
+json T(const std::string& name) { return tensorArg(name); }
+json I(std::int64_t v) { return { { "as_int", v } }; }
+json F(double v) { return { { "as_float", v } }; }
+json B(bool v) { return { { "as_bool", v } }; }
+json S(const std::string& v) { return { { "as_string", v } }; }
+json None() { return { { "as_none", true } }; }
+json Dtype(int code) { return { { "as_scalar_type", code } }; }
+json Ints(std::vector<std::int64_t> v) { return { { "as_ints", v } }; }
+json Tensors(const std::vector<std::string>& names)
+{
+    json a = json::array();
+    for (const auto& n : names)
+        a.push_back({ { "name", n } });
+    return { { "as_tensors", a } };
+}
+json arg(const char* name, json value, int kind = 1)
+{
+    return { { "name", name }, { "arg", std::move(value) }, { "kind", kind } };
+}
+json kwarg(const char* name, json value) { return arg(name, std::move(value), 2); }
+
+double f32(double v) { return double(float(v)); }
+
+/** Deterministic float-representable values in [-scale, scale]. */
+std::vector<double> values(std::size_t n, std::uint32_t seed, double scale = 1.0)
+{
+    std::vector<double> v(n);
+    for (auto& x : v) {
+        seed = seed * 1664525u + 1013904223u;
+        x = f32((double((seed >> 9) % 2001) / 1000.0 - 1.0) * scale);
+    }
+    return v;
+}
+
+std::vector<double> map(const std::vector<double>& v, const std::function<double(double)>& f)
+{
+    std::vector<double> r(v.size());
+    for (std::size_t k = 0; k < v.size(); ++k)
+        r[k] = f32(f(v[k]));
+    return r;
+}
+
+/** A single-method exported program built node by node, as torch.export would write it. */
+class Dump
+{
+public:
+    void input(const std::string& name, std::vector<std::int64_t> shape, int dtype = kFloat)
+    {
+        m_inputs.push_back(tensorArg(name));
+        m_tv[name] = tensorMeta(std::move(shape), dtype);
+        m_inputSpecs.push_back({ { "user_input", { { "arg", tensorArg(name) } } } });
+    }
+    /** A parameter (or a persistent buffer) with its bytes in the dump's weights. */
+    void weight(const std::string& placeholder, const std::string& fqn, std::vector<std::int64_t> shape,
+        std::vector<double> data, bool parameter = true, int dtype = kFloat)
+    {
+        m_inputs.push_back(tensorArg(placeholder));
+        m_tv[placeholder] = tensorMeta(std::move(shape), dtype);
+        if (parameter)
+            m_inputSpecs.push_back(
+                { { "parameter", { { "arg", { { "name", placeholder } } }, { "parameter_name", fqn } } } });
+        else
+            m_inputSpecs.push_back({ { "buffer",
+                { { "arg", { { "name", placeholder } } }, { "buffer_name", fqn }, { "persistent", true } } } });
+        m_weights.push_back({ placeholder, fqn, parameter, dtype, std::move(data) });
+    }
+    /** A call_function node with one tensor output `name`. */
+    void node(const std::string& name, const std::string& target, json args, std::vector<std::int64_t> shape,
+        int dtype = kFloat)
+    {
+        m_tv[name] = tensorMeta(std::move(shape), dtype);
+        m_nodes.push_back({ { "name", name }, { "target", "torch.ops.aten." + target }, { "inputs", std::move(args) },
+            { "outputs", json::array({ tensorArg(name) }) }, { "metadata", json::object() } });
+    }
+    /** A node returning a tuple of tensors (one output entry each). */
+    void tupleNode(const std::string& name, const std::string& target, json args,
+        const std::vector<std::pair<std::string, std::vector<std::int64_t>>>& outs, int dtype = kFloat)
+    {
+        json o = json::array();
+        for (const auto& [n, shape] : outs) {
+            m_tv[n] = tensorMeta(shape, dtype);
+            o.push_back(tensorArg(n));
+        }
+        m_nodes.push_back({ { "name", name }, { "target", "torch.ops.aten." + target }, { "inputs", std::move(args) },
+            { "outputs", o }, { "metadata", json::object() } });
+    }
+    /** A node returning Tensor[] (split, unbind): one as_tensors output. */
+    void listNode(const std::string& name, const std::string& target, json args,
+        const std::vector<std::pair<std::string, std::vector<std::int64_t>>>& outs)
+    {
+        std::vector<std::string> names;
+        for (const auto& [n, shape] : outs) {
+            m_tv[n] = tensorMeta(shape);
+            names.push_back(n);
+        }
+        m_nodes.push_back({ { "name", name }, { "target", "torch.ops.aten." + target }, { "inputs", std::move(args) },
+            { "outputs", json::array({ Tensors(names) }) }, { "metadata", json::object() } });
+    }
+    void output(const std::string& name)
+    {
+        m_outputs.push_back(tensorArg(name));
+        m_outputSpecs.push_back({ { "user_output", { { "arg", tensorArg(name) } } } });
+    }
+    /** A buffer mutation output: `name` is the new value of buffer `fqn`. */
+    void mutation(const std::string& name, const std::string& fqn)
+    {
+        m_outputs.push_back(tensorArg(name));
+        m_outputSpecs.push_back({ { "buffer_mutation", { { "arg", { { "name", name } } }, { "buffer_name", fqn } } } });
+    }
+
+    Result<std::shared_ptr<ExportedProgram>> build(const std::string& label) const
+    {
+        json doc = { { "graph_module",
+                         { { "graph",
+                               { { "inputs", m_inputs }, { "outputs", m_outputs }, { "nodes", m_nodes },
+                                   { "tensor_values", m_tv }, { "sym_int_values", json::object() },
+                                   { "sym_bool_values", json::object() }, { "sym_float_values", json::object() },
+                                   { "custom_obj_values", json::object() }, { "is_single_tensor_return", false } } },
+                             { "signature", { { "input_specs", m_inputSpecs }, { "output_specs", m_outputSpecs } } },
+                             { "module_call_graph", json::array() }, { "metadata", json::object() } } },
+            { "opset_version", { { "aten", 10 } } }, { "range_constraints", json::object() },
+            { "schema_version", { { "major", 8 }, { "minor", 12 } } }, { "verifiers", json::array({ "ATEN" }) },
+            { "torch_version", "2.9.0" } };
+        PTE_TRY(auto ep, parseExportedProgramJson(doc.dump(), label + ".json"));
+        for (const auto& w : m_weights) {
+            WeightTensor t;
+            t.meta = ep->graph.tensorValues.at(w.placeholder);
+            const std::size_t es = w.dtype == kLong ? 8 : 4;
+            std::vector<std::uint8_t> bytes(w.data.size() * es);
+            for (std::size_t k = 0; k < w.data.size(); ++k) {
+                if (w.dtype == kLong) {
+                    const auto v = std::int64_t(w.data[k]);
+                    std::memcpy(bytes.data() + 8 * k, &v, 8);
+                } else {
+                    const auto f = float(w.data[k]);
+                    std::memcpy(bytes.data() + 4 * k, &f, 4);
+                }
+            }
+            t.data = Bytes::fromVector(std::move(bytes));
+            t.source = "test:" + w.fqn;
+            t.isParameter = w.parameter;
+            ep->weights[w.fqn] = std::move(t);
+        }
+        return ep;
+    }
+
+private:
+    struct Weight
+    {
+        std::string placeholder;
+        std::string fqn;
+        bool parameter;
+        int dtype;
+        std::vector<double> data;
+    };
+    json m_tv = json::object();
+    json m_nodes = json::array();
+    json m_inputs = json::array();
+    json m_inputSpecs = json::array();
+    json m_outputs = json::array();
+    json m_outputSpecs = json::array();
+    std::vector<Weight> m_weights;
+};
+
+/** An emitted program, its runtime (which keeps planned memory across calls) and the outputs of one call. */
+struct Ran
+{
+    Emitted emitted;
+    std::unique_ptr<ReferenceRuntime> rt;
+    std::vector<HostTensor> out;
+};
+
+/** Emits `d`, runs it once. Every operator must be a kernel of ExecuTorch's portable library, except `notPortable`. */
+Result<Ran> emitRun(const Dump& d, const std::string& label, const std::vector<HostTensor>& inputs,
+    const EmitOptions& options = {}, const std::set<std::string>& notPortable = {})
+{
+    PTE_TRY(auto ep, d.build(label));
+    PTE_TRY(auto e, emitAndReload({ { "forward", ep } }, label, options));
+    for (const auto& [op, portable] : e.output.methods.at("forward").kernelCoverage)
+        if (!portable && !notPortable.count(op))
+            return fail(ErrorCode::Unsupported, label + ": " + op + " is not a portable kernel");
+    PTE_TRY(auto rt, ReferenceRuntime::load(*e.file->program, "forward"));
+    PTE_TRY(auto out, rt->run(inputs));
+    return Ran { std::move(e), std::move(rt), std::move(out) };
+}
+
+/** The names of the operators the emitted `forward` calls, in operator-table order. */
+std::vector<std::string> operatorsOf(const Ran& r)
+{
+    std::vector<std::string> names;
+    for (const auto& op : r.emitted.file->program->method("forward")->operators)
+        names.push_back(op.qualifiedName());
+    return names;
+}
+
+/** C = A @ B for A [batchA, n, k] and B [batchB, k, m] (a batch of 1 broadcasts), float-rounded. */
+std::vector<double> batchedMatmul(const std::vector<double>& a, const std::vector<double>& b, std::size_t batchA,
+    std::size_t batchB, std::size_t n, std::size_t k, std::size_t m)
+{
+    const std::size_t batch = std::max(batchA, batchB);
+    std::vector<double> c(batch * n * m);
+    for (std::size_t p = 0; p < batch; ++p)
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = 0; j < m; ++j) {
+                double acc = 0;
+                for (std::size_t q = 0; q < k; ++q)
+                    acc += a[(batchA == 1 ? 0 : p) * n * k + i * k + q] * b[(batchB == 1 ? 0 : p) * k * m + q * m + j];
+                c[(p * n + i) * m + j] = f32(acc);
+            }
+    return c;
+}
+
+/** x permuted: out[idx] = x[idx permuted by dims]. */
+std::vector<double> permuted(
+    const std::vector<double>& x, const std::vector<std::int64_t>& sizes, const std::vector<std::size_t>& dims)
+{
+    std::vector<std::size_t> stride(sizes.size(), 1);
+    for (std::size_t k = sizes.size(); k-- > 1;)
+        stride[k - 1] = stride[k] * std::size_t(sizes[k]);
+    std::vector<double> out(x.size());
+    for (std::size_t e = 0; e < x.size(); ++e) {
+        std::size_t rest = e;
+        std::size_t index = 0;
+        for (std::size_t k = dims.size(); k-- > 0;) {
+            const auto len = std::size_t(sizes[dims[k]]);
+            index += (rest % len) * stride[dims[k]];
+            rest /= len;
+        }
+        out[e] = x[index];
+    }
+    return out;
+}
+
+} // namespace
+
+class TestLoweringExecution : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void linearOnThreeDimensionalInput()
+    {
+        // linear(x [2, 3, 4], W [5, 4], b [5]) = x W^T + b, and linear without bias (the mm path) on [2, 2, 4].
+        const auto x = values(24, 1);
+        const auto w = values(20, 2, 0.5);
+        const auto b = values(5, 3, 0.25);
+        Dump d;
+        d.weight("p_fc_weight", "fc.weight", { 5, 4 }, w);
+        d.weight("p_fc_bias", "fc.bias", { 5 }, b);
+        d.input("x", { 2, 3, 4 });
+        d.input("z", { 2, 2, 4 });
+        d.node("linear", "linear.default",
+            json::array({ arg("input", T("x")), arg("weight", T("p_fc_weight")), arg("bias", T("p_fc_bias")) }),
+            { 2, 3, 5 });
+        d.node("linear_1", "linear.default", json::array({ arg("input", T("z")), arg("weight", T("p_fc_weight")) }),
+            { 2, 2, 5 });
+        d.output("linear");
+        d.output("linear_1");
+        const auto z = values(16, 4);
+        auto r = emitRun(d, "linear3d", { HostTensor::floats({ 2, 3, 4 }, x), HostTensor::floats({ 2, 2, 4 }, z) });
+        QVERIFY_RESULT(r);
+        auto affine = [&](const std::vector<double>& in, std::size_t rows, bool bias) {
+            std::vector<double> y(rows * 5);
+            for (std::size_t i = 0; i < rows; ++i)
+                for (std::size_t j = 0; j < 5; ++j) {
+                    double acc = bias ? b[j] : 0.0;
+                    for (std::size_t k = 0; k < 4; ++k)
+                        acc += in[i * 4 + k] * w[j * 4 + k];
+                    y[i * 5 + j] = f32(acc);
+                }
+            return y;
+        };
+        QCOMPARE(r->out.size(), std::size_t(2));
+        COMPARE_OUTPUT(r->out[0], ScalarType::Float, ({ 2, 3, 5 }), affine(x, 6, true));
+        COMPARE_OUTPUT(r->out[1], ScalarType::Float, ({ 2, 2, 5 }), affine(z, 4, false));
+    }
+
+    void matmulOfSupportedRanks_data()
+    {
+        QTest::addColumn<QList<qint64>>("a");
+        QTest::addColumn<QList<qint64>>("b");
+        QTest::addColumn<QList<qint64>>("out");
+        QTest::newRow("2-D x 2-D") << QList<qint64> { 3, 4 } << QList<qint64> { 4, 2 } << QList<qint64> { 3, 2 };
+        QTest::newRow("3-D x 2-D") << QList<qint64> { 2, 3, 4 } << QList<qint64> { 4, 5 } << QList<qint64> { 2, 3, 5 };
+        QTest::newRow("3-D x 3-D") << QList<qint64> { 2, 3, 4 } << QList<qint64> { 2, 4, 2 }
+                                   << QList<qint64> { 2, 3, 2 };
+        QTest::newRow("2-D x 1-D") << QList<qint64> { 3, 4 } << QList<qint64> { 4 } << QList<qint64> { 3 };
+        QTest::newRow("1-D x 2-D") << QList<qint64> { 4 } << QList<qint64> { 4, 3 } << QList<qint64> { 3 };
+        QTest::newRow("1-D x 1-D") << QList<qint64> { 4 } << QList<qint64> { 4 } << QList<qint64> {};
+        QTest::newRow("3-D x 1-D") << QList<qint64> { 2, 3, 4 } << QList<qint64> { 4 } << QList<qint64> { 2, 3 };
+        QTest::newRow("4-D x 2-D") << QList<qint64> { 2, 2, 3, 4 } << QList<qint64> { 4, 2 }
+                                   << QList<qint64> { 2, 2, 3, 2 };
+        // The batch dimensions broadcast (torch.matmul): a batch of 1 against 2, and attention-style 4-D.
+        QTest::newRow("3-D x 3-D broadcast")
+            << QList<qint64> { 1, 3, 4 } << QList<qint64> { 2, 4, 2 } << QList<qint64> { 2, 3, 2 };
+        QTest::newRow("4-D x 4-D") << QList<qint64> { 2, 2, 3, 4 } << QList<qint64> { 2, 2, 4, 3 }
+                                   << QList<qint64> { 2, 2, 3, 3 };
+        QTest::newRow("2-D x 3-D") << QList<qint64> { 3, 4 } << QList<qint64> { 2, 4, 2 } << QList<qint64> { 2, 3, 2 };
+        QTest::newRow("1-D x 3-D") << QList<qint64> { 4 } << QList<qint64> { 2, 4, 2 } << QList<qint64> { 2, 2 };
+        QTest::newRow("4-D x 3-D broadcast")
+            << QList<qint64> { 2, 1, 3, 4 } << QList<qint64> { 2, 4, 2 } << QList<qint64> { 2, 2, 3, 2 };
+    }
+
+    void matmulOfSupportedRanks()
+    {
+        QFETCH(QList<qint64>, a);
+        QFETCH(QList<qint64>, b);
+        QFETCH(QList<qint64>, out);
+        const std::vector<std::int64_t> as(a.begin(), a.end());
+        const std::vector<std::int64_t> bs(b.begin(), b.end());
+        const std::vector<std::int64_t> os(out.begin(), out.end());
+        auto numel = [](const std::vector<std::int64_t>& s) {
+            std::size_t n = 1;
+            for (const auto v : s)
+                n *= std::size_t(v);
+            return n;
+        };
+        const auto x = values(numel(as), 11);
+        const auto y = values(numel(bs), 12);
+        Dump d;
+        d.input("x", as);
+        d.input("y", bs);
+        d.node("matmul", "matmul.default", json::array({ arg("self", T("x")), arg("other", T("y")) }), os);
+        d.output("matmul");
+        auto r = emitRun(d, "matmul", { HostTensor::floats(as, x), HostTensor::floats(bs, y) });
+        QVERIFY_RESULT(r);
+        // torch.matmul: a 1-D x is a [1, k] row, a 1-D y a [k, 1] column (their dimension dropped from the
+        // result); the batch dimensions broadcast.
+        std::vector<std::int64_t> xm = as;
+        std::vector<std::int64_t> ym = bs;
+        if (xm.size() == 1)
+            xm.insert(xm.begin(), 1);
+        if (ym.size() == 1)
+            ym.push_back(1);
+        const std::size_t n = std::size_t(xm[xm.size() - 2]);
+        const std::size_t k = std::size_t(xm.back());
+        const std::size_t m = std::size_t(ym.back());
+        const std::vector<std::int64_t> xb(xm.begin(), xm.end() - 2);
+        const std::vector<std::int64_t> yb(ym.begin(), ym.end() - 2);
+        const std::size_t nb = std::max(xb.size(), yb.size());
+        std::vector<std::int64_t> batch(nb);
+        for (std::size_t i = 0; i < nb; ++i) {
+            const auto p = i + xb.size() < nb ? 1 : xb[i + xb.size() - nb];
+            const auto q = i + yb.size() < nb ? 1 : yb[i + yb.size() - nb];
+            batch[i] = std::max(p, q);
+        }
+        std::size_t batchSize = 1;
+        for (const auto v : batch)
+            batchSize *= std::size_t(v);
+        auto batchIndex = [&](const std::vector<std::int64_t>& own, std::size_t flat) {
+            std::size_t index = 0, stride = 1;
+            for (std::size_t i = nb; i-- > 0;) {
+                const auto coord = flat % std::size_t(batch[i]);
+                flat /= std::size_t(batch[i]);
+                if (i + own.size() < nb)
+                    continue;
+                const auto size = std::size_t(own[i + own.size() - nb]);
+                index += (size == 1 ? 0 : coord) * stride;
+                stride *= size;
+            }
+            return index;
+        };
+        std::vector<double> expected;
+        for (std::size_t p = 0; p < batchSize; ++p) {
+            const std::vector<double> xa(x.begin() + std::ptrdiff_t(batchIndex(xb, p) * n * k),
+                x.begin() + std::ptrdiff_t((batchIndex(xb, p) + 1) * n * k));
+            const std::vector<double> ya(y.begin() + std::ptrdiff_t(batchIndex(yb, p) * k * m),
+                y.begin() + std::ptrdiff_t((batchIndex(yb, p) + 1) * k * m));
+            const auto c = batchedMatmul(xa, ya, 1, 1, n, k, m);
+            expected.insert(expected.end(), c.begin(), c.end());
+        }
+        QCOMPARE(r->out.at(0).sizes, os);
+        COMPARE_VALUES(r->out.at(0).values, expected);
+    }
+
+    void flattenViewAndReshapeInferMinusOne()
+    {
+        const auto x = values(24, 21);
+        Dump d;
+        d.input("x", { 2, 3, 4 });
+        d.node(
+            "flatten", "flatten.using_ints", json::array({ arg("self", T("x")), arg("start_dim", I(1)) }), { 2, 12 });
+        d.node("view", "view.default", json::array({ arg("self", T("x")), arg("size", Ints({ -1, 4 })) }), { 6, 4 });
+        d.node("reshape", "reshape.default", json::array({ arg("self", T("x")), arg("shape", Ints({ 4, -1 })) }),
+            { 4, 6 });
+        d.node("_unsafe_view", "_unsafe_view.default", json::array({ arg("self", T("x")), arg("size", Ints({ 24 })) }),
+            { 24 });
+        for (const char* o : { "flatten", "view", "reshape", "_unsafe_view" })
+            d.output(o);
+        auto r = emitRun(d, "views", { HostTensor::floats({ 2, 3, 4 }, x) });
+        QVERIFY_RESULT(r);
+        QCOMPARE(r->out.size(), std::size_t(4));
+        COMPARE_OUTPUT(r->out[0], ScalarType::Float, ({ 2, 12 }), x);
+        COMPARE_OUTPUT(r->out[1], ScalarType::Float, ({ 6, 4 }), x);
+        COMPARE_OUTPUT(r->out[2], ScalarType::Float, ({ 4, 6 }), x);
+        COMPARE_OUTPUT(r->out[3], ScalarType::Float, ({ 24 }), x);
+    }
+
+    void transposesAndContiguous()
+    {
+        const auto m = values(12, 31);
+        const auto x = values(24, 32);
+        Dump d;
+        d.input("m", { 3, 4 });
+        d.input("x", { 2, 3, 4 });
+        d.node("t", "t.default", json::array({ arg("self", T("m")) }), { 4, 3 });
+        d.node("transpose", "transpose.int",
+            json::array({ arg("self", T("x")), arg("dim0", I(-1)), arg("dim1", I(0)) }), { 4, 3, 2 });
+        d.node("transpose_1", "transpose.int",
+            json::array({ arg("self", T("x")), arg("dim0", I(1)), arg("dim1", I(2)) }), { 2, 4, 3 });
+        d.node("contiguous", "contiguous.default", json::array({ arg("self", T("transpose_1")) }), { 2, 4, 3 });
+        for (const char* o : { "t", "transpose", "contiguous" })
+            d.output(o);
+        auto r = emitRun(d, "transposes", { HostTensor::floats({ 3, 4 }, m), HostTensor::floats({ 2, 3, 4 }, x) });
+        QVERIFY_RESULT(r);
+        COMPARE_OUTPUT(r->out.at(0), ScalarType::Float, ({ 4, 3 }), permuted(m, { 3, 4 }, { 1, 0 }));
+        COMPARE_OUTPUT(r->out.at(1), ScalarType::Float, ({ 4, 3, 2 }), permuted(x, { 2, 3, 4 }, { 2, 1, 0 }));
+        COMPARE_OUTPUT(r->out.at(2), ScalarType::Float, ({ 2, 4, 3 }), permuted(x, { 2, 3, 4 }, { 0, 2, 1 }));
+    }
+
+    void squeezeAndUnsqueeze()
+    {
+        const auto x = values(6, 41);
+        Dump d;
+        d.input("x", { 2, 1, 3, 1 });
+        d.node("squeeze", "squeeze.default", json::array({ arg("self", T("x")) }), { 2, 3 });
+        d.node("squeeze_1", "squeeze.dim", json::array({ arg("self", T("x")), arg("dim", I(1)) }), { 2, 3, 1 });
+        d.node("squeeze_2", "squeeze.dims", json::array({ arg("self", T("x")), arg("dim", Ints({ -1, 0 })) }),
+            { 2, 1, 3 });
+        d.node("unsqueeze", "unsqueeze.default", json::array({ arg("self", T("squeeze")), arg("dim", I(-1)) }),
+            { 2, 3, 1 });
+        d.node("unsqueeze_1", "unsqueeze.default", json::array({ arg("self", T("squeeze")), arg("dim", I(0)) }),
+            { 1, 2, 3 });
+        for (const char* o : { "squeeze", "squeeze_1", "squeeze_2", "unsqueeze", "unsqueeze_1" })
+            d.output(o);
+        auto r = emitRun(d, "squeeze", { HostTensor::floats({ 2, 1, 3, 1 }, x) });
+        QVERIFY_RESULT(r);
+        QCOMPARE(r->out.size(), std::size_t(5));
+        COMPARE_OUTPUT(r->out[0], ScalarType::Float, ({ 2, 3 }), x);
+        COMPARE_OUTPUT(r->out[1], ScalarType::Float, ({ 2, 3, 1 }), x);
+        COMPARE_OUTPUT(r->out[2], ScalarType::Float, ({ 2, 1, 3 }), x);
+        COMPARE_OUTPUT(r->out[3], ScalarType::Float, ({ 2, 3, 1 }), x);
+        COMPARE_OUTPUT(r->out[4], ScalarType::Float, ({ 1, 2, 3 }), x);
+    }
+
+    void dtypeConversions()
+    {
+        // to.dtype(x, torch.long) truncates toward zero; _to_copy(i, dtype=torch.float) converts back.
+        Dump d;
+        d.input("x", { 5 });
+        d.input("i", { 4 }, kLong);
+        d.node("to", "to.dtype", json::array({ arg("self", T("x")), arg("dtype", Dtype(kLong)) }), { 5 }, kLong);
+        d.node(
+            "_to_copy", "_to_copy.default", json::array({ arg("self", T("i")), kwarg("dtype", Dtype(kFloat)) }), { 4 });
+        d.node("to_1", "to.dtype", json::array({ arg("self", T("x")), arg("dtype", Dtype(kInt)) }), { 5 }, kInt);
+        for (const char* o : { "to", "_to_copy", "to_1" })
+            d.output(o);
+        auto r = emitRun(d, "dtypes",
+            { HostTensor::floats({ 5 }, { 1.75, -1.75, 2.5, -0.25, 3 }),
+                HostTensor { ScalarType::Long, { 4 }, { 7, -2, 0, 40 } } });
+        QVERIFY_RESULT(r);
+        COMPARE_OUTPUT(r->out.at(0), ScalarType::Long, ({ 5 }), (std::vector<double> { 1, -1, 2, 0, 3 }));
+        COMPARE_OUTPUT(r->out.at(1), ScalarType::Float, ({ 4 }), (std::vector<double> { 7, -2, 0, 40 }));
+        COMPARE_OUTPUT(r->out.at(2), ScalarType::Int, ({ 5 }), (std::vector<double> { 1, -1, 2, 0, 3 }));
+    }
+
+    void softmaxOnNonLastDim()
+    {
+        const auto x = values(24, 51, 2.0);
+        Dump d;
+        d.input("x", { 2, 3, 4 });
+        d.node("softmax", "softmax.int", json::array({ arg("self", T("x")), arg("dim", I(0)) }), { 2, 3, 4 });
+        d.node("log_softmax", "log_softmax.int", json::array({ arg("self", T("x")), arg("dim", I(1)) }), { 2, 3, 4 });
+        d.output("softmax");
+        d.output("log_softmax");
+        auto r = emitRun(d, "softmax", { HostTensor::floats({ 2, 3, 4 }, x) });
+        QVERIFY_RESULT(r);
+        std::vector<double> sm(24);
+        std::vector<double> lsm(24);
+        for (std::size_t i = 0; i < 12; ++i) { // over dim 0: pairs (i, 12 + i)
+            const double s = std::exp(x[i]) + std::exp(x[12 + i]);
+            sm[i] = f32(std::exp(x[i]) / s);
+            sm[12 + i] = f32(std::exp(x[12 + i]) / s);
+        }
+        for (std::size_t o = 0; o < 2; ++o)
+            for (std::size_t i = 0; i < 4; ++i) { // over dim 1: (o, 0..2, i)
+                double s = 0;
+                for (std::size_t k = 0; k < 3; ++k)
+                    s += std::exp(x[(o * 3 + k) * 4 + i]);
+                for (std::size_t k = 0; k < 3; ++k)
+                    lsm[(o * 3 + k) * 4 + i] = f32(x[(o * 3 + k) * 4 + i] - std::log(s));
+            }
+        COMPARE_OUTPUT(r->out.at(0), ScalarType::Float, ({ 2, 3, 4 }), sm);
+        COMPARE_OUTPUT(r->out.at(1), ScalarType::Float, ({ 2, 3, 4 }), lsm);
+    }
+
+    void sumOverDims()
+    {
+        const auto x = values(24, 61);
+        Dump d;
+        d.input("x", { 2, 3, 4 });
+        d.node("sum_1", "sum.dim_IntList",
+            json::array({ arg("self", T("x")), arg("dim", Ints({ 0, 2 })), arg("keepdim", B(true)) }), { 1, 3, 1 });
+        d.node("sum_2", "sum.dim_IntList", json::array({ arg("self", T("x")), arg("dim", Ints({ -1 })) }), { 2, 3 });
+        d.node("sum_3", "sum.default", json::array({ arg("self", T("x")) }), {});
+        for (const char* o : { "sum_1", "sum_2", "sum_3" })
+            d.output(o);
+        auto r = emitRun(d, "sum", { HostTensor::floats({ 2, 3, 4 }, x) });
+        QVERIFY_RESULT(r);
+        std::vector<double> s02(3, 0.0);
+        std::vector<double> sLast(6, 0.0);
+        double all = 0;
+        for (std::size_t e = 0; e < 24; ++e) {
+            s02[(e / 4) % 3] += x[e];
+            sLast[e / 4] += x[e];
+            all += x[e];
+        }
+        COMPARE_OUTPUT(r->out.at(0), ScalarType::Float, ({ 1, 3, 1 }), map(s02, [](double v) { return v; }));
+        COMPARE_OUTPUT(r->out.at(1), ScalarType::Float, ({ 2, 3 }), map(sLast, [](double v) { return v; }));
+        COMPARE_OUTPUT(r->out.at(2), ScalarType::Float, ({}), (std::vector<double> { f32(all) }));
+    }
+
+    void factoryFunctions()
+    {
+        Dump d;
+        d.input("x", { 2, 3 });
+        d.node("zeros", "zeros.default",
+            json::array({ arg("size", Ints({ 2, 2 })), kwarg("device", json { { "as_device", { { "type", "cpu" } } } }),
+                kwarg("pin_memory", B(false)) }),
+            { 2, 2 });
+        d.node("ones", "ones.default", json::array({ arg("size", Ints({ 3 })), kwarg("dtype", Dtype(kLong)) }), { 3 },
+            kLong);
+        d.node(
+            "full", "full.default", json::array({ arg("size", Ints({ 2, 1 })), arg("fill_value", F(2.5)) }), { 2, 1 });
+        d.node("zeros_like", "zeros_like.default", json::array({ arg("self", T("x")) }), { 2, 3 });
+        d.node("ones_like", "ones_like.default", json::array({ arg("self", T("x")), kwarg("dtype", Dtype(kInt)) }),
+            { 2, 3 }, kInt);
+        d.node("full_like", "full_like.default", json::array({ arg("self", T("x")), arg("fill_value", F(-3.25)) }),
+            { 2, 3 });
+        for (const char* o : { "zeros", "ones", "full", "zeros_like", "ones_like", "full_like" })
+            d.output(o);
+        auto r = emitRun(d, "factories", { HostTensor::floats({ 2, 3 }, values(6, 71)) });
+        QVERIFY_RESULT(r);
+        QCOMPARE(r->out.size(), std::size_t(6));
+        COMPARE_OUTPUT(r->out[0], ScalarType::Float, ({ 2, 2 }), (std::vector<double>(4, 0.0)));
+        COMPARE_OUTPUT(r->out[1], ScalarType::Long, ({ 3 }), (std::vector<double>(3, 1.0)));
+        COMPARE_OUTPUT(r->out[2], ScalarType::Float, ({ 2, 1 }), (std::vector<double>(2, 2.5)));
+        COMPARE_OUTPUT(r->out[3], ScalarType::Float, ({ 2, 3 }), (std::vector<double>(6, 0.0)));
+        COMPARE_OUTPUT(r->out[4], ScalarType::Int, ({ 2, 3 }), (std::vector<double>(6, 1.0)));
+        COMPARE_OUTPUT(r->out[5], ScalarType::Float, ({ 2, 3 }), (std::vector<double>(6, -3.25)));
+    }
+
+    void maxPool2d()
+    {
+        // x [1, 2, 5, 5]: kernel 2 (stride defaults to the kernel), kernel 3 stride 2 padding 1, kernel 2 ceil_mode.
+        const auto x = values(50, 81);
+        Dump d;
+        d.input("x", { 1, 2, 5, 5 });
+        d.node("max_pool2d", "max_pool2d.default",
+            json::array({ arg("self", T("x")), arg("kernel_size", Ints({ 2, 2 })) }), { 1, 2, 2, 2 });
+        d.node("max_pool2d_1", "max_pool2d.default",
+            json::array({ arg("self", T("x")), arg("kernel_size", Ints({ 3, 3 })), arg("stride", Ints({ 2, 2 })),
+                arg("padding", Ints({ 1, 1 })) }),
+            { 1, 2, 3, 3 });
+        d.node("max_pool2d_2", "max_pool2d.default",
+            json::array({ arg("self", T("x")), arg("kernel_size", Ints({ 2, 2 })), arg("stride", Ints({ 2, 2 })),
+                arg("padding", Ints({ 0, 0 })), arg("dilation", Ints({ 1, 1 })), arg("ceil_mode", B(true)) }),
+            { 1, 2, 3, 3 });
+        for (const char* o : { "max_pool2d", "max_pool2d_1", "max_pool2d_2" })
+            d.output(o);
+        auto r = emitRun(d, "maxpool", { HostTensor::floats({ 1, 2, 5, 5 }, x) });
+        QVERIFY_RESULT(r);
+        auto pool = [&](int k, int s, int p, int oh) {
+            std::vector<double> y;
+            for (int c = 0; c < 2; ++c)
+                for (int i = 0; i < oh; ++i)
+                    for (int j = 0; j < oh; ++j) {
+                        double m = -INFINITY;
+                        for (int a = 0; a < k; ++a)
+                            for (int b = 0; b < k; ++b) {
+                                const int yy = i * s - p + a;
+                                const int xx = j * s - p + b;
+                                if (yy >= 0 && yy < 5 && xx >= 0 && xx < 5)
+                                    m = std::max(m, x[std::size_t((c * 5 + yy) * 5 + xx)]);
+                            }
+                        y.push_back(m);
+                    }
+            return y;
+        };
+        COMPARE_OUTPUT(r->out.at(0), ScalarType::Float, ({ 1, 2, 2, 2 }), pool(2, 2, 0, 2));
+        COMPARE_OUTPUT(r->out.at(1), ScalarType::Float, ({ 1, 2, 3, 3 }), pool(3, 2, 1, 3));
+        COMPARE_OUTPUT(r->out.at(2), ScalarType::Float, ({ 1, 2, 3, 3 }), pool(2, 2, 0, 3));
+    }
+
+    void adaptiveAvgPool2d()
+    {
+        // [1, 2, 4, 6] -> [2, 3] (even windows) and [1, 1, 5, 7] -> [3, 3] (overlapping windows).
+        const auto x = values(48, 91);
+        const auto z = values(35, 92);
+        Dump d;
+        d.input("x", { 1, 2, 4, 6 });
+        d.input("z", { 1, 1, 5, 7 });
+        d.node("adaptive_avg_pool2d", "adaptive_avg_pool2d.default",
+            json::array({ arg("self", T("x")), arg("output_size", Ints({ 2, 3 })) }), { 1, 2, 2, 3 });
+        d.node("adaptive_avg_pool2d_1", "adaptive_avg_pool2d.default",
+            json::array({ arg("self", T("z")), arg("output_size", Ints({ 3, 3 })) }), { 1, 1, 3, 3 });
+        // Global pooling ([1, 1]) is ATen's mean over the last two dimensions: a portable kernel.
+        d.node("adaptive_avg_pool2d_2", "adaptive_avg_pool2d.default",
+            json::array({ arg("self", T("x")), arg("output_size", Ints({ 1, 1 })) }), { 1, 2, 1, 1 });
+        d.output("adaptive_avg_pool2d");
+        d.output("adaptive_avg_pool2d_1");
+        d.output("adaptive_avg_pool2d_2");
+        // Other sizes keep _adaptive_avg_pool2d, as ATen does; the portable library has no kernel for it.
+        auto r =
+            emitRun(d, "adaptive", { HostTensor::floats({ 1, 2, 4, 6 }, x), HostTensor::floats({ 1, 1, 5, 7 }, z) }, {},
+                { "aten::_adaptive_avg_pool2d.out" });
+        QVERIFY_RESULT(r);
+        auto pool = [](const std::vector<double>& in, int planes, int h, int w, int oh, int ow) {
+            std::vector<double> y;
+            for (int p = 0; p < planes; ++p)
+                for (int i = 0; i < oh; ++i)
+                    for (int j = 0; j < ow; ++j) {
+                        const int y0 = i * h / oh, y1 = ((i + 1) * h + oh - 1) / oh;
+                        const int x0 = j * w / ow, x1 = ((j + 1) * w + ow - 1) / ow;
+                        double acc = 0;
+                        for (int a = y0; a < y1; ++a)
+                            for (int b = x0; b < x1; ++b)
+                                acc += in[std::size_t((p * h + a) * w + b)];
+                        y.push_back(f32(acc / double((y1 - y0) * (x1 - x0))));
+                    }
+            return y;
+        };
+        COMPARE_OUTPUT(r->out.at(0), ScalarType::Float, ({ 1, 2, 2, 3 }), pool(x, 2, 4, 6, 2, 3));
+        COMPARE_OUTPUT(r->out.at(1), ScalarType::Float, ({ 1, 1, 3, 3 }), pool(z, 1, 5, 7, 3, 3));
+        COMPARE_OUTPUT(r->out.at(2), ScalarType::Float, ({ 1, 2, 1, 1 }), pool(x, 2, 4, 6, 1, 1));
+        const auto ops = operatorsOf(*r);
+        QVERIFY(std::find(ops.begin(), ops.end(), "aten::mean.out") != ops.end());
+        QCOMPARE(std::count(ops.begin(), ops.end(), "aten::_adaptive_avg_pool2d.out"), std::ptrdiff_t(1));
+    }
+
+    void dropoutInEvalIsIdentity()
+    {
+        const auto x = values(6, 101);
+        Dump d;
+        d.input("x", { 2, 3 });
+        d.node("dropout", "dropout.default",
+            json::array({ arg("input", T("x")), arg("p", F(0.5)), arg("train", B(false)) }), { 2, 3 });
+        d.node("relu", "relu.default", json::array({ arg("self", T("dropout")) }), { 2, 3 });
+        d.output("relu");
+        d.output("dropout"); // the input itself
+        auto r = emitRun(d, "dropout", { HostTensor::floats({ 2, 3 }, x) });
+        QVERIFY_RESULT(r);
+        COMPARE_OUTPUT(r->out.at(0), ScalarType::Float, ({ 2, 3 }), map(x, [](double v) { return std::max(v, 0.0); }));
+        COMPARE_OUTPUT(r->out.at(1), ScalarType::Float, ({ 2, 3 }), x);
+        QCOMPARE(operatorsOf(*r), (std::vector<std::string> { "aten::relu.out" }));
+    }
+
+    void batchNormTrainingUsesBatchStatisticsAndUpdatesRunningStats_data()
+    {
+        QTest::addColumn<bool>("functional");
+        // _native_batch_norm_legit_functional as torch.export writes training-mode BatchNorm: the new running
+        // statistics are outputs 3 and 4, listed as buffer mutations.
+        QTest::newRow("_native_batch_norm_legit_functional") << true;
+        // batch_norm(training=True), which updates its running statistics in place without mutation outputs.
+        QTest::newRow("batch_norm") << false;
+    }
+
+    void batchNormTrainingUsesBatchStatisticsAndUpdatesRunningStats()
+    {
+        QFETCH(bool, functional);
+        const auto gamma = values(3, 111, 1.0);
+        const auto beta = values(3, 112, 0.5);
+        const std::vector<double> runMean0 { 0.25, -0.5, 0.125 };
+        const std::vector<double> runVar0 { 1.5, 0.75, 2 };
+        Dump d;
+        d.weight("p_bn_weight", "bn.weight", { 3 }, gamma);
+        d.weight("p_bn_bias", "bn.bias", { 3 }, beta);
+        d.weight("b_bn_running_mean", "bn.running_mean", { 3 }, runMean0, false);
+        d.weight("b_bn_running_var", "bn.running_var", { 3 }, runVar0, false);
+        d.weight("b_bn_num_batches_tracked", "bn.num_batches_tracked", {}, { 0 }, false, kLong);
+        d.input("x", { 2, 3, 2, 2 });
+        const json common =
+            json::array({ arg("input", T("x")), arg("weight", T("p_bn_weight")), arg("bias", T("p_bn_bias")),
+                arg("running_mean", T("b_bn_running_mean")), arg("running_var", T("b_bn_running_var")),
+                arg("training", B(true)), arg("momentum", F(0.1)), arg("eps", F(1e-5)) });
+        d.node("add", "add.Tensor", json::array({ arg("self", T("b_bn_num_batches_tracked")), arg("other", I(1)) }), {},
+            kLong);
+        std::string y = "getitem";
+        if (functional) {
+            d.tupleNode("_native_batch_norm_legit_functional", "_native_batch_norm_legit_functional.default", common,
+                { { "getitem", { 2, 3, 2, 2 } }, { "getitem_1", { 3 } }, { "getitem_2", { 3 } }, { "getitem_3", { 3 } },
+                    { "getitem_4", { 3 } } });
+            d.mutation("getitem_3", "bn.running_mean");
+            d.mutation("getitem_4", "bn.running_var");
+        } else {
+            json args = common;
+            args.push_back(arg("cudnn_enabled", B(true)));
+            d.node("batch_norm", "batch_norm.default", args, { 2, 3, 2, 2 });
+            y = "batch_norm";
+        }
+        d.mutation("add", "bn.num_batches_tracked");
+        d.output(y);
+
+        const auto x1 = values(24, 113, 2.0);
+        const auto x2 = values(24, 114, 1.0);
+        // The running statistics start from the dump's values: buffer mutations are initialised from the dump
+        // (et_init_buffer); batch_norm's in-place statistics always are.
+        EmitOptions options;
+        options.initialiseMutableBuffers = true;
+        auto r =
+            emitRun(d, functional ? "bn_functional" : "bn_train", { HostTensor::floats({ 2, 3, 2, 2 }, x1) }, options);
+        QVERIFY_RESULT(r);
+        // Expected: normalised with the batch's biased variance; running stats with momentum 0.1 and the
+        // unbiased variance (n = 8 per channel).
+        std::vector<double> rm = runMean0;
+        std::vector<double> rv = runVar0;
+        auto step = [&](const std::vector<double>& x) {
+            std::vector<double> out(24);
+            for (std::size_t c = 0; c < 3; ++c) {
+                double mean = 0, var = 0;
+                for (std::size_t e = 0; e < 24; ++e)
+                    if ((e / 4) % 3 == c)
+                        mean += x[e] / 8;
+                for (std::size_t e = 0; e < 24; ++e)
+                    if ((e / 4) % 3 == c)
+                        var += (x[e] - mean) * (x[e] - mean) / 8;
+                for (std::size_t e = 0; e < 24; ++e)
+                    if ((e / 4) % 3 == c)
+                        out[e] = f32((x[e] - mean) / std::sqrt(var + 1e-5) * gamma[c] + beta[c]);
+                rm[c] = f32(0.9 * rm[c] + 0.1 * mean);
+                rv[c] = f32(0.9 * rv[c] + 0.1 * var * 8 / 7);
+            }
+            return out;
+        };
+        QCOMPARE(r->out.size(), std::size_t(1));
+        COMPARE_OUTPUT(r->out[0], ScalarType::Float, ({ 2, 3, 2, 2 }), step(x1));
+        const auto& plan = r->emitted.output.methods.at("forward").memoryPlan;
+        auto planned = [&](const char* name, ScalarType dt, std::size_t n) -> Result<std::vector<double>> {
+            for (const auto& t : plan)
+                if (t.name == name)
+                    return r->rt->readPlanned(t.memoryId, t.offset, dt, n);
+            return fail(ErrorCode::InvalidInput, std::string(name) + " is not memory planned");
+        };
+        for (int call = 1; call <= 2; ++call) {
+            if (call == 2) {
+                auto out = r->rt->run({ HostTensor::floats({ 2, 3, 2, 2 }, x2) });
+                QVERIFY_RESULT(out);
+                COMPARE_VALUES(out->at(0).values, step(x2));
+            }
+            auto mean = planned("b_bn_running_mean", ScalarType::Float, 3);
+            QVERIFY_RESULT(mean);
+            auto var = planned("b_bn_running_var", ScalarType::Float, 3);
+            QVERIFY_RESULT(var);
+            COMPARE_VALUES(*mean, rm);
+            COMPARE_VALUES(*var, rv);
+        }
+    }
+
+    void viewOpsBecomeCopies()
+    {
+        // split / split_with_sizes / unbind (Tensor[] results), select, slice (x[1::2] as torch.export writes it,
+        // end = INT64_MAX), expand and permute: each becomes its *_copy out variant.
+        const auto x = values(15, 121); // [5, 3]
+        const auto c = values(3, 122); // [3, 1]
+        Dump d;
+        d.input("x", { 5, 3 });
+        d.input("c", { 3, 1 });
+        d.listNode("split", "split.Tensor", json::array({ arg("self", T("x")), arg("split_size", I(2)) }),
+            { { "getitem", { 2, 3 } }, { "getitem_1", { 2, 3 } }, { "getitem_2", { 1, 3 } } });
+        d.listNode("split_with_sizes", "split_with_sizes.default",
+            json::array({ arg("self", T("x")), arg("split_sizes", Ints({ 1, 2 })), arg("dim", I(1)) }),
+            { { "getitem_3", { 5, 1 } }, { "getitem_4", { 5, 2 } } });
+        d.listNode("unbind", "unbind.int", json::array({ arg("self", T("getitem")), arg("dim", I(1)) }),
+            { { "getitem_5", { 2 } }, { "getitem_6", { 2 } }, { "getitem_7", { 2 } } });
+        d.node(
+            "select", "select.int", json::array({ arg("self", T("x")), arg("dim", I(0)), arg("index", I(-1)) }), { 3 });
+        d.node("slice_1", "slice.Tensor",
+            json::array({ arg("self", T("x")), arg("dim", I(0)), arg("start", I(1)),
+                arg("end", I(std::numeric_limits<std::int64_t>::max())), arg("step", I(2)) }),
+            { 2, 3 });
+        d.node("slice_2", "slice.Tensor", json::array({ arg("self", T("x")), arg("dim", I(1)), arg("start", I(-2)) }),
+            { 5, 2 });
+        d.node("expand", "expand.default", json::array({ arg("self", T("c")), arg("size", Ints({ 2, -1, 4 })) }),
+            { 2, 3, 4 });
+        d.node("permute", "permute.default", json::array({ arg("self", T("expand")), arg("dims", Ints({ 2, 0, 1 })) }),
+            { 4, 2, 3 });
+        const std::vector<const char*> outs { "getitem", "getitem_1", "getitem_2", "getitem_3", "getitem_4",
+            "getitem_5", "getitem_7", "select", "slice_1", "slice_2", "permute" };
+        for (const char* o : outs)
+            d.output(o);
+        auto r = emitRun(d, "viewcopies", { HostTensor::floats({ 5, 3 }, x), HostTensor::floats({ 3, 1 }, c) });
+        QVERIFY_RESULT(r);
+        QCOMPARE(r->out.size(), outs.size());
+        auto rows = [&](std::size_t from, std::size_t to) {
+            return std::vector<double>(x.begin() + std::ptrdiff_t(from * 3), x.begin() + std::ptrdiff_t(to * 3));
+        };
+        auto cols = [&](std::size_t from, std::size_t to) {
+            std::vector<double> v;
+            for (std::size_t i = 0; i < 5; ++i)
+                for (std::size_t j = from; j < to; ++j)
+                    v.push_back(x[i * 3 + j]);
+            return v;
+        };
+        COMPARE_OUTPUT(r->out[0], ScalarType::Float, ({ 2, 3 }), rows(0, 2));
+        COMPARE_OUTPUT(r->out[1], ScalarType::Float, ({ 2, 3 }), rows(2, 4));
+        COMPARE_OUTPUT(r->out[2], ScalarType::Float, ({ 1, 3 }), rows(4, 5));
+        COMPARE_OUTPUT(r->out[3], ScalarType::Float, ({ 5, 1 }), cols(0, 1));
+        COMPARE_OUTPUT(r->out[4], ScalarType::Float, ({ 5, 2 }), cols(1, 3));
+        COMPARE_OUTPUT(r->out[5], ScalarType::Float, ({ 2 }), (std::vector<double> { x[0], x[3] }));
+        COMPARE_OUTPUT(r->out[6], ScalarType::Float, ({ 2 }), (std::vector<double> { x[2], x[5] }));
+        COMPARE_OUTPUT(r->out[7], ScalarType::Float, ({ 3 }), rows(4, 5));
+        std::vector<double> odd = rows(1, 2);
+        const auto third = rows(3, 4);
+        odd.insert(odd.end(), third.begin(), third.end());
+        COMPARE_OUTPUT(r->out[8], ScalarType::Float, ({ 2, 3 }), odd);
+        COMPARE_OUTPUT(r->out[9], ScalarType::Float, ({ 5, 2 }), cols(1, 3));
+        std::vector<double> expanded; // [2, 3, 4]: c[i] everywhere along dims 0 and 2
+        for (std::size_t a = 0; a < 2; ++a)
+            for (std::size_t i = 0; i < 3; ++i)
+                for (std::size_t k = 0; k < 4; ++k)
+                    expanded.push_back(c[i]);
+        COMPARE_OUTPUT(r->out[10], ScalarType::Float, ({ 4, 2, 3 }), permuted(expanded, { 2, 3, 4 }, { 2, 0, 1 }));
+    }
+
+    void elementwiseOps()
+    {
+        const auto x = values(6, 131, 3.0);
+        const auto y = values(6, 132, 2.0);
+        auto absx = map(x, [](double v) { return std::fabs(v) + 0.5; });
+        Dump d;
+        d.input("x", { 2, 3 });
+        d.input("y", { 2, 3 });
+        d.input("p", { 2, 3 });
+        d.input("cond", { 2, 3 }, kBool);
+        d.node("relu", "relu.default", json::array({ arg("self", T("x")) }), { 2, 3 });
+        d.node("gelu", "gelu.default", json::array({ arg("self", T("x")) }), { 2, 3 });
+        d.node(
+            "gelu_1", "gelu.default", json::array({ arg("self", T("x")), kwarg("approximate", S("tanh")) }), { 2, 3 });
+        d.node("tanh", "tanh.default", json::array({ arg("self", T("x")) }), { 2, 3 });
+        d.node("sigmoid", "sigmoid.default", json::array({ arg("self", T("x")) }), { 2, 3 });
+        d.node("hardtanh", "hardtanh.default", json::array({ arg("self", T("x")) }), { 2, 3 });
+        d.node("hardtanh_1", "hardtanh.default",
+            json::array({ arg("self", T("x")), arg("min_val", F(0.0)), arg("max_val", F(2.0)) }), { 2, 3 });
+        d.node("clamp", "clamp.default", json::array({ arg("self", T("x")), arg("min", F(-0.5)) }), { 2, 3 });
+        d.node("clamp_1", "clamp.default", json::array({ arg("self", T("x")), arg("min", None()), arg("max", F(0.5)) }),
+            { 2, 3 });
+        d.node(
+            "cat", "cat.default", json::array({ arg("tensors", Tensors({ "x", "y" })), arg("dim", I(1)) }), { 2, 6 });
+        d.node("cat_1", "cat.default", json::array({ arg("tensors", Tensors({ "x", "y" })) }), { 4, 3 });
+        d.node("where", "where.self",
+            json::array({ arg("condition", T("cond")), arg("self", T("x")), arg("other", T("y")) }), { 2, 3 });
+        d.node("pow_1", "pow.Tensor_Scalar", json::array({ arg("self", T("x")), arg("exponent", I(2)) }), { 2, 3 });
+        d.node("pow_2", "pow.Tensor_Scalar", json::array({ arg("self", T("p")), arg("exponent", F(0.5)) }), { 2, 3 });
+        d.node("pow_3", "pow.Tensor_Tensor", json::array({ arg("self", T("p")), arg("exponent", T("y")) }), { 2, 3 });
+        const std::vector<const char*> outs { "relu", "gelu", "gelu_1", "tanh", "sigmoid", "hardtanh", "hardtanh_1",
+            "clamp", "clamp_1", "cat", "cat_1", "where", "pow_1", "pow_2", "pow_3" };
+        for (const char* o : outs)
+            d.output(o);
+        const std::vector<double> cond { 1, 0, 0, 1, 1, 0 };
+        auto r = emitRun(d, "elementwise",
+            { HostTensor::floats({ 2, 3 }, x), HostTensor::floats({ 2, 3 }, y), HostTensor::floats({ 2, 3 }, absx),
+                HostTensor { ScalarType::Bool, { 2, 3 }, cond } });
+        QVERIFY_RESULT(r);
+        QCOMPARE(r->out.size(), outs.size());
+        const double pi = std::acos(-1.0);
+        COMPARE_OUTPUT(r->out[0], ScalarType::Float, ({ 2, 3 }), map(x, [](double v) { return std::max(v, 0.0); }));
+        COMPARE_OUTPUT(r->out[1], ScalarType::Float, ({ 2, 3 }),
+            map(x, [](double v) { return 0.5 * v * (1 + std::erf(v / std::sqrt(2.0))); }));
+        COMPARE_OUTPUT(r->out[2], ScalarType::Float, ({ 2, 3 }), map(x, [&](double v) {
+            return 0.5 * v * (1 + std::tanh(std::sqrt(2 / pi) * (v + 0.044715 * v * v * v)));
+        }));
+        COMPARE_OUTPUT(r->out[3], ScalarType::Float, ({ 2, 3 }), map(x, [](double v) { return std::tanh(v); }));
+        COMPARE_OUTPUT(
+            r->out[4], ScalarType::Float, ({ 2, 3 }), map(x, [](double v) { return 1 / (1 + std::exp(-v)); }));
+        COMPARE_OUTPUT(
+            r->out[5], ScalarType::Float, ({ 2, 3 }), map(x, [](double v) { return std::clamp(v, -1.0, 1.0); }));
+        COMPARE_OUTPUT(
+            r->out[6], ScalarType::Float, ({ 2, 3 }), map(x, [](double v) { return std::clamp(v, 0.0, 2.0); }));
+        COMPARE_OUTPUT(r->out[7], ScalarType::Float, ({ 2, 3 }), map(x, [](double v) { return std::max(v, -0.5); }));
+        COMPARE_OUTPUT(r->out[8], ScalarType::Float, ({ 2, 3 }), map(x, [](double v) { return std::min(v, 0.5); }));
+        std::vector<double> catCols;
+        for (std::size_t i = 0; i < 2; ++i) {
+            catCols.insert(catCols.end(), x.begin() + std::ptrdiff_t(i * 3), x.begin() + std::ptrdiff_t(i * 3 + 3));
+            catCols.insert(catCols.end(), y.begin() + std::ptrdiff_t(i * 3), y.begin() + std::ptrdiff_t(i * 3 + 3));
+        }
+        COMPARE_OUTPUT(r->out[9], ScalarType::Float, ({ 2, 6 }), catCols);
+        std::vector<double> catRows = x;
+        catRows.insert(catRows.end(), y.begin(), y.end());
+        COMPARE_OUTPUT(r->out[10], ScalarType::Float, ({ 4, 3 }), catRows);
+        std::vector<double> picked(6);
+        std::vector<double> powTT(6);
+        for (std::size_t e = 0; e < 6; ++e) {
+            picked[e] = cond[e] != 0 ? x[e] : y[e];
+            powTT[e] = f32(std::pow(absx[e], y[e]));
+        }
+        COMPARE_OUTPUT(r->out[11], ScalarType::Float, ({ 2, 3 }), picked);
+        COMPARE_OUTPUT(r->out[12], ScalarType::Float, ({ 2, 3 }), map(x, [](double v) { return v * v; }));
+        COMPARE_OUTPUT(r->out[13], ScalarType::Float, ({ 2, 3 }), map(absx, [](double v) { return std::sqrt(v); }));
+        COMPARE_OUTPUT(r->out[14], ScalarType::Float, ({ 2, 3 }), powTT);
+    }
+
+    void mutableBufferInitialState_data()
+    {
+        QTest::addColumn<bool>("initialise");
+        QTest::newRow("default (ExecuTorch's): uninitialised") << false;
+        QTest::newRow("initialiseMutableBuffers (et_init_buffer)") << true;
+    }
+
+    void mutableBufferInitialState()
+    {
+        // counter.json with bytes: steps (int64, 0-D, initially 5 in the dump's weights) += 1 per call;
+        // forward returns x * x. Only with the option does the first call start from the dump's 5.
+        QFETCH(bool, initialise);
+        Dump d;
+        d.weight("b_steps", "steps", {}, { 5 }, false, kLong);
+        d.input("x", { 4 });
+        d.node("add", "add.Tensor", json::array({ arg("self", T("b_steps")), arg("other", I(1)) }), {}, kLong);
+        d.node("mul", "mul.Tensor", json::array({ arg("self", T("x")), arg("other", T("x")) }), { 4 });
+        d.mutation("add", "steps");
+        d.output("mul");
+        EmitOptions options;
+        options.initialiseMutableBuffers = initialise;
+        auto r = emitRun(d, initialise ? "counter_init" : "counter_plain",
+            { HostTensor::floats({ 4 }, { 1, -2, 3, 0.5 }) }, options);
+        QVERIFY_RESULT(r);
+        COMPARE_OUTPUT(r->out.at(0), ScalarType::Float, ({ 4 }), (std::vector<double> { 1, 4, 9, 0.25 }));
+        const auto& program = *r->emitted.file->program;
+        const PlannedTensor* steps = nullptr;
+        for (const auto& t : r->emitted.output.methods.at("forward").memoryPlan)
+            if (t.name == "b_steps")
+                steps = &t;
+        QVERIFY2(steps, "the mutable buffer is memory planned either way");
+        const Tensor* tensor = program.method("forward")->values.at(std::size_t(steps->valueIndex)).tensor();
+        QVERIFY(tensor && tensor->allocationInfo);
+        bool warned = false;
+        for (const auto& w : r->emitted.output.warnings)
+            warned = warned || w.message.find("initial state is not stored") != std::string::npos;
+        if (!initialise) {
+            QVERIFY(!program.mutableDataSegments || program.mutableDataSegments->empty());
+            QCOMPARE(tensor->dataBufferIdx, std::uint32_t(0));
+            QVERIFY(warned);
+            return;
+        }
+        QVERIFY(!warned);
+        QVERIFY(program.mutableDataSegments && program.mutableDataSegments->size() == 1);
+        QCOMPARE(tensor->dataBufferIdx, std::uint32_t(1));
+        for (int call = 1; call <= 3; ++call) {
+            if (call > 1)
+                QVERIFY_RESULT(r->rt->run({ HostTensor::floats({ 4 }, { 0, 0, 0, 0 }) }));
+            auto now = r->rt->readPlanned(steps->memoryId, steps->offset, ScalarType::Long, 1);
+            QVERIFY_RESULT(now);
+            QCOMPARE(now->at(0), 5.0 + call);
+        }
+        // A fresh load starts from the stored 5 again.
+        auto again = ReferenceRuntime::load(program, "forward");
+        QVERIFY_RESULT(again);
+        QVERIFY_RESULT((*again)->run({ HostTensor::floats({ 4 }, { 0, 0, 0, 0 }) }));
+        auto first = (*again)->readPlanned(steps->memoryId, steps->offset, ScalarType::Long, 1);
+        QVERIFY_RESULT(first);
+        QCOMPARE(first->at(0), 6.0);
+    }
+
+    void plainOpsWithOmittedDefaults()
+    {
+        // Out variants whose omitted arguments take their schema defaults: avg_pool2d's stride (= the kernel)
+        // and count_include_pad, mean/amax/argmax's keepdim, leaky_relu's slope, constant_pad_nd's value; and
+        // factory functions with the device=cpu / pin_memory keywords torch.export writes.
+        const auto img = values(32, 141); // [1, 2, 4, 4]
+        const auto x3 = values(24, 142); // [2, 3, 4]
+        const auto m = values(6, 143); // [2, 3]
+        const auto m2 = values(6, 144);
+        const json cpu { { "as_device", { { "type", "cpu" }, { "index", nullptr } } } };
+        Dump d;
+        d.input("img", { 1, 2, 4, 4 });
+        d.input("x3", { 2, 3, 4 });
+        d.input("m", { 2, 3 });
+        d.input("m2", { 2, 3 });
+        d.node("avg_pool2d", "avg_pool2d.default",
+            json::array({ arg("self", T("img")), arg("kernel_size", Ints({ 3, 3 })), arg("stride", Ints({})),
+                arg("padding", Ints({ 1, 1 })) }),
+            { 1, 2, 2, 2 });
+        d.node("avg_pool2d_1", "avg_pool2d.default",
+            json::array({ arg("self", T("img")), arg("kernel_size", Ints({ 2, 2 })), arg("stride", Ints({ 2, 2 })),
+                arg("padding", Ints({ 1, 1 })), arg("ceil_mode", B(false)), arg("count_include_pad", B(false)) }),
+            { 1, 2, 3, 3 });
+        d.node("mean", "mean.dim", json::array({ arg("self", T("x3")), arg("dim", Ints({ 1 })) }), { 2, 4 });
+        d.node("amax", "amax.default", json::array({ arg("self", T("x3")), arg("dim", Ints({ 0, 2 })) }), { 3 });
+        d.node("argmax", "argmax.default", json::array({ arg("self", T("x3")), arg("dim", I(2)) }), { 2, 3 }, kLong);
+        d.node("argmax_1", "argmax.default", json::array({ arg("self", T("x3")) }), {}, kLong);
+        d.node("leaky_relu", "leaky_relu.default", json::array({ arg("self", T("m")) }), { 2, 3 });
+        d.node("leaky_relu_1", "leaky_relu.default",
+            json::array({ arg("self", T("m")), arg("negative_slope", F(0.25)) }), { 2, 3 });
+        d.node("constant_pad_nd", "constant_pad_nd.default",
+            json::array({ arg("self", T("m")), arg("pad", Ints({ 1, 2 })) }), { 2, 6 });
+        d.node("constant_pad_nd_1", "constant_pad_nd.default",
+            json::array({ arg("self", T("m")), arg("pad", Ints({ 0, 0, 1, 0 })), arg("value", F(1.5)) }), { 3, 3 });
+        d.node("arange", "arange.default",
+            json::array({ arg("end", I(5)), kwarg("device", cpu), kwarg("pin_memory", B(false)) }), { 5 }, kLong);
+        d.node("arange_1", "arange.start_step",
+            json::array({ arg("start", I(1)), arg("end", I(2)), arg("step", F(0.25)), kwarg("dtype", Dtype(kFloat)),
+                kwarg("device", cpu), kwarg("pin_memory", B(false)) }),
+            { 4 });
+        d.node("full", "full.default",
+            json::array({ arg("size", Ints({ 2 })), arg("fill_value", F(0.5)), kwarg("device", cpu),
+                kwarg("pin_memory", B(false)) }),
+            { 2 });
+        d.node("stack", "stack.default", json::array({ arg("tensors", Tensors({ "m", "m2" })), arg("dim", I(1)) }),
+            { 2, 2, 3 });
+        d.node("silu", "silu.default", json::array({ arg("self", T("m")) }), { 2, 3 });
+        d.node("hardswish", "hardswish.default", json::array({ arg("self", T("x3")) }), { 2, 3, 4 });
+        const std::vector<const char*> outs { "avg_pool2d", "avg_pool2d_1", "mean", "amax", "argmax", "argmax_1",
+            "leaky_relu", "leaky_relu_1", "constant_pad_nd", "constant_pad_nd_1", "arange", "arange_1", "full", "stack",
+            "silu", "hardswish" };
+        for (const char* o : outs)
+            d.output(o);
+        // hardswish.out is no portable kernel (ExecuTorch decomposes hardswish; ptelens does not yet).
+        auto r = emitRun(d, "plainops",
+            { HostTensor::floats({ 1, 2, 4, 4 }, img), HostTensor::floats({ 2, 3, 4 }, x3),
+                HostTensor::floats({ 2, 3 }, m), HostTensor::floats({ 2, 3 }, m2) },
+            {}, { "aten::hardswish.out" });
+        QVERIFY_RESULT(r);
+        QCOMPARE(r->out.size(), outs.size());
+
+        // avg_pool2d as PyTorch defines it: windows clipped to the padded input; the divisor is the clipped
+        // window (count_include_pad) or the number of real elements in it.
+        auto avg = [&](int k, int s, int p, int o, bool includePad) {
+            std::vector<double> y;
+            for (int c = 0; c < 2; ++c)
+                for (int i = 0; i < o; ++i)
+                    for (int j = 0; j < o; ++j) {
+                        int y0 = i * s - p, x0 = j * s - p;
+                        int y1 = std::min(y0 + k, 4 + p), x1 = std::min(x0 + k, 4 + p);
+                        const int padded = (y1 - y0) * (x1 - x0);
+                        y0 = std::max(y0, 0), x0 = std::max(x0, 0), y1 = std::min(y1, 4), x1 = std::min(x1, 4);
+                        double acc = 0;
+                        for (int a = y0; a < y1; ++a)
+                            for (int b = x0; b < x1; ++b)
+                                acc += img[std::size_t((c * 4 + a) * 4 + b)];
+                        y.push_back(f32(acc / (includePad ? padded : (y1 - y0) * (x1 - x0))));
+                    }
+            return y;
+        };
+        COMPARE_OUTPUT(r->out[0], ScalarType::Float, ({ 1, 2, 2, 2 }), avg(3, 3, 1, 2, true));
+        COMPARE_OUTPUT(r->out[1], ScalarType::Float, ({ 1, 2, 3, 3 }), avg(2, 2, 1, 3, false));
+        std::vector<double> mean(8, 0.0);
+        std::vector<double> amax(3, -INFINITY);
+        std::vector<double> argmax(6, 0.0);
+        double best = -INFINITY;
+        double bestAt = 0;
+        for (std::size_t e = 0; e < 24; ++e) {
+            mean[(e / 12) * 4 + e % 4] += x3[e] / 3;
+            amax[(e / 4) % 3] = std::max(amax[(e / 4) % 3], x3[e]);
+            if (x3[e] > x3[(e / 4) * 4 + std::size_t(argmax[e / 4])])
+                argmax[e / 4] = double(e % 4);
+            if (x3[e] > best) {
+                best = x3[e];
+                bestAt = double(e);
+            }
+        }
+        COMPARE_OUTPUT(r->out[2], ScalarType::Float, ({ 2, 4 }), map(mean, [](double v) { return v; }));
+        COMPARE_OUTPUT(r->out[3], ScalarType::Float, ({ 3 }), amax);
+        COMPARE_OUTPUT(r->out[4], ScalarType::Long, ({ 2, 3 }), argmax);
+        COMPARE_OUTPUT(r->out[5], ScalarType::Long, ({}), (std::vector<double> { bestAt }));
+        COMPARE_OUTPUT(r->out[6], ScalarType::Float, ({ 2, 3 }), map(m, [](double v) { return v > 0 ? v : v * 0.01; }));
+        COMPARE_OUTPUT(r->out[7], ScalarType::Float, ({ 2, 3 }), map(m, [](double v) { return v > 0 ? v : v * 0.25; }));
+        COMPARE_OUTPUT(r->out[8], ScalarType::Float, ({ 2, 6 }),
+            (std::vector<double> { 0, m[0], m[1], m[2], 0, 0, 0, m[3], m[4], m[5], 0, 0 }));
+        COMPARE_OUTPUT(r->out[9], ScalarType::Float, ({ 3, 3 }),
+            (std::vector<double> { 1.5, 1.5, 1.5, m[0], m[1], m[2], m[3], m[4], m[5] }));
+        COMPARE_OUTPUT(r->out[10], ScalarType::Long, ({ 5 }), (std::vector<double> { 0, 1, 2, 3, 4 }));
+        COMPARE_OUTPUT(r->out[11], ScalarType::Float, ({ 4 }), (std::vector<double> { 1, 1.25, 1.5, 1.75 }));
+        COMPARE_OUTPUT(r->out[12], ScalarType::Float, ({ 2 }), (std::vector<double> { 0.5, 0.5 }));
+        COMPARE_OUTPUT(r->out[13], ScalarType::Float, ({ 2, 2, 3 }),
+            (std::vector<double> { m[0], m[1], m[2], m2[0], m2[1], m2[2], m[3], m[4], m[5], m2[3], m2[4], m2[5] }));
+        COMPARE_OUTPUT(
+            r->out[14], ScalarType::Float, ({ 2, 3 }), map(m, [](double v) { return v / (1 + std::exp(-v)); }));
+        COMPARE_OUTPUT(r->out[15], ScalarType::Float, ({ 2, 3, 4 }),
+            map(x3, [](double v) { return v * std::clamp(v + 3, 0.0, 6.0) / 6; }));
+    }
+
+    void convolutionsWithOmittedDefaults()
+    {
+        // conv2d(x, w) (bias, stride, padding, dilation, groups omitted), conv2d with every argument (stride 2,
+        // dilation 2, groups 2) and conv1d(x, w, b, padding=[1]) -> convolution.out.
+        const auto x = values(4 * 5 * 5, 151); // [1, 4, 5, 5]
+        const auto w = values(4 * 4 * 3 * 3, 152, 0.5); // [4, 4, 3, 3]
+        const auto wg = values(4 * 2 * 3 * 3, 153, 0.5); // [4, 2, 3, 3], groups 2
+        const auto bg = values(4, 154);
+        const auto s = values(2 * 6, 155); // [1, 2, 6]
+        const auto w1 = values(3 * 2 * 3, 156); // [3, 2, 3]
+        const auto b1 = values(3, 157);
+        Dump d;
+        d.weight("p_w", "conv.weight", { 4, 4, 3, 3 }, w);
+        d.weight("p_wg", "convg.weight", { 4, 2, 3, 3 }, wg);
+        d.weight("p_bg", "convg.bias", { 4 }, bg);
+        d.weight("p_w1", "conv1.weight", { 3, 2, 3 }, w1);
+        d.weight("p_b1", "conv1.bias", { 3 }, b1);
+        d.input("x", { 1, 4, 5, 5 });
+        d.input("s", { 1, 2, 6 });
+        d.node(
+            "conv2d", "conv2d.default", json::array({ arg("input", T("x")), arg("weight", T("p_w")) }), { 1, 4, 3, 3 });
+        d.node("conv2d_1", "conv2d.default",
+            json::array(
+                { arg("input", T("x")), arg("weight", T("p_wg")), arg("bias", T("p_bg")), arg("stride", Ints({ 2, 2 })),
+                    arg("padding", Ints({ 1, 1 })), arg("dilation", Ints({ 2, 2 })), arg("groups", I(2)) }),
+            { 1, 4, 2, 2 });
+        d.node("conv1d", "conv1d.default",
+            json::array({ arg("input", T("s")), arg("weight", T("p_w1")), arg("bias", T("p_b1")),
+                arg("stride", Ints({ 1 })), arg("padding", Ints({ 1 })) }),
+            { 1, 3, 6 });
+        for (const char* o : { "conv2d", "conv2d_1", "conv1d" })
+            d.output(o);
+        auto r = emitRun(d, "convs", { HostTensor::floats({ 1, 4, 5, 5 }, x), HostTensor::floats({ 1, 2, 6 }, s) });
+        QVERIFY_RESULT(r);
+        // out[o, y, x] = b[o] + sum over the group's channels and the kernel of in * w (zero padding).
+        auto conv = [](const std::vector<double>& in, int C, int H, int W, const std::vector<double>& wt, int O, int KH,
+                        int KW, const std::vector<double>* bias, int stride, int pad, int dil, int groups, int OH,
+                        int OW) {
+            std::vector<double> y;
+            const int cg = C / groups;
+            for (int o = 0; o < O; ++o)
+                for (int i = 0; i < OH; ++i)
+                    for (int j = 0; j < OW; ++j) {
+                        double acc = bias ? (*bias)[std::size_t(o)] : 0.0;
+                        const int g = o / (O / groups);
+                        for (int c = 0; c < cg; ++c)
+                            for (int a = 0; a < KH; ++a)
+                                for (int b = 0; b < KW; ++b) {
+                                    const int yy = H == 1 ? 0 : i * stride - pad + a * dil;
+                                    const int xx = j * stride - pad + b * dil;
+                                    if (yy >= 0 && yy < H && xx >= 0 && xx < W)
+                                        acc += in[std::size_t(((g * cg + c) * H + yy) * W + xx)]
+                                            * wt[std::size_t(((o * cg + c) * KH + a) * KW + b)];
+                                }
+                        y.push_back(f32(acc));
+                    }
+            return y;
+        };
+        COMPARE_OUTPUT(
+            r->out.at(0), ScalarType::Float, ({ 1, 4, 3, 3 }), conv(x, 4, 5, 5, w, 4, 3, 3, nullptr, 1, 0, 1, 1, 3, 3));
+        COMPARE_OUTPUT(
+            r->out.at(1), ScalarType::Float, ({ 1, 4, 2, 2 }), conv(x, 4, 5, 5, wg, 4, 3, 3, &bg, 2, 1, 2, 2, 2, 2));
+        COMPARE_OUTPUT(
+            r->out.at(2), ScalarType::Float, ({ 1, 3, 6 }), conv(s, 2, 1, 6, w1, 3, 1, 3, &b1, 1, 1, 1, 1, 1, 6));
+    }
+
+    void layerNormAndBatchNormWithoutAffineOrStats()
+    {
+        // layer_norm(x, [3, 4]) with weight, bias and eps omitted (eps 1e-5); batch_norm in training mode
+        // without running statistics (track_running_stats=False) -> _native_batch_norm_legit.no_stats_out; and
+        // batch_norm in eval mode without weight and bias.
+        const auto x = values(24, 161, 2.0); // [2, 3, 4]
+        Dump d;
+        d.weight("b_rm", "bn.running_mean", { 3 }, { 0.5, -0.25, 0 }, false);
+        d.weight("b_rv", "bn.running_var", { 3 }, { 2, 0.5, 1 }, false);
+        d.input("x", { 2, 3, 4 });
+        d.node("layer_norm", "layer_norm.default",
+            json::array({ arg("input", T("x")), arg("normalized_shape", Ints({ 3, 4 })) }), { 2, 3, 4 });
+        d.node("batch_norm", "batch_norm.default",
+            json::array({ arg("input", T("x")), arg("weight", None()), arg("bias", None()), arg("running_mean", None()),
+                arg("running_var", None()), arg("training", B(true)), arg("momentum", F(0.1)), arg("eps", F(1e-5)),
+                arg("cudnn_enabled", B(true)) }),
+            { 2, 3, 4 });
+        d.node("batch_norm_1", "batch_norm.default",
+            json::array({ arg("input", T("x")), arg("weight", None()), arg("bias", None()),
+                arg("running_mean", T("b_rm")), arg("running_var", T("b_rv")), arg("training", B(false)),
+                arg("momentum", F(0.1)), arg("eps", F(1e-5)), arg("cudnn_enabled", B(true)) }),
+            { 2, 3, 4 });
+        for (const char* o : { "layer_norm", "batch_norm", "batch_norm_1" })
+            d.output(o);
+        auto r = emitRun(d, "norms", { HostTensor::floats({ 2, 3, 4 }, x) });
+        QVERIFY_RESULT(r);
+        std::vector<double> ln(24);
+        for (std::size_t row = 0; row < 2; ++row) {
+            double m = 0, v = 0;
+            for (std::size_t k = 0; k < 12; ++k)
+                m += x[row * 12 + k] / 12;
+            for (std::size_t k = 0; k < 12; ++k)
+                v += (x[row * 12 + k] - m) * (x[row * 12 + k] - m) / 12;
+            for (std::size_t k = 0; k < 12; ++k)
+                ln[row * 12 + k] = f32((x[row * 12 + k] - m) / std::sqrt(v + 1e-5));
+        }
+        std::vector<double> bn(24);
+        std::vector<double> bnEval(24);
+        const std::vector<double> rm { 0.5, -0.25, 0 };
+        const std::vector<double> rv { 2, 0.5, 1 };
+        for (std::size_t c = 0; c < 3; ++c) {
+            double m = 0, v = 0;
+            for (std::size_t e = 0; e < 24; ++e)
+                if ((e / 4) % 3 == c)
+                    m += x[e] / 8;
+            for (std::size_t e = 0; e < 24; ++e)
+                if ((e / 4) % 3 == c)
+                    v += (x[e] - m) * (x[e] - m) / 8;
+            for (std::size_t e = 0; e < 24; ++e)
+                if ((e / 4) % 3 == c) {
+                    bn[e] = f32((x[e] - m) / std::sqrt(v + 1e-5));
+                    bnEval[e] = f32((x[e] - rm[c]) / std::sqrt(rv[c] + 1e-5));
+                }
+        }
+        COMPARE_OUTPUT(r->out.at(0), ScalarType::Float, ({ 2, 3, 4 }), ln);
+        COMPARE_OUTPUT(r->out.at(1), ScalarType::Float, ({ 2, 3, 4 }), bn);
+        COMPARE_OUTPUT(r->out.at(2), ScalarType::Float, ({ 2, 3, 4 }), bnEval);
+        const auto ops = operatorsOf(*r);
+        QVERIFY(std::find(ops.begin(), ops.end(), "aten::_native_batch_norm_legit.no_stats_out") != ops.end());
+    }
+
+    void factoryOnAnotherDeviceIsRefused()
+    {
+        // device=cpu keywords are dropped (no out form takes a device); any other device is an error.
+        Dump d;
+        d.input("x", { 2 });
+        d.node("zeros", "zeros.default",
+            json::array({ arg("size", Ints({ 2 })),
+                kwarg("device", json { { "as_device", { { "type", "cuda" }, { "index", 0 } } } }) }),
+            { 2 });
+        d.node("full", "full.default",
+            json::array({ arg("size", Ints({ 2 })), arg("fill_value", F(1)),
+                kwarg("device", json { { "as_device", { { "type", "cuda" }, { "index", 0 } } } }) }),
+            { 2 });
+        d.output("zeros");
+        auto ep = d.build("cuda");
+        QVERIFY_RESULT(ep);
+        auto out = emitProgram({ { "forward", *ep } });
+        QVERIFY(!out);
+        QCOMPARE(int(out.error().code), int(ErrorCode::Unsupported));
+        QVERIFY2(
+            out.error().message.find("'device' is device 'cuda'") != std::string::npos, out.error().message.c_str());
+        QVERIFY2(out.error().message.find("zeros") != std::string::npos, out.error().message.c_str());
+    }
+
+    void dropoutInTrainingBecomesNativeDropout()
+    {
+        // dropout(x, 0.5, train=True) -> native_dropout.out(input, p, train, out0, out1 = the Bool mask): every
+        // element is either dropped (0) or kept and scaled by 1 / (1 - p) = 2; p = 1 drops everything.
+        const auto x = values(64, 171);
+        Dump d;
+        d.input("x", { 8, 8 });
+        d.node("dropout", "dropout.default",
+            json::array({ arg("input", T("x")), arg("p", F(0.5)), arg("train", B(true)) }), { 8, 8 });
+        d.node("dropout_1", "dropout.default",
+            json::array({ arg("input", T("x")), arg("p", F(1.0)), arg("train", B(true)) }), { 8, 8 });
+        d.output("dropout");
+        d.output("dropout_1");
+        auto r = emitRun(d, "dropout_train", { HostTensor::floats({ 8, 8 }, x) });
+        QVERIFY_RESULT(r);
+        QCOMPARE(operatorsOf(*r), (std::vector<std::string> { "aten::native_dropout.out" }));
+        const auto& y = r->out.at(0).values;
+        QCOMPARE(y.size(), x.size());
+        std::size_t kept = 0;
+        for (std::size_t e = 0; e < x.size(); ++e) {
+            QVERIFY2(y[e] == 0 || y[e] == f32(x[e] * 2), std::to_string(e).c_str());
+            kept += y[e] != 0 ? 1 : 0;
+        }
+        QVERIFY(kept > 8 && kept < 56); // some kept, some dropped
+        COMPARE_OUTPUT(r->out.at(1), ScalarType::Float, ({ 8, 8 }), (std::vector<double>(64, 0.0)));
+    }
+
+private:
+};
+
+QTEST_GUILESS_MAIN(TestLoweringExecution)
+#include "tst_lowering_execution.moc"
