@@ -4,6 +4,7 @@
 // (testutils/referenceruntime.h), and their results compared with values computed here by hand. This catches
 // what structural checks cannot: argument order, overlapping memory plans, lost buffer write-backs, wrong jumps.
 // The runtime itself is first checked on programs written by the real ExecuTorch (corpus).
+#include "executiontestutils.h"
 #include "pte/dumpreader.h"
 #include "pte/emitter.h"
 #include "pte/ptereader.h"
@@ -18,84 +19,21 @@
 #include <nlohmann/json.hpp>
 
 using namespace pte;
+using pte::test::emitAndReload;
+using pte::test::Emitted;
 using pte::test::HostTensor;
 using pte::test::ReferenceRuntime;
+using pte::test::showValues;
+using pte::test::tensorArgJson;
+using pte::test::tensorMetaJson;
 
 namespace {
-
-struct Emitted
-{
-    EmitterOutput output;
-    std::shared_ptr<const PteFile> file;
-};
-
-/** Emits, writes to a temporary .pte, reads it back (runtime checks must pass). */
-Result<Emitted> emitAndReload(
-    const std::vector<std::pair<std::string, std::shared_ptr<const ExportedProgram>>>& methods, const std::string& name)
-{
-    PTE_TRY(auto out, emitProgram(methods));
-    PTE_TRY(auto laid, layoutForSerialization(out.program, out.mutableData, out.namedData));
-    const std::string path = (test::tempDir() + "/" + QString::fromStdString(name) + ".pte").toStdString();
-    PTE_CHECK(writePte(laid, path));
-    PTE_TRY(auto file, readPteFile(path));
-    for (const auto& d : file->diagnostics)
-        if (d.severity == Severity::Error)
-            return fail(ErrorCode::InvalidInput, "runtime check failed: " + d.toString());
-    return Emitted { std::move(out), std::move(file) };
-}
 
 Result<Emitted> emitDumpFile(const QString& path, const std::string& name)
 {
     PTE_TRY(auto dump, readDump(path.toStdString()));
     return emitAndReload(dump->methods, name);
 }
-
-bool near(const std::vector<double>& a, const std::vector<double>& b, double tol = 1e-5)
-{
-    if (a.size() != b.size())
-        return false;
-    for (std::size_t i = 0; i < a.size(); ++i)
-        if (std::fabs(a[i] - b[i]) > tol * std::max(1.0, std::fabs(b[i])))
-            return false;
-    return true;
-}
-
-std::string show(const std::vector<double>& v)
-{
-    std::string s = "[";
-    for (std::size_t i = 0; i < v.size(); ++i)
-        s += (i ? ", " : "") + std::to_string(v[i]);
-    return s + "]";
-}
-
-#define COMPARE_VALUES(actual, expected)                                                                               \
-    do {                                                                                                               \
-        const auto a_ = (actual);                                                                                      \
-        const auto e_ = (expected);                                                                                    \
-        if (!near(a_, e_))                                                                                             \
-            QFAIL(("values differ: got " + show(a_) + ", expected " + show(e_)).c_str());                              \
-    } while (false)
-
-nlohmann::json tensorMeta(std::vector<std::int64_t> sizes, int dtype = 7)
-{
-    nlohmann::json s = nlohmann::json::array();
-    nlohmann::json st = nlohmann::json::array();
-    std::int64_t stride = 1;
-    std::vector<std::int64_t> strides(sizes.size());
-    for (std::size_t i = sizes.size(); i-- > 0;) {
-        strides[i] = stride;
-        stride *= sizes[i];
-    }
-    for (std::size_t i = 0; i < sizes.size(); ++i) {
-        s.push_back({ { "as_int", sizes[i] } });
-        st.push_back({ { "as_int", strides[i] } });
-    }
-    return { { "dtype", dtype }, { "sizes", s }, { "requires_grad", false },
-        { "device", { { "type", "cpu" }, { "index", nullptr } } }, { "strides", st },
-        { "storage_offset", { { "as_int", 0 } } }, { "layout", 7 } };
-}
-
-nlohmann::json tensorArg(const std::string& name) { return { { "as_tensor", { { "name", name } } } }; }
 
 } // namespace
 
@@ -256,7 +194,7 @@ private Q_SLOTS:
         const std::vector<std::int64_t> shape { 2, 3 };
         json nodes = json::array();
         json tensorValues;
-        tensorValues["x"] = tensorMeta(shape);
+        tensorValues["x"] = tensorMetaJson(shape);
         std::vector<std::string> names { "x" };
         std::vector<std::vector<double>> values { { 0.5, -1, 1.5, 2, -0.25, 1 } };
         for (int i = 0; i < 60; ++i) {
@@ -267,10 +205,10 @@ private Q_SLOTS:
             nodes.push_back(
                 { { "name", name }, { "target", mul ? "torch.ops.aten.mul.Tensor" : "torch.ops.aten.add.Tensor" },
                     { "inputs",
-                        json::array({ { { "name", "self" }, { "arg", tensorArg(names[a]) }, { "kind", 1 } },
-                            { { "name", "other" }, { "arg", tensorArg(names[b]) }, { "kind", 1 } } }) },
-                    { "outputs", json::array({ tensorArg(name) }) }, { "metadata", json::object() } });
-            tensorValues[name] = tensorMeta(shape);
+                        json::array({ { { "name", "self" }, { "arg", tensorArgJson(names[a]) }, { "kind", 1 } },
+                            { { "name", "other" }, { "arg", tensorArgJson(names[b]) }, { "kind", 1 } } }) },
+                    { "outputs", json::array({ tensorArgJson(name) }) }, { "metadata", json::object() } });
+            tensorValues[name] = tensorMetaJson(shape);
             std::vector<double> v(6);
             for (std::size_t k = 0; k < 6; ++k) // rounded to float at each step, as the program stores it
                 v[k] = double(float(mul ? values[a][k] * values[b][k] : values[a][k] + values[b][k]));
@@ -281,18 +219,18 @@ private Q_SLOTS:
         json graphOutputs = json::array();
         json outputSpecs = json::array();
         for (const auto o : outputs) {
-            graphOutputs.push_back(tensorArg(names[o]));
-            outputSpecs.push_back({ { "user_output", { { "arg", tensorArg(names[o]) } } } });
+            graphOutputs.push_back(tensorArgJson(names[o]));
+            outputSpecs.push_back({ { "user_output", { { "arg", tensorArgJson(names[o]) } } } });
         }
         json doc = {
             { "graph_module",
                 { { "graph",
-                      { { "inputs", json::array({ tensorArg("x") }) }, { "outputs", graphOutputs }, { "nodes", nodes },
-                          { "tensor_values", tensorValues }, { "sym_int_values", json::object() },
+                      { { "inputs", json::array({ tensorArgJson("x") }) }, { "outputs", graphOutputs },
+                          { "nodes", nodes }, { "tensor_values", tensorValues }, { "sym_int_values", json::object() },
                           { "sym_bool_values", json::object() }, { "sym_float_values", json::object() },
                           { "custom_obj_values", json::object() }, { "is_single_tensor_return", false } } },
                     { "signature",
-                        { { "input_specs", json::array({ { { "user_input", { { "arg", tensorArg("x") } } } } }) },
+                        { { "input_specs", json::array({ { { "user_input", { { "arg", tensorArgJson("x") } } } } }) },
                             { "output_specs", outputSpecs } } },
                     { "module_call_graph", json::array() }, { "metadata", json::object() } } },
             { "opset_version", { { "aten", 10 } } }, { "range_constraints", json::object() },
@@ -402,9 +340,9 @@ private Q_SLOTS:
         auto ints = [](std::vector<std::int64_t> v) { return json { { "as_ints", v } }; };
         auto node = [&](const std::string& name, const std::string& target, json inputs,
                         std::vector<std::int64_t> shape) {
-            tv[name] = tensorMeta(shape);
+            tv[name] = tensorMetaJson(shape);
             return json { { "name", name }, { "target", target }, { "inputs", std::move(inputs) },
-                { "outputs", json::array({ tensorArg(name) }) }, { "metadata", json::object() } };
+                { "outputs", json::array({ tensorArgJson(name) }) }, { "metadata", json::object() } };
         };
         struct Param
         {
@@ -427,8 +365,8 @@ private Q_SLOTS:
         json inputs = json::array();
         json inputSpecs = json::array();
         for (const auto& p : params) {
-            inputs.push_back(tensorArg(p.placeholder));
-            tv[p.placeholder] = tensorMeta(p.shape);
+            inputs.push_back(tensorArgJson(p.placeholder));
+            tv[p.placeholder] = tensorMetaJson(p.shape);
             if (std::string(p.kind) == "parameter")
                 inputSpecs.push_back(
                     { { "parameter", { { "arg", { { "name", p.placeholder } } }, { "parameter_name", p.fqn } } } });
@@ -436,43 +374,45 @@ private Q_SLOTS:
                 inputSpecs.push_back({ { "buffer",
                     { { "arg", { { "name", p.placeholder } } }, { "buffer_name", p.fqn }, { "persistent", true } } } });
         }
-        inputs.push_back(tensorArg("x"));
-        tv["x"] = tensorMeta({ 1, 2, 4, 4 });
-        inputSpecs.push_back({ { "user_input", { { "arg", tensorArg("x") } } } });
+        inputs.push_back(tensorArgJson("x"));
+        tv["x"] = tensorMetaJson({ 1, 2, 4, 4 });
+        inputSpecs.push_back({ { "user_input", { { "arg", tensorArgJson("x") } } } });
         json nodes = json::array();
         nodes.push_back(node("conv2d", "torch.ops.aten.conv2d.default",
-            json::array({ arg("input", tensorArg("x")), arg("weight", tensorArg("p_conv_weight")),
-                arg("bias", tensorArg("p_conv_bias")), arg("stride", ints({ 1, 1 })), arg("padding", ints({ 1, 1 })) }),
+            json::array({ arg("input", tensorArgJson("x")), arg("weight", tensorArgJson("p_conv_weight")),
+                arg("bias", tensorArgJson("p_conv_bias")), arg("stride", ints({ 1, 1 })),
+                arg("padding", ints({ 1, 1 })) }),
             { 1, 3, 4, 4 }));
         nodes.push_back(node("batch_norm", "torch.ops.aten.batch_norm.default",
-            json::array({ arg("input", tensorArg("conv2d")), arg("weight", tensorArg("p_bn_weight")),
-                arg("bias", tensorArg("p_bn_bias")), arg("running_mean", tensorArg("b_bn_running_mean")),
-                arg("running_var", tensorArg("b_bn_running_var")), arg("training", { { "as_bool", false } }),
+            json::array({ arg("input", tensorArgJson("conv2d")), arg("weight", tensorArgJson("p_bn_weight")),
+                arg("bias", tensorArgJson("p_bn_bias")), arg("running_mean", tensorArgJson("b_bn_running_mean")),
+                arg("running_var", tensorArgJson("b_bn_running_var")), arg("training", { { "as_bool", false } }),
                 arg("momentum", { { "as_float", 0.1 } }), arg("eps", { { "as_float", 1e-5 } }),
                 arg("cudnn_enabled", { { "as_bool", true } }) }),
             { 1, 3, 4, 4 }));
         nodes.push_back(node("layer_norm", "torch.ops.aten.layer_norm.default",
-            json::array({ arg("input", tensorArg("batch_norm")), arg("normalized_shape", ints({ 4 })),
-                arg("weight", tensorArg("p_ln_weight")), arg("bias", tensorArg("p_ln_bias")),
+            json::array({ arg("input", tensorArgJson("batch_norm")), arg("normalized_shape", ints({ 4 })),
+                arg("weight", tensorArgJson("p_ln_weight")), arg("bias", tensorArgJson("p_ln_bias")),
                 arg("eps", { { "as_float", 1e-5 } }) }),
             { 1, 3, 4, 4 }));
         nodes.push_back(node("softmax", "torch.ops.aten.softmax.int",
-            json::array({ arg("self", tensorArg("layer_norm")), arg("dim", { { "as_int", -1 } }) }), { 1, 3, 4, 4 }));
+            json::array({ arg("self", tensorArgJson("layer_norm")), arg("dim", { { "as_int", -1 } }) }),
+            { 1, 3, 4, 4 }));
         nodes.push_back(node("linear", "torch.ops.aten.linear.default",
-            json::array({ arg("input", tensorArg("softmax")), arg("weight", tensorArg("p_fc_weight")),
-                arg("bias", tensorArg("p_fc_bias")) }),
+            json::array({ arg("input", tensorArgJson("softmax")), arg("weight", tensorArgJson("p_fc_weight")),
+                arg("bias", tensorArgJson("p_fc_bias")) }),
             { 1, 3, 4, 2 }));
         json doc = {
             { "graph_module",
                 { { "graph",
-                      { { "inputs", inputs }, { "outputs", json::array({ tensorArg("linear") }) }, { "nodes", nodes },
-                          { "tensor_values", tv }, { "sym_int_values", json::object() },
+                      { { "inputs", inputs }, { "outputs", json::array({ tensorArgJson("linear") }) },
+                          { "nodes", nodes }, { "tensor_values", tv }, { "sym_int_values", json::object() },
                           { "sym_bool_values", json::object() }, { "sym_float_values", json::object() },
                           { "custom_obj_values", json::object() }, { "is_single_tensor_return", false } } },
                     { "signature",
                         { { "input_specs", inputSpecs },
                             { "output_specs",
-                                json::array({ { { "user_output", { { "arg", tensorArg("linear") } } } } }) } } },
+                                json::array({ { { "user_output", { { "arg", tensorArgJson("linear") } } } } }) } } },
                     { "module_call_graph", json::array() }, { "metadata", json::object() } } },
             { "opset_version", { { "aten", 10 } } }, { "range_constraints", json::object() },
             { "schema_version", { { "major", 8 }, { "minor", 12 } } }, { "verifiers", json::array({ "ATEN" }) },

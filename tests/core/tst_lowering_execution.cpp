@@ -4,6 +4,7 @@
 // builds a tiny exported-program dump the way torch.export writes the op (aten schema argument names, arguments at
 // their default omitted), emits it, writes and reads the .pte back, runs it on the reference runtime of the tests
 // and compares with values computed here from the op's PyTorch definition (rounded to float at each op's output).
+#include "executiontestutils.h"
 #include "pte/dumpreader.h"
 #include "pte/emitter.h"
 #include "pte/ptereader.h"
@@ -22,58 +23,15 @@
 
 using namespace pte;
 using nlohmann::json;
+using pte::test::emitAndReload;
+using pte::test::Emitted;
 using pte::test::HostTensor;
 using pte::test::ReferenceRuntime;
+using pte::test::showValues;
+using pte::test::tensorArgJson;
+using pte::test::tensorMetaJson;
 
 namespace {
-
-struct Emitted
-{
-    EmitterOutput output;
-    std::shared_ptr<const PteFile> file;
-};
-
-/** Emits, writes to a temporary .pte, reads it back (runtime checks must pass). */
-Result<Emitted> emitAndReload(
-    const std::vector<std::pair<std::string, std::shared_ptr<const ExportedProgram>>>& methods, const std::string& name,
-    const EmitOptions& options = {})
-{
-    PTE_TRY(auto out, emitProgram(methods, options));
-    PTE_TRY(auto laid, layoutForSerialization(out.program, out.mutableData, out.namedData));
-    const std::string path = (test::tempDir() + "/" + QString::fromStdString(name) + ".pte").toStdString();
-    PTE_CHECK(writePte(laid, path));
-    PTE_TRY(auto file, readPteFile(path));
-    for (const auto& d : file->diagnostics)
-        if (d.severity == Severity::Error)
-            return fail(ErrorCode::InvalidInput, "runtime check failed: " + d.toString());
-    return Emitted { std::move(out), std::move(file) };
-}
-
-bool near(const std::vector<double>& a, const std::vector<double>& b, double tol = 1e-5)
-{
-    if (a.size() != b.size())
-        return false;
-    for (std::size_t i = 0; i < a.size(); ++i)
-        if (std::fabs(a[i] - b[i]) > tol * std::max(1.0, std::fabs(b[i])))
-            return false;
-    return true;
-}
-
-std::string show(const std::vector<double>& v)
-{
-    std::string s = "[";
-    for (std::size_t i = 0; i < v.size(); ++i)
-        s += (i ? ", " : "") + std::to_string(v[i]);
-    return s + "]";
-}
-
-#define COMPARE_VALUES(actual, expected)                                                                               \
-    do {                                                                                                               \
-        const auto a_ = (actual);                                                                                      \
-        const auto e_ = (expected);                                                                                    \
-        if (!near(a_, e_))                                                                                             \
-            QFAIL(("values differ: got " + show(a_) + ", expected " + show(e_)).c_str());                              \
-    } while (false)
 
 /** Compares one output: sizes, dtype and values. */
 #define COMPARE_OUTPUT(out, dt, shape, expected)                                                                       \
@@ -89,29 +47,8 @@ constexpr int kLong = 5;
 constexpr int kFloat = 7;
 constexpr int kBool = 12;
 
-nlohmann::json tensorMeta(std::vector<std::int64_t> sizes, int dtype = kFloat)
-{
-    nlohmann::json s = nlohmann::json::array();
-    nlohmann::json st = nlohmann::json::array();
-    std::int64_t stride = 1;
-    std::vector<std::int64_t> strides(sizes.size());
-    for (std::size_t i = sizes.size(); i-- > 0;) {
-        strides[i] = stride;
-        stride *= sizes[i];
-    }
-    for (std::size_t i = 0; i < sizes.size(); ++i) {
-        s.push_back({ { "as_int", sizes[i] } });
-        st.push_back({ { "as_int", strides[i] } });
-    }
-    return { { "dtype", dtype }, { "sizes", s }, { "requires_grad", false },
-        { "device", { { "type", "cpu" }, { "index", nullptr } } }, { "strides", st },
-        { "storage_offset", { { "as_int", 0 } } }, { "layout", 7 } };
-}
-
-nlohmann::json tensorArg(const std::string& name) { return { { "as_tensor", { { "name", name } } } }; }
-
 // Argument values as torch.export serializes them.
-json T(const std::string& name) { return tensorArg(name); }
+json T(const std::string& name) { return tensorArgJson(name); }
 json I(std::int64_t v) { return { { "as_int", v } }; }
 json F(double v) { return { { "as_float", v } }; }
 json B(bool v) { return { { "as_bool", v } }; }
@@ -159,16 +96,16 @@ class Dump
 public:
     void input(const std::string& name, std::vector<std::int64_t> shape, int dtype = kFloat)
     {
-        m_inputs.push_back(tensorArg(name));
-        m_tv[name] = tensorMeta(std::move(shape), dtype);
-        m_inputSpecs.push_back({ { "user_input", { { "arg", tensorArg(name) } } } });
+        m_inputs.push_back(tensorArgJson(name));
+        m_tv[name] = tensorMetaJson(std::move(shape), dtype);
+        m_inputSpecs.push_back({ { "user_input", { { "arg", tensorArgJson(name) } } } });
     }
     /** A parameter (or a persistent buffer) with its bytes in the dump's weights. */
     void weight(const std::string& placeholder, const std::string& fqn, std::vector<std::int64_t> shape,
         std::vector<double> data, bool parameter = true, int dtype = kFloat)
     {
-        m_inputs.push_back(tensorArg(placeholder));
-        m_tv[placeholder] = tensorMeta(std::move(shape), dtype);
+        m_inputs.push_back(tensorArgJson(placeholder));
+        m_tv[placeholder] = tensorMetaJson(std::move(shape), dtype);
         if (parameter)
             m_inputSpecs.push_back(
                 { { "parameter", { { "arg", { { "name", placeholder } } }, { "parameter_name", fqn } } } });
@@ -181,9 +118,9 @@ public:
     void node(const std::string& name, const std::string& target, json args, std::vector<std::int64_t> shape,
         int dtype = kFloat)
     {
-        m_tv[name] = tensorMeta(std::move(shape), dtype);
+        m_tv[name] = tensorMetaJson(std::move(shape), dtype);
         m_nodes.push_back({ { "name", name }, { "target", "torch.ops.aten." + target }, { "inputs", std::move(args) },
-            { "outputs", json::array({ tensorArg(name) }) }, { "metadata", json::object() } });
+            { "outputs", json::array({ tensorArgJson(name) }) }, { "metadata", json::object() } });
     }
     /** A node returning a tuple of tensors (one output entry each). */
     void tupleNode(const std::string& name, const std::string& target, json args,
@@ -191,8 +128,8 @@ public:
     {
         json o = json::array();
         for (const auto& [n, shape] : outs) {
-            m_tv[n] = tensorMeta(shape, dtype);
-            o.push_back(tensorArg(n));
+            m_tv[n] = tensorMetaJson(shape, dtype);
+            o.push_back(tensorArgJson(n));
         }
         m_nodes.push_back({ { "name", name }, { "target", "torch.ops.aten." + target }, { "inputs", std::move(args) },
             { "outputs", o }, { "metadata", json::object() } });
@@ -203,7 +140,7 @@ public:
     {
         std::vector<std::string> names;
         for (const auto& [n, shape] : outs) {
-            m_tv[n] = tensorMeta(shape);
+            m_tv[n] = tensorMetaJson(shape);
             names.push_back(n);
         }
         m_nodes.push_back({ { "name", name }, { "target", "torch.ops.aten." + target }, { "inputs", std::move(args) },
@@ -211,13 +148,13 @@ public:
     }
     void output(const std::string& name)
     {
-        m_outputs.push_back(tensorArg(name));
-        m_outputSpecs.push_back({ { "user_output", { { "arg", tensorArg(name) } } } });
+        m_outputs.push_back(tensorArgJson(name));
+        m_outputSpecs.push_back({ { "user_output", { { "arg", tensorArgJson(name) } } } });
     }
     /** A buffer mutation output: `name` is the new value of buffer `fqn`. */
     void mutation(const std::string& name, const std::string& fqn)
     {
-        m_outputs.push_back(tensorArg(name));
+        m_outputs.push_back(tensorArgJson(name));
         m_outputSpecs.push_back({ { "buffer_mutation", { { "arg", { { "name", name } } }, { "buffer_name", fqn } } } });
     }
 
