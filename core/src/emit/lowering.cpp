@@ -310,6 +310,7 @@ private:
     Result<void> lowerCond(const Node& n);
     Result<void> lowerMap(const Node& n);
     Result<void> lowerScan(const Node& n);
+    void closeLoop(const Node& n, int iter, int count, int loop);
     Result<void> lowerMemoryView(const Node& n);
     /**
      * Inlines a control-flow sub-graph: its placeholders bound to `operands`, its nodes lowered with debug
@@ -1270,6 +1271,14 @@ Result<void> Lowering::lowerMap(const Node& n)
     if (!m_out.instrs.empty() && m_out.instrs.back().kind == LInstr::Kind::Move && m_out.instrs.back().moveTo == accum)
         m_out.instrs.pop_back();
     pushSynthetic(n, "executorch_prim::et_copy_index", "tensor", { LArg::tensor(accum), ref(outs[0]), ref(iter) });
+    closeLoop(n, iter, count, loop);
+    return {};
+}
+
+// The end of a map/scan iteration (emitter-semantics §10): iter += 1; done = iter == n; jump back to the loop
+// head while not done; then iter -= n, so the next run of the method starts from 0 again.
+void Lowering::closeLoop(const Node& n, int iter, int count, int loop)
+{
     pushSynthetic(n, "executorch_prim::add", "Scalar", { ref(iter), LArg::integer(1), ref(iter) });
     const int done = newCounter(n.name + "_done", true);
     pushSynthetic(n, "executorch_prim::eq", "Scalar", { ref(iter), ref(count), ref(done) });
@@ -1281,7 +1290,6 @@ Result<void> Lowering::lowerMap(const Node& n)
     back.recordDebug = false;
     m_out.instrs.push_back(std::move(back));
     pushSynthetic(n, "executorch_prim::sub", "Scalar", { ref(iter), ref(count), ref(iter) });
-    return {};
 }
 
 // scan(combine_fn, init, xs, additional): the map loop with carries. Each carry output is initialised from its
@@ -1345,17 +1353,7 @@ Result<void> Lowering::lowerScan(const Node& n)
     for (std::size_t y = nCarry; y < bindings.size(); ++y)
         pushSynthetic(
             n, "executorch_prim::et_copy_index", "tensor", { LArg::tensor(bindings[y]), ref(outs[y]), ref(iter) });
-    pushSynthetic(n, "executorch_prim::add", "Scalar", { ref(iter), LArg::integer(1), ref(iter) });
-    const int done = newCounter(n.name + "_done", true);
-    pushSynthetic(n, "executorch_prim::eq", "Scalar", { ref(iter), ref(count), ref(done) });
-    LInstr back;
-    back.kind = LInstr::Kind::JumpFalse;
-    back.cond = ref(done);
-    back.label = loop;
-    back.origin = n.name;
-    back.recordDebug = false;
-    m_out.instrs.push_back(std::move(back));
-    pushSynthetic(n, "executorch_prim::sub", "Scalar", { ref(iter), ref(count), ref(iter) });
+    closeLoop(n, iter, count, loop);
     return {};
 }
 
