@@ -9,8 +9,10 @@
 #include "models/instructionmodel.h"
 #include "models/memoryplan.h"
 #include "models/methodmodel.h"
+#include "models/nameddatamodel.h"
 #include "models/operatormodel.h"
 #include "models/roles.h"
+#include "models/sampleinputmodel.h"
 #include "models/signaturemodel.h"
 #include "models/sizemodel.h"
 #include "models/text.h"
@@ -45,6 +47,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressBar>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
@@ -225,6 +228,8 @@ void MainWindow::createModelsAndViews()
     m_valueProxy->setSourceModel(m_valueModel);
     m_delegateModel = new DelegateModel(this);
     m_delegateIdModel = new DelegateDebugIdModel(this);
+    m_namedDataModel = new NamedDataModel(this);
+    m_sampleInputModel = new SampleInputModel(this);
     m_sizeModel = new SizeModel(this);
     m_sizeProxy = new TextFilterProxy(this);
     m_sizeProxy->setSourceModel(m_sizeModel);
@@ -255,6 +260,22 @@ void MainWindow::createModelsAndViews()
         ->addWidget(captioned(m_signaturePanel, QStringLiteral("Inputs"), m_inputsView));
     static_cast<QSplitter*>(m_signaturePanel)
         ->addWidget(captioned(m_signaturePanel, QStringLiteral("Outputs"), m_outputsView));
+    // Sample inputs: a note (source, or why there are none) above the table.
+    m_sampleInputsView = makeTable(this, QStringLiteral("sampleInputsView"), m_sampleInputModel, false);
+    m_sampleInputsNote = new QLabel(this);
+    m_sampleInputsNote->setObjectName(QStringLiteral("sampleInputsNote"));
+    m_sampleInputsNote->setWordWrap(true);
+    m_sampleInputsNote->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_sampleInputsNote->setContentsMargins(4, 0, 4, 0);
+    connect(m_sampleInputModel, &SampleInputModel::noteChanged, m_sampleInputsNote, &QLabel::setText);
+    auto* samples = new QWidget(this);
+    auto* samplesLayout = new QVBoxLayout(samples);
+    samplesLayout->setContentsMargins(0, 0, 0, 0);
+    samplesLayout->setSpacing(2);
+    samplesLayout->addWidget(m_sampleInputsNote);
+    samplesLayout->addWidget(m_sampleInputsView, 1);
+    static_cast<QSplitter*>(m_signaturePanel)
+        ->addWidget(captioned(m_signaturePanel, QStringLiteral("Sample inputs"), samples));
 
     // Instructions: filter bar + table.
     m_instructionsPanel = new QWidget(this);
@@ -356,6 +377,10 @@ void MainWindow::createModelsAndViews()
     delegatesSplit->addWidget(captioned(delegatesSplit, QStringLiteral("Delegates"), m_delegatesView));
     delegatesSplit->addWidget(
         captioned(delegatesSplit, QStringLiteral("Delegate debug identifiers"), m_delegateIdsView));
+    m_namedDataView = makeTable(this, QStringLiteral("namedDataView"), m_namedDataModel);
+    m_namedDataView->setToolTip(QStringLiteral("Named data of the dump's lowered modules: stored in the .pte or "
+                                               "in external .ptd files"));
+    delegatesSplit->addWidget(captioned(delegatesSplit, QStringLiteral("Named data"), m_namedDataView));
     m_delegatesPanel = delegatesSplit;
     m_delegateIdsView->setToolTip(QStringLiteral("Select an identifier to select its graph nodes"));
     connect(m_delegateIdsView->selectionModel(), &QItemSelectionModel::selectionChanged, this,
@@ -384,6 +409,9 @@ void MainWindow::createModelsAndViews()
     ol->addWidget(m_operatorsView, 1);
 
     m_diagnosticsView = makeTable(this, QStringLiteral("diagnosticsView"), m_diagnosticProxy);
+    // The message (long) shows last, where the stretched column gives it the remaining width.
+    m_diagnosticsView->horizontalHeader()->moveSection(
+        DiagnosticModel::MessageColumn, DiagnosticModel::ColumnCount - 1);
     m_diagnosticsView->setToolTip(
         QStringLiteral("Double-click or press Enter to go to the instruction, value or node"));
     connect(m_diagnosticsView, &QAbstractItemView::activated, this, [this](const QModelIndex& index) {
@@ -692,6 +720,8 @@ void MainWindow::setCurrentMethod(const QString& method)
     m_valueModel->setMethod(snap, method);
     m_delegateModel->setMethod(snap, method);
     m_delegateIdModel->setMethod(snap, method);
+    m_namedDataModel->setMethod(snap, method);
+    m_sampleInputModel->setMethod(snap, method);
     const MethodEntry* entry = snap ? snap->method(method.toStdString()) : nullptr;
     m_memoryPlan->setPlan(entry ? memoryPlanFor(*entry) : std::vector<pte::PlannedTensor> {},
         entry && entry->plan ? entry->plan->nonConstBufferSizes : std::vector<std::int64_t> {});
@@ -702,8 +732,8 @@ void MainWindow::setCurrentMethod(const QString& method)
         m_methodsView->setCurrentIndex(proxy->mapFromSource(m_methodModel->index(row, 0)));
     m_syncing = false;
     updateInstructionFilters();
-    for (auto* v :
-        { m_inputsView, m_outputsView, m_instructionsView, m_valuesView, m_delegatesView, m_delegateIdsView })
+    for (auto* v : { m_inputsView, m_outputsView, m_sampleInputsView, m_instructionsView, m_valuesView, m_delegatesView,
+             m_delegateIdsView, m_namedDataView })
         autoSize(v);
     // Sizing sampled the first rows; the ids further down are longer.
     const QString widestId(QString::number(m_instructionModel->rowCount()).size() + 1, QLatin1Char('0'));
@@ -712,6 +742,38 @@ void MainWindow::setCurrentMethod(const QString& method)
     if (m_instructionsView->columnWidth(InstructionModel::IdColumn) < idWidth)
         m_instructionsView->setColumnWidth(InstructionModel::IdColumn, idWidth);
     updateInstructionCount();
+    fitSignaturePanes();
+    // Again once the docks have their final size (the first snapshot arrives before the first layout).
+    QTimer::singleShot(0, this, &MainWindow::fitSignaturePanes);
+}
+
+void MainWindow::fitSignaturePanes()
+{
+    // The sample table only shows when there are samples; the note says why otherwise.
+    m_sampleInputsView->setVisible(m_sampleInputModel->rowCount() > 0);
+    // Split the Signature and Delegates docks by what each pane needs (rows, header, caption), so short
+    // tables do not leave empty space while a longer one scrolls. QSplitter scales the sizes to the space
+    // there is.
+    const int row = m_inputsView->verticalHeader()->defaultSectionSize();
+    const int caption = fontMetrics().lineSpacing() + 4;
+    auto tableHeight = [&](QTableView* v) {
+        return v->horizontalHeader()->sizeHint().height() + std::max(1, v->model()->rowCount()) * row
+            + 2 * v->frameWidth() + row / 2;
+    };
+    for (auto* v :
+        { m_inputsView, m_outputsView, m_sampleInputsView, m_delegatesView, m_delegateIdsView, m_namedDataView })
+        v->setMinimumHeight(v->horizontalHeader()->sizeHint().height() + row + 2 * v->frameWidth());
+    auto* split = static_cast<QSplitter*>(m_signaturePanel);
+    const int noteHeight = m_sampleInputsNote->text().isEmpty()
+        ? 0
+        : m_sampleInputsNote->heightForWidth(std::max(split->width(), fontMetrics().averageCharWidth() * 40));
+    int samples = caption + noteHeight;
+    if (m_sampleInputModel->rowCount() > 0)
+        samples += tableHeight(m_sampleInputsView);
+    split->setSizes({ caption + tableHeight(m_inputsView), caption + tableHeight(m_outputsView), samples });
+    static_cast<QSplitter*>(m_delegatesPanel)
+        ->setSizes({ caption + tableHeight(m_delegatesView), caption + tableHeight(m_delegateIdsView),
+            caption + tableHeight(m_namedDataView) });
 }
 
 void MainWindow::updateInstructionFilters()

@@ -31,7 +31,9 @@ class InstructionFilterProxy;
 class InstructionModel;
 class MemoryPlanWidget;
 class MethodModel;
+class NamedDataModel;
 class OperatorModel;
+class SampleInputModel;
 class SignatureModel;
 class SizeChart;
 class SizeModel;
@@ -90,6 +92,7 @@ private:
     void clearInstructionFilters();
     void raiseDock(const char* name);
     void updateInstructionFilters();
+    void fitSignaturePanes();
     void updateInstructionCount();
     void applyInstructionFilter(const std::function<void()>& change);
     void updateActions();
@@ -116,6 +119,8 @@ private:
     TextFilterProxy* m_valueProxy = nullptr;
     DelegateModel* m_delegateModel = nullptr;
     DelegateDebugIdModel* m_delegateIdModel = nullptr;
+    NamedDataModel* m_namedDataModel = nullptr;
+    SampleInputModel* m_sampleInputModel = nullptr;
     SizeModel* m_sizeModel = nullptr;
     TextFilterProxy* m_sizeProxy = nullptr;
     OperatorModel* m_operatorModel = nullptr;
@@ -130,6 +135,9 @@ private:
     QTableView* m_valuesView = nullptr;
     QTableView* m_delegatesView = nullptr;
     QTableView* m_delegateIdsView = nullptr;
+    QTableView* m_namedDataView = nullptr;
+    QTableView* m_sampleInputsView = nullptr;
+    QLabel* m_sampleInputsNote = nullptr;
     QTableView* m_sizesView = nullptr;
     QTableView* m_operatorsView = nullptr;
     QTableView* m_diagnosticsView = nullptr;

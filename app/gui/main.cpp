@@ -3,6 +3,7 @@
 #include "document/document.h"
 #include "mainwindow.h"
 #include "models/instructionmodel.h"
+#include "widgets/emitdialog.h"
 #include "widgets/graphpanel.h"
 #include "widgets/icons.h"
 
@@ -12,6 +13,7 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QElapsedTimer>
+#include <QPixmap>
 #include <QTableView>
 #include <QThread>
 
@@ -38,7 +40,37 @@ bool idle(pte::ui::MainWindow& window)
     return !window.document()->isBusy() && (!graph || !graph->isBusy());
 }
 
-/** Opens the files, optionally emits, selects an instruction and saves PNGs of the window and each dock. */
+/**
+ * The dock's picture without the empty rows under a lone table's last row (the Instructions, Operators and
+ * Diagnostics docks of a small program are mostly empty space otherwise).
+ */
+QPixmap grabDock(QDockWidget* dock)
+{
+    QPixmap pixmap = dock->grab();
+    static const QStringList croppable { QStringLiteral("instructionsDock"), QStringLiteral("operatorsDock"),
+        QStringLiteral("diagnosticsDock") };
+    if (!croppable.contains(dock->objectName()))
+        return pixmap; // the other docks have more than a table (charts, several tables, the graph)
+    QList<QTableView*> tables;
+    for (auto* t : dock->findChildren<QTableView*>())
+        if (t->isVisibleTo(dock))
+            tables << t;
+    if (tables.size() != 1 || tables.front()->model()->rowCount() == 0)
+        return pixmap;
+    QTableView* table = tables.front();
+    const int last = table->model()->rowCount() - 1;
+    const int rowBottom = table->rowViewportPosition(last) + table->rowHeight(last);
+    if (table->rowViewportPosition(last) < 0 || rowBottom + table->rowHeight(last) >= table->viewport()->height())
+        return pixmap; // the rows fill the table
+    const int bottom = table->viewport()->mapTo(dock, QPoint(0, rowBottom + table->rowHeight(last))).y();
+    const qreal dpr = pixmap.devicePixelRatio();
+    return pixmap.copy(0, 0, pixmap.width(), int(bottom * dpr));
+}
+
+/**
+ * Opens the files, optionally emits, selects an instruction and saves PNGs of the window, each dock, the
+ * memory plan (memoryplan.png) and, for graph dumps, the Emit dialog (emitdialog.png).
+ */
 int takeScreenshots(
     pte::ui::MainWindow& window, const QStringList& files, const QString& dir, bool emitFirst, const QString& method)
 {
@@ -80,8 +112,19 @@ int takeScreenshots(
         dock->show();
         dock->raise();
         waitFor([] { return false; }, 150);
-        dock->grab().save(
+        grabDock(dock).save(
             dir + QLatin1Char('/') + dock->objectName().remove(QStringLiteral("Dock")) + QStringLiteral(".png"));
+        // The memory plan shares the Values dock: saved on its own too, with its caption.
+        if (dock->objectName() == QLatin1String("valuesDock"))
+            if (auto* plan = window.findChild<QWidget*>(QStringLiteral("memoryPlan")))
+                plan->parentWidget()->grab().save(dir + QStringLiteral("/memoryplan.png"));
+    }
+    const auto snapshot = window.document()->snapshot();
+    if (snapshot && !snapshot->dumpMethods.empty()) {
+        pte::ui::EmitDialog dialog(*snapshot, &window);
+        dialog.show();
+        waitFor([] { return false; }, 200);
+        dialog.grab().save(dir + QStringLiteral("/emitdialog.png"));
     }
     return 0;
 }

@@ -3,6 +3,7 @@
 // A generated 10k-node dump graph: laid out in the background (the event loop keeps running), collapsed by
 // module path into groups that expand on request, and still usable uncollapsed.
 #include "document/snapshot.h"
+#include "uifixtures.h"
 #include "widgets/graphpanel.h"
 #include "widgets/graphview.h"
 
@@ -162,6 +163,55 @@ private Q_SLOTS:
         panel.collapseAllGroups();
         waitIdle(panel, &ticks);
         QCOMPARE(int(panel.graph().nodes.size()), kBlocks + 2);
+    }
+
+    void instructionGroupsExpand()
+    {
+        // A .pte without its dump: 3000 instructions collapse into ranges of 11 (the panel collapses above 600
+        // nodes into at most 300 groups): 273 groups, the input value node and the output.
+        const auto snap = pte::ui::fixtures::makeLargeSnapshot(3000);
+        GraphPanel panel;
+        panel.resize(1200, 800);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        panel.setMethod(snap, QStringLiteral("forward"));
+        int ticks = 0;
+        waitIdle(panel, &ticks);
+        QVERIFY(panel.graph().instructionGraph);
+        QVERIFY(panel.graph().collapsed);
+        const int collapsed = int(panel.graph().nodes.size());
+        QCOMPARE(collapsed, 275);
+        panel.selectFor(12, {}, {});
+        const auto group = panel.selectedNodes();
+        QCOMPARE(group.size(), std::size_t(1));
+        const GraphNode& g = panel.graph().nodes[std::size_t(group.front())];
+        QCOMPARE(g.label, QStringLiteral("instructions 11–21"));
+        QCOMPARE(g.members.size(), 11);
+
+        // Enter expands the range: its eleven instructions replace the group.
+        QTest::keyClick(panel.view(), Qt::Key_Return);
+        QCOMPARE(panel.expandedGroups(), QSet<QString> { QStringLiteral("instructions 11–21") });
+        waitIdle(panel, &ticks);
+        QCOMPARE(int(panel.graph().nodes.size()), collapsed - 1 + 11);
+        panel.selectFor(12, {}, {});
+        const auto selected = panel.selectedNodes();
+        QCOMPARE(selected.size(), std::size_t(1));
+        QCOMPARE(panel.graph().nodes[std::size_t(selected.front())].instruction, 12);
+        QCOMPARE(panel.graph().nodes[std::size_t(selected.front())].kind, GraphNode::Kind::Instruction);
+
+        // Double-click (nodeActivated) on another group expands it too.
+        int other = -1;
+        for (std::size_t i = 0; i < panel.graph().nodes.size(); ++i)
+            if (panel.graph().nodes[i].label == QStringLiteral("instructions 22–32"))
+                other = int(i);
+        QVERIFY(other >= 0);
+        Q_EMIT panel.view()->nodeActivated(other);
+        waitIdle(panel, &ticks);
+        QCOMPARE(panel.expandedGroups().size(), 2);
+        QCOMPARE(int(panel.graph().nodes.size()), collapsed - 2 + 22);
+        panel.collapseAllGroups();
+        waitIdle(panel, &ticks);
+        QCOMPARE(int(panel.graph().nodes.size()), collapsed);
     }
 
     void staysResponsiveUncollapsed()

@@ -333,6 +333,40 @@ private Q_SLOTS:
         QCOMPARE(w.findChild<QTableView*>(QStringLiteral("delegatesView"))->model()->rowCount(), 2);
     }
 
+    void showsSampleInputsAndNamedData()
+    {
+        PTE_REQUIRE_CORPUS();
+        MainWindow w;
+        QString error;
+        QVERIFY2(open(w, { pte::test::corpusPath(QStringLiteral("dumps/et_pt2_archive_linear.pt2")) }, &error),
+            qPrintable(error));
+        auto* samples = w.findChild<QTableView*>(QStringLiteral("sampleInputsView"));
+        QVERIFY(samples);
+        QCOMPARE(samples->model()->rowCount(), 1);
+        QCOMPARE(samples->model()->index(0, 1).data().toString(), QStringLiteral("args[0]"));
+        QCOMPARE(samples->model()->index(0, 5).data().toString(), QStringLiteral("0.2309668, 0.6930773, -0.26686057"));
+        auto* note = w.findChild<QLabel*>(QStringLiteral("sampleInputsNote"));
+        QCOMPARE(note->text(),
+            QStringLiteral("Sample inputs from et_pt2_archive_linear.pt2:linear_3/data/sample_inputs/model.pt"));
+        QVERIFY(samples->isVisibleTo(&w));
+
+        QVERIFY2(open(w, { pte::test::testDataDir() + QStringLiteral("/dumps/delegate_named_data.json") }, &error),
+            qPrintable(error));
+        QCOMPARE(note->text(), QStringLiteral("The dump has no sample inputs."));
+        QCOMPARE(samples->model()->rowCount(), 0);
+        QVERIFY(!samples->isVisibleTo(&w)); // the note alone says there are none
+        QVERIFY(note->isVisibleTo(&w));
+        auto* named = w.findChild<QTableView*>(QStringLiteral("namedDataView"));
+        QVERIFY(named);
+        QCOMPARE(named->model()->rowCount(), 4);
+        QStringList keys;
+        for (int r = 0; r < 4; ++r)
+            keys << named->model()->index(r, 3).data().toString();
+        QCOMPARE(keys,
+            QStringList({ QStringLiteral("weights_0"), QStringLiteral("fc.bias"), QStringLiteral("fc.weight"),
+                QStringLiteral("weights_0_copy") }));
+    }
+
     void corruptFileShowsMessageBar()
     {
         PTE_REQUIRE_CORPUS();

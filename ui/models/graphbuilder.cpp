@@ -350,7 +350,8 @@ GraphData buildDumpGraph(
     return best;
 }
 
-GraphData buildInstructionGraph(const MethodEntry& entry, int threshold, const std::atomic<bool>* cancel)
+GraphData buildInstructionGraph(
+    const MethodEntry& entry, int threshold, const std::atomic<bool>* cancel, const QSet<QString>& expanded)
 {
     const pte::ExecutionPlan& plan = *entry.plan;
     GraphData out;
@@ -480,6 +481,8 @@ GraphData buildInstructionGraph(const MethodEntry& entry, int threshold, const s
             keys[i] = QStringLiteral("instructions %1–%2")
                           .arg(first)
                           .arg(std::min<int>(first + chunk, int(instructions.size())) - 1);
+            if (expanded.contains(keys[i]))
+                keys[i].clear(); // an expanded range shows its instructions
         }
     }
     return collapse(out, keys, QStringLiteral("instructions"));
@@ -507,7 +510,7 @@ GraphData buildGraph(const Snapshot& snapshot, const QString& method, int collap
     if (entry->exported)
         return buildDumpGraph(*entry, collapseThreshold, cancel, expanded);
     if (entry->plan)
-        return buildInstructionGraph(*entry, collapseThreshold, cancel);
+        return buildInstructionGraph(*entry, collapseThreshold, cancel, expanded);
     return {};
 }
 

@@ -60,8 +60,8 @@ struct GraphData
  * instruction graph of the program (instructions as nodes, edges through value ids: an instruction
  * consumes a value another instruction produced when that one was the first to reference it).
  * Above `collapseThreshold` nodes, nodes are grouped by module path (nn_module_stack), or instruction
- * ranges for instruction graphs; the groups of a dump graph named in `expanded` (module paths, the groups'
- * labels) show their nodes instead. Returns an empty graph when `cancel` becomes true.
+ * ranges for instruction graphs; the groups named in `expanded` (the groups' labels: module paths, or
+ * "instructions 0–266") show their nodes instead. Returns an empty graph when `cancel` becomes true.
  */
 [[nodiscard]] GraphData buildGraph(const Snapshot& snapshot, const QString& method, int collapseThreshold = 1500,
     const std::atomic<bool>* cancel = nullptr, const QSet<QString>& expanded = {});

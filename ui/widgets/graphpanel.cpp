@@ -57,7 +57,8 @@ GraphPanel::GraphPanel(QWidget* parent)
     m_collapse->setObjectName(QStringLiteral("graphCollapse"));
     m_collapse->setChecked(true);
     m_collapse->setToolTip(
-        QStringLiteral("Group nodes by module path (nn_module_stack) above %1 nodes").arg(kCollapseThreshold));
+        QStringLiteral("Group nodes by module path (nn_module_stack), or instructions by range, above %1 nodes")
+            .arg(kCollapseThreshold));
     connect(m_collapse, &QCheckBox::toggled, this, [this] {
         m_expanded.clear();
         startLayout();
@@ -86,7 +87,7 @@ GraphPanel::GraphPanel(QWidget* parent)
     split->setSizes({ unit * 110, unit * 40 });
     layout->addWidget(split, 1);
     connect(m_view, &GraphView::nodeActivated, this, [this](int node) {
-        if (node < 0 || std::size_t(node) >= m_graph.nodes.size() || m_graph.instructionGraph)
+        if (node < 0 || std::size_t(node) >= m_graph.nodes.size())
             return;
         const GraphNode& n = m_graph.nodes[std::size_t(node)];
         if (n.kind == GraphNode::Kind::Cluster && !n.modulePath.isEmpty())

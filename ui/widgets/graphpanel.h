@@ -46,7 +46,7 @@ public:
     [[nodiscard]] bool isBusy() const { return m_busy; }
     [[nodiscard]] GraphView* view() const { return m_view; }
     void focusFind();
-    /** Shows the nodes of a collapsed group (module path) of a dump graph; re-lays out in the background. */
+    /** Shows the nodes of a collapsed group (module path, or instruction range); re-lays out in the background. */
     void expandGroup(const QString& modulePath);
     /** Collapses every expanded group again. */
     void collapseAllGroups();
