@@ -5,6 +5,7 @@
 #include "uifixtures.h"
 #include "widgets/emitdialog.h"
 
+#include <QCheckBox>
 #include <QDialogButtonBox>
 #include <QFileInfo>
 #include <QLabel>
@@ -144,7 +145,10 @@ private Q_SLOTS:
         doc.emitProgram(settings);
         QTRY_COMPARE_WITH_TIMEOUT(emitted.size() + failed.size(), 1, 60000);
         QVERIFY2(failed.isEmpty(), qPrintable(failed.isEmpty() ? QString() : failed.first().first().toString()));
-        const auto snap = doc.snapshot();
+        auto snap = doc.snapshot();
+        // By default (as in ExecuTorch) the example's mutable buffer num_calls has no stored initial state.
+        QVERIFY(snap->emitted);
+        QVERIFY(snap->emitted->mutableData.size() <= 1); // at most the reserved empty entry
         const MethodEntry* answer = snap->method("get_answer");
         QVERIFY(answer && answer->plan);
         QVERIFY(answer->isConstant);
@@ -162,6 +166,32 @@ private Q_SLOTS:
         doc.emitProgram(settings);
         QCOMPARE(failed2.size(), 1);
         QCOMPARE(failed2.first().first().toString(), QStringLiteral("\"forward\" is both a method and a prim getter."));
+    }
+
+    void initialisesMutableBuffersWhenAsked()
+    {
+        const QString example =
+            qEnvironmentVariable("PTELENS_BUILD_DIR") + QStringLiteral("/examples/example.etrecord");
+        Document doc;
+        QSignalSpy loaded(&doc, &Document::loadFinished);
+        doc.open({ example });
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.size(), 1, 30000);
+        EmitDialog dialog(*doc.snapshot());
+        auto* box = dialog.findChild<QCheckBox*>(QStringLiteral("emitInitMutableBuffers"));
+        QVERIFY(box && !box->isChecked());
+        box->setChecked(true);
+        const EmitSettings settings = dialog.settings();
+        QVERIFY(settings.initialiseMutableBuffers);
+        QSignalSpy emitted(&doc, &Document::emitFinished);
+        QSignalSpy failed(&doc, &Document::emitFailed);
+        doc.emitProgram(settings);
+        QTRY_COMPARE_WITH_TIMEOUT(emitted.size() + failed.size(), 1, 60000);
+        QVERIFY2(failed.isEmpty(), qPrintable(failed.isEmpty() ? QString() : failed.first().first().toString()));
+        const auto snap = doc.snapshot();
+        QVERIFY(snap->emitted);
+        // Entry 0 is the reserved placeholder; num_calls (one i64) is entry 1.
+        QCOMPARE(snap->emitted->mutableData.size(), std::size_t(2));
+        QCOMPARE(snap->emitted->mutableData[1].size(), std::size_t(8));
     }
 };
 

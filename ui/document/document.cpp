@@ -332,16 +332,18 @@ void Document::emitProgram(const EmitSettings& settings)
             return;
         }
     const bool stack = settings.emitStacktrace;
+    const bool initBuffers = settings.initialiseMutableBuffers;
     const pte::SerializeOptions serialize = settings.serialize;
     const auto primGetters = settings.primGetters;
     runJob<EmitOutcome>(
         QStringLiteral("Emitting"),
-        [methods, stack, serialize, etrecordDelegateMap, primGetters](
+        [methods, stack, initBuffers, serialize, etrecordDelegateMap, primGetters](
             QPromise<EmitOutcome>& promise, std::atomic<bool>& flag) {
             pte::EmitOptions options;
             options.etrecordDelegateMap = etrecordDelegateMap;
             options.primGetters = primGetters;
             options.emitStacktrace = stack;
+            options.initialiseMutableBuffers = initBuffers;
             options.serialize = serialize;
             options.cancel = &flag;
             promise.setProgressRange(0, 1000);

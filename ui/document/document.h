@@ -26,6 +26,8 @@ struct EmitSettings
     /** One entry per Snapshot::dumpMethods: the method name to emit it as, or nullopt to leave it out. */
     std::vector<std::optional<std::string>> methodNames;
     bool emitStacktrace = false;
+    /** EmitOptions::initialiseMutableBuffers: store mutable buffers' initial state (ExecuTorch's et_init_buffer). */
+    bool initialiseMutableBuffers = false;
     pte::SerializeOptions serialize;
     /** Constant methods to add (EmitOptions::primGetters): name -> Int, Double, Bool or String. */
     std::map<std::string, pte::EValue> primGetters;

@@ -90,6 +90,12 @@ EmitDialog::EmitDialog(const Snapshot& snapshot, QWidget* parent)
     m_stacktrace = new QCheckBox(QStringLiteral("Emit stack traces into the program"), this);
     m_stacktrace->setObjectName(QStringLiteral("emitStacktrace"));
     form->addRow(m_stacktrace);
+    m_initBuffers = new QCheckBox(QStringLiteral("Store mutable buffers' initial state (et_init_buffer)"), this);
+    m_initBuffers->setObjectName(QStringLiteral("emitInitMutableBuffers"));
+    m_initBuffers->setToolTip(QStringLiteral(
+        "Off (ExecuTorch's default): mutable buffers are planned memory whose first contents are undefined. On: the "
+        "dump's bytes of each mutable buffer go into the mutable data segment and are loaded with the method."));
+    form->addRow(m_initBuffers);
     m_extractDelegates = new QCheckBox(QStringLiteral("Move delegate blobs into segments"), this);
     m_extractDelegates->setObjectName(QStringLiteral("emitExtractDelegates"));
     m_extractDelegates->setChecked(true);
@@ -157,6 +163,7 @@ EmitSettings EmitDialog::settings() const
             s.methodNames.emplace_back(std::nullopt);
     }
     s.emitStacktrace = m_stacktrace->isChecked();
+    s.initialiseMutableBuffers = m_initBuffers->isChecked();
     s.primGetters = parsePrimGetters(m_primGetters->toPlainText()).getters;
     s.serialize.extractDelegateSegments = m_extractDelegates->isChecked();
     s.serialize.write.segmentAlignment = std::uint64_t(m_segmentAlignment->value());
@@ -168,6 +175,7 @@ EmitSettings EmitDialog::settings() const
 void EmitDialog::setSettings(const EmitSettings& s)
 {
     m_stacktrace->setChecked(s.emitStacktrace);
+    m_initBuffers->setChecked(s.initialiseMutableBuffers);
     m_primGetters->setPlainText(formatPrimGetters(s.primGetters));
     m_extractDelegates->setChecked(s.serialize.extractDelegateSegments);
     m_segmentAlignment->setValue(int(s.serialize.write.segmentAlignment));

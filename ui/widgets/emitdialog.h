@@ -38,6 +38,7 @@ private:
     QLabel* m_primGettersError = nullptr;
     bool m_valid = true;
     QCheckBox* m_stacktrace = nullptr;
+    QCheckBox* m_initBuffers = nullptr;
     QCheckBox* m_extractDelegates = nullptr;
     QSpinBox* m_segmentAlignment = nullptr;
     QSpinBox* m_constantAlignment = nullptr;
