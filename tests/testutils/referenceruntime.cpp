@@ -572,7 +572,6 @@ Result<void> ReferenceRuntime::Impl::kernel(const std::string& op, const std::ve
         { "sigmoid", [](double x) { return 1.0 / (1.0 + std::exp(-x)); } },
         { "silu", [](double x) { return x / (1.0 + std::exp(-x)); } },
         { "rsqrt", [](double x) { return 1.0 / std::sqrt(x); } },
-        { "hardswish", [](double x) { return x * std::min(std::max(x + 3, 0.0), 6.0) / 6; } },
     };
 
     const auto colon = op.find("::");
@@ -614,6 +613,17 @@ Result<void> ReferenceRuntime::Impl::kernel(const std::string& op, const std::ve
                 PTE_TRY(hi, scalar(arg(2)));
             }
             return unary(arg(0), arg(3), [&](double x) { return std::min(std::max(x, lo), hi); });
+        }
+        if (op == "aten::rsub.Scalar_out") { // [self, other, alpha, out, ret]: other - alpha * self
+            PTE_CHECK(need(5));
+            PTE_TRY(const double other, scalar(arg(1)));
+            PTE_TRY(const double alpha, scalar(arg(2)));
+            return unary(arg(0), arg(3), [&](double x) { return other - alpha * x; });
+        }
+        if (op == "aten::masked_fill.Scalar_out") { // [self, mask, value, out, ret]; the mask broadcasts
+            PTE_CHECK(need(5));
+            PTE_TRY(const double value, scalar(arg(2)));
+            return binary(arg(0), arg(1), false, arg(3), [&](double x, double m) { return m != 0 ? value : x; });
         }
         if (op == "aten::clone.out") { // [self, memory_format?, out, ret]
             PTE_CHECK(need(4));
@@ -1439,16 +1449,22 @@ Result<void> ReferenceRuntime::Impl::kernel(const std::string& op, const std::ve
                     }
             return {};
         }
-        if (op == "aten::mean.out" || op == "aten::amax.out" || op == "aten::argmax.out") {
-            // mean: [self, dim?, keepdim, dtype?, out, ret]; amax: [self, dim, keepdim, out, ret];
-            // argmax: [self, dim?, keepdim, out, ret] (no dim: the flat index over everything)
+        if (op == "aten::mean.out" || op == "aten::mean.dtype_out" || op == "aten::amax.out"
+            || op == "aten::argmax.out") {
+            // mean.out: [self, dim?, keepdim, dtype?, out, ret]; mean.dtype_out: [self, dtype?, out, ret] (over
+            // everything); amax: [self, dim, keepdim, out, ret]; argmax: [self, dim?, keepdim, out, ret] (no dim:
+            // the flat index over everything)
             const bool mean = name == "mean";
-            PTE_CHECK(need(mean ? 6 : 5));
+            const bool meanAll = overload == "dtype_out";
+            PTE_CHECK(need(meanAll ? 4 : mean ? 6 : 5));
             PTE_TRY(auto self, tensor(arg(0)));
-            PTE_TRY(const double keep, scalar(arg(2)));
-            PTE_TRY(auto out, tensor(arg(mean ? 4 : 3)));
+            double keep = 0;
+            if (!meanAll) {
+                PTE_TRY(keep, scalar(arg(2)));
+            }
+            PTE_TRY(auto out, tensor(arg(meanAll ? 2 : mean ? 4 : 3)));
             std::vector<std::int64_t> dims;
-            if (!isNull(arg(1))) {
+            if (!meanAll && !isNull(arg(1))) {
                 if (name == "argmax") {
                     PTE_TRY(const double d, scalar(arg(1)));
                     dims.push_back(std::int64_t(d));

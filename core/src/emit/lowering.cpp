@@ -822,7 +822,7 @@ Result<LArg> Lowering::defaultArg(const SchemaArg& a, const std::string& where)
     }
     if (d == "Mean" || d == "Sum" || d == "None_") {
         r.kind = LArg::Kind::Int;
-        r.i = d == "Mean" ? 1 : 2;
+        r.i = d == "None_" ? 0 : d == "Mean" ? 1 : 2; // at::Reduction
         return r;
     }
     if (d == "long") {
@@ -1585,7 +1585,8 @@ Result<bool> Lowering::decompose(const TargetName& t, const Node& n)
         "_native_batch_norm_legit", "layer_norm", "dropout", "feature_dropout", "alpha_dropout", "matmul", "flatten",
         "view", "_unsafe_view", "reshape", "view_copy", "t", "transpose", "contiguous", "squeeze", "to", "_to_copy",
         "softmax", "log_softmax", "sum", "zeros", "ones", "zeros_like", "ones_like", "max_pool2d",
-        "adaptive_avg_pool2d" };
+        "adaptive_avg_pool2d", "hardswish", "hardsigmoid", "mse_loss", "sigmoid_backward", "tanh_backward",
+        "threshold_backward", "_log_softmax_backward_data" };
     if (!kDecomposed.count(t.op))
         return false;
     const std::string q = t.ns + "::" + t.op;
@@ -1616,6 +1617,12 @@ Result<bool> Lowering::decompose(const TargetName& t, const Node& n)
     };
     auto val = [&](int ref) -> const LValue& { return m_out.values[std::size_t(ref)]; };
     auto isStatic = [&](int ref) { return val(ref).dynamism == ShapeDynamism::Static; };
+    // A temporary with the sizes (upper bounds), dim order and dynamism of `like`.
+    auto tempLike = [&](int like) -> int {
+        const int tmp = newTemp(n.name, val(like).dtype, val(like).sizes, val(like).dimOrder);
+        m_out.values[std::size_t(tmp)].dynamism = val(like).dynamism;
+        return tmp;
+    };
     auto viewTo = [&](int src, std::vector<std::int32_t> sizes, int dst = -1) -> Result<int> {
         if (dst < 0)
             dst = newTemp(n.name, val(src).dtype, sizes);
@@ -2028,8 +2035,183 @@ Result<bool> Lowering::decompose(const TargetName& t, const Node& n)
                 outs, n));
             return true;
         }
+        // Output sizes that divide the (static) input's height and width: every window is the same
+        // (H/oh, W/ow) block, which is avg_pool2d with kernel = stride and no padding.
+        const int x = tensorRef(a, "self");
+        const auto rank = x >= 0 ? val(x).sizes.size() : 0;
+        if (size.size() == 2 && size[0].ref < 0 && size[1].ref < 0 && size[0].literal > 0 && size[1].literal > 0
+            && (rank == 3 || rank == 4) && isStatic(x)) {
+            const std::int64_t h = val(x).sizes[rank - 2];
+            const std::int64_t w = val(x).sizes[rank - 1];
+            if (h > 0 && w > 0 && h % size[0].literal == 0 && w % size[1].literal == 0) {
+                const std::vector<std::int64_t> kernel { h / size[0].literal, w / size[1].literal };
+                PTE_TRY(const OpSchema* avg, need("aten::avg_pool2d", "out"));
+                PTE_CHECK(emitKernel(*avg,
+                    { { "self", a["self"] }, { "kernel_size", LArg::intList(kernel) },
+                        { "stride", LArg::intList(kernel) }, { "padding", LArg::intList({ 0, 0 }) } },
+                    outs, n));
+                return true;
+            }
+        }
+        std::string sizes;
+        for (const auto& e : size)
+            sizes += (sizes.empty() ? "" : ", ") + (e.ref < 0 ? std::to_string(e.literal) : std::string("sym"));
+        warn(where + ": adaptive_avg_pool2d to [" + sizes
+                + "] does not divide the input's height and width (or they are dynamic); emitted as "
+                  "aten::_adaptive_avg_pool2d.out, which ExecuTorch's portable kernels do not implement",
+            n.jsonPath);
         PTE_TRY(const OpSchema* ap, need("aten::_adaptive_avg_pool2d", "out"));
         PTE_CHECK(emitKernel(*ap, std::move(a), outs, n));
+        return true;
+    }
+    // mse_loss(x, y, reduction) = (x - y) ** 2, then mean, sum or nothing, as PyTorch's decomposition defines it
+    // (the portable kernels have no mse_loss.out). Broadcasting operands stay mse_loss.out.
+    if (q == "aten::mse_loss") {
+        PTE_TRY(auto a, bound("aten::mse_loss", ""));
+        PTE_TRY(const auto outs, nodeOutputs(n));
+        const int x = tensorRef(a, "self");
+        const int y = tensorRef(a, "target");
+        if (x < 0 || y < 0 || outs.size() != 1)
+            return fail(nodeError(n, ErrorCode::InvalidInput, "mse_loss needs two input tensors and one output"));
+        const auto& r = a["reduction"];
+        const std::int64_t reduction = r.kind == LArg::Kind::Int ? r.i : -1;
+        if (reduction < 0 || reduction > 2 || val(x).sizes != val(y).sizes || val(x).dtype != val(y).dtype) {
+            PTE_TRY(const OpSchema* mse, need("aten::mse_loss", "out"));
+            PTE_CHECK(emitKernel(*mse, std::move(a), outs, n));
+            return true;
+        }
+        PTE_TRY(const OpSchema* sub, need("aten::sub", "out"));
+        PTE_TRY(const OpSchema* pow, need("aten::pow", "Tensor_Scalar_out"));
+        const int diff = tempLike(x);
+        PTE_CHECK(emitKernel(*sub, { { "self", LArg::tensor(x) }, { "other", LArg::tensor(y) } }, { diff }, n));
+        const int squared = reduction == 0 ? outs[0] : tempLike(x);
+        PTE_CHECK(
+            emitKernel(*pow, { { "self", LArg::tensor(diff) }, { "exponent", LArg::integer(2) } }, { squared }, n));
+        if (reduction == 1) {
+            PTE_TRY(const OpSchema* mean, need("aten::mean", "dtype_out"));
+            PTE_CHECK(emitKernel(*mean, { { "self", LArg::tensor(squared) } }, outs, n));
+        } else if (reduction == 2) {
+            PTE_TRY(const OpSchema* sum, need("aten::sum", "IntList_out"));
+            PTE_CHECK(emitKernel(*sum, { { "self", LArg::tensor(squared) }, { "dim", LArg {} } }, outs, n));
+        }
+        return true;
+    }
+    // Backward ops of training graphs, as PyTorch's decompositions define them (no portable kernels):
+    // sigmoid_backward(g, y) = g * (y * (1 - y)), tanh_backward(g, y) = g * (1 - y * y),
+    // threshold_backward(g, x, t) = where(x <= t, 0, g) (a masked_fill), and
+    // _log_softmax_backward_data(g, y, dim) = g - exp(y) * sum(g, dim, keepdim).
+    if (q == "aten::sigmoid_backward" || q == "aten::tanh_backward") {
+        PTE_TRY(auto a, bound(q.c_str(), ""));
+        PTE_TRY(const auto outs, nodeOutputs(n));
+        const int g = tensorRef(a, "grad_output");
+        const int y = tensorRef(a, "output");
+        if (g < 0 || y < 0 || outs.size() != 1)
+            return fail(nodeError(n, ErrorCode::InvalidInput, t.op + " needs two input tensors and one output"));
+        PTE_TRY(const OpSchema* rsub, need("aten::rsub", "Scalar_out"));
+        PTE_TRY(const OpSchema* mul, need("aten::mul", "out"));
+        auto oneMinus = [&](int v) -> Result<int> {
+            const int r = tempLike(y);
+            PTE_CHECK(emitKernel(*rsub, { { "self", LArg::tensor(v) }, { "other", LArg::integer(1) } }, { r }, n));
+            return r;
+        };
+        auto times = [&](int l, int r, int dst) -> Result<void> {
+            return emitKernel(*mul, { { "self", LArg::tensor(l) }, { "other", LArg::tensor(r) } }, { dst }, n);
+        };
+        int factor = -1;
+        if (q == "aten::sigmoid_backward") {
+            PTE_TRY(const int c, oneMinus(y));
+            factor = tempLike(y);
+            PTE_CHECK(times(y, c, factor));
+        } else {
+            const int sq = tempLike(y);
+            PTE_CHECK(times(y, y, sq));
+            PTE_TRY(factor, oneMinus(sq));
+        }
+        PTE_CHECK(times(g, factor, outs[0]));
+        return true;
+    }
+    if (q == "aten::threshold_backward") {
+        PTE_TRY(auto a, bound("aten::threshold_backward", ""));
+        PTE_TRY(const auto outs, nodeOutputs(n));
+        const int g = tensorRef(a, "grad_output");
+        const int x = tensorRef(a, "self");
+        if (g < 0 || x < 0 || outs.size() != 1)
+            return fail(nodeError(n, ErrorCode::InvalidInput, "threshold_backward needs two tensors and one output"));
+        if (val(g).sizes != val(x).sizes) {
+            PTE_TRY(const OpSchema* tb, need("aten::threshold_backward", "grad_input"));
+            PTE_CHECK(emitKernel(*tb, std::move(a), outs, n));
+            return true;
+        }
+        PTE_TRY(const OpSchema* le, need("aten::le", "Scalar_out"));
+        PTE_TRY(const OpSchema* fill, need("aten::masked_fill", "Scalar_out"));
+        const int mask = tempLike(x);
+        m_out.values[std::size_t(mask)].dtype = ScalarType::Bool;
+        PTE_CHECK(emitKernel(*le, { { "self", LArg::tensor(x) }, { "other", a["threshold"] } }, { mask }, n));
+        PTE_CHECK(emitKernel(*fill,
+            { { "self", LArg::tensor(g) }, { "mask", LArg::tensor(mask) }, { "value", LArg::integer(0) } }, outs, n));
+        return true;
+    }
+    if (q == "aten::_log_softmax_backward_data") {
+        PTE_TRY(auto a, bound("aten::_log_softmax_backward_data", ""));
+        PTE_TRY(const auto outs, nodeOutputs(n));
+        const int g = tensorRef(a, "grad_output");
+        const int y = tensorRef(a, "output");
+        if (g < 0 || y < 0 || outs.size() != 1)
+            return fail(nodeError(n, ErrorCode::InvalidInput, "_log_softmax_backward_data needs two tensors"));
+        const auto rank = std::int64_t(val(g).sizes.size());
+        std::int64_t dim = a["dim"].i;
+        if (dim < 0)
+            dim += rank;
+        const auto& dt = a["input_dtype"];
+        if (dim < 0 || dim >= std::max<std::int64_t>(rank, 1)
+            || (dt.kind == LArg::Kind::Int && dt.i != std::int64_t(val(g).dtype))) {
+            // A cast back to another input dtype is not decomposed.
+            PTE_TRY(const OpSchema* lsb, need("aten::_log_softmax_backward_data", "out"));
+            PTE_CHECK(emitKernel(*lsb, std::move(a), outs, n));
+            return true;
+        }
+        PTE_TRY(const OpSchema* sum, need("aten::sum", "IntList_out"));
+        PTE_TRY(const OpSchema* exp, need("aten::exp", "out"));
+        PTE_TRY(const OpSchema* mul, need("aten::mul", "out"));
+        PTE_TRY(const OpSchema* sub, need("aten::sub", "out"));
+        const int total = tempLike(g);
+        if (rank > 0)
+            m_out.values[std::size_t(total)].sizes[std::size_t(dim)] = 1;
+        PTE_CHECK(emitKernel(*sum,
+            { { "self", LArg::tensor(g) }, { "dim", LArg::intList({ dim }) }, { "keepdim", LArg::boolean(true) } },
+            { total }, n));
+        const int e = tempLike(y);
+        PTE_CHECK(emitKernel(*exp, { { "self", LArg::tensor(y) } }, { e }, n));
+        const int scaled = tempLike(y);
+        PTE_CHECK(emitKernel(*mul, { { "self", LArg::tensor(e) }, { "other", LArg::tensor(total) } }, { scaled }, n));
+        PTE_CHECK(emitKernel(*sub, { { "self", LArg::tensor(g) }, { "other", LArg::tensor(scaled) } }, outs, n));
+        return true;
+    }
+    // hardswish(x) = x * clamp(x + 3, 0, 6) / 6 and hardsigmoid(x) = clamp(x + 3, 0, 6) / 6, as PyTorch's
+    // decompositions define them: the portable kernels have neither hardswish.out nor hardsigmoid.out.
+    if (q == "aten::hardswish" || q == "aten::hardsigmoid") {
+        PTE_TRY(auto a, bound(q.c_str(), ""));
+        PTE_TRY(const auto outs, nodeOutputs(n));
+        const int x = tensorRef(a, "self");
+        if (x < 0 || outs.size() != 1)
+            return fail(nodeError(n, ErrorCode::InvalidInput, t.op + " needs one input tensor and one output"));
+        PTE_TRY(const OpSchema* addS, need("aten::add", "Scalar_out"));
+        PTE_TRY(const OpSchema* clamp, need("aten::clamp", "out"));
+        PTE_TRY(const OpSchema* mul, need("aten::mul", "out"));
+        PTE_TRY(const OpSchema* divS, need("aten::div", "Scalar_out"));
+        const int shifted = tempLike(outs[0]);
+        PTE_CHECK(emitKernel(*addS, { { "self", LArg::tensor(x) }, { "other", LArg::integer(3) } }, { shifted }, n));
+        const int clamped = tempLike(outs[0]);
+        PTE_CHECK(emitKernel(*clamp,
+            { { "self", LArg::tensor(shifted) }, { "min", LArg::integer(0) }, { "max", LArg::integer(6) } },
+            { clamped }, n));
+        int numerator = clamped;
+        if (q == "aten::hardswish") {
+            numerator = tempLike(outs[0]);
+            PTE_CHECK(emitKernel(
+                *mul, { { "self", LArg::tensor(x) }, { "other", LArg::tensor(clamped) } }, { numerator }, n));
+        }
+        PTE_CHECK(emitKernel(*divS, { { "self", LArg::tensor(numerator) }, { "other", LArg::integer(6) } }, outs, n));
         return true;
     }
     return false;
