@@ -83,6 +83,9 @@ std::vector<BenchMeasurement> runEmitBench(const BenchContext& ctx)
             return { { "emit.setup_failed", 1, "", "0", false } };
         }
     }
+    // Start from nothing dirty: the weights file just written would otherwise be flushed to disk while the save
+    // runs, and the save's fsync would wait for it too (the cp measured afterwards gets a settled disk).
+    ::sync();
     auto mapped = pte::mapFile(weightsPath);
     if (!mapped) {
         std::fprintf(stderr, "emit: %s\n", mapped.error().toString().c_str());
