@@ -8,7 +8,7 @@ CORPUS_GUESS := $(abspath $(CURDIR)/../shared/fixtures)
 export PTELENS_CORPUS ?= $(if $(wildcard $(CORPUS_GUESS)),$(CORPUS_GUESS),)
 EXAMPLE ?= $(BUILD_DIR)/examples/example.etrecord
 
-.PHONY: all deps configure build run test test-asan format format-check bench clean
+.PHONY: all deps configure build run test test-asan format format-check bench clean fuzz
 
 all: build
 
@@ -59,3 +59,15 @@ bench: build
 
 clean:
 	@rm -rf $(BUILD_DIR) $(ASAN_DIR)
+
+# libFuzzer targets (fuzz/): a separate clang-14 build in $(FUZZ_DIR), then each fuzzer for FUZZ_SECONDS on the
+# generated seed corpus (plus $PTELENS_CORPUS files, read in place). Not part of `build` or `test`.
+FUZZ_DIR ?= build-fuzz
+FUZZ_SECONDS ?= 60
+fuzz:
+	@bash scripts/install-deps.sh --fuzz
+	@if [ ! -f $(FUZZ_DIR)/build.ninja ]; then CC=clang-14 CXX=clang++-14 cmake -S . -B $(FUZZ_DIR) -G Ninja \
+		-DCMAKE_BUILD_TYPE=RelWithDebInfo -DPTELENS_BUILD_FUZZ=ON -DPTELENS_BUILD_GUI=OFF -DPTELENS_BUILD_BENCH=OFF \
+		-DBUILD_TESTING=OFF; fi
+	@cmake --build $(FUZZ_DIR) --target fuzz_all -j $(JOBS)
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) bash fuzz/run-fuzzers.sh $(FUZZ_DIR)

@@ -3,6 +3,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 #
 # Installs the Debian 12 packages ptelens needs, only those that are missing. Quiet when all are present.
+# --fuzz: also the clang-14 toolchain (libFuzzer + sanitizer runtimes) that `make fuzz` needs; opt-in only.
 set -euo pipefail
 
 packages=(
@@ -16,6 +17,18 @@ packages=(
     libbenchmark-dev
     clang-format
 )
+
+# Only for the libFuzzer build (`make fuzz`); never part of the default list.
+fuzz_packages=(clang-14 libclang-rt-14-dev)
+for arg in "$@"; do
+    case "$arg" in
+    --fuzz) packages+=("${fuzz_packages[@]}") ;;
+    *)
+        echo "install-deps.sh: unknown option $arg (only --fuzz)" >&2
+        exit 2
+        ;;
+    esac
+done
 
 missing=()
 for p in "${packages[@]}"; do
