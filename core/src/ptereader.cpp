@@ -144,13 +144,22 @@ private:
     {
         return s ? std::optional<std::string>(s->str()) : std::nullopt;
     }
+    /**
+     * A scalar vector's elements. Read byte-wise: the verifier only checks the 4-byte alignment of the
+     * length prefix, so the elements of a [long]/[double]/[uint64] vector may sit at 4 mod 8 in a crafted
+     * file, where Vector::Get would be a misaligned load.
+     */
     template <typename T, typename V> static std::vector<T> vec(const flatbuffers::Vector<V>* v)
     {
         std::vector<T> out;
         if (v) {
             out.reserve(v->size());
-            for (flatbuffers::uoffset_t i = 0; i < v->size(); ++i)
-                out.push_back(static_cast<T>(v->Get(i)));
+            const auto* raw = reinterpret_cast<const std::uint8_t*>(v->Data());
+            for (flatbuffers::uoffset_t i = 0; i < v->size(); ++i) {
+                V value;
+                std::memcpy(&value, raw + std::size_t(i) * sizeof(V), sizeof(V));
+                out.push_back(static_cast<T>(flatbuffers::EndianScalar(value)));
+            }
         }
         return out;
     }

@@ -65,6 +65,20 @@ void put(std::vector<std::uint8_t>& b, std::size_t at, std::uint64_t v, int widt
         b[at + std::size_t(i)] = std::uint8_t(v >> (8 * i));
 }
 
+/**
+ * A vector of 8-byte scalars whose elements start at 4 mod 8. Valid for the flatbuffers verifier, which only
+ * checks the alignment of the length prefix; the builder would never write it this way.
+ */
+template <typename T>
+flatbuffers::Offset<flatbuffers::Vector<T>> misalignedVector(flatbuffers::FlatBufferBuilder& b, const std::vector<T>& v)
+{
+    static_assert(sizeof(T) == 8);
+    b.StartVector(v.size(), sizeof(T)); // the end of the elements is now 8-aligned
+    b.PushElement<std::uint32_t>(0); // 4 bytes after the elements shift them to 4 mod 8
+    b.PushBytes(reinterpret_cast<const std::uint8_t*>(v.data()), v.size() * sizeof(T));
+    return flatbuffers::Offset<flatbuffers::Vector<T>>(b.EndVector(v.size()));
+}
+
 } // namespace
 
 class TestCorruption : public QObject
@@ -232,6 +246,47 @@ private Q_SLOTS:
             const auto o = readAndUse(encodeFullFile(p), "idx.pte", it % 10 == 0);
             QVERIFY(o.ok);
         }
+    }
+    void misalignedEightByteVectors()
+    {
+        // Found by fuzz/fuzz_pte: decoding such a vector with Vector::Get was a misaligned 8-byte load (UBSan).
+        namespace fb = executorch_flatbuffer;
+        flatbuffers::FlatBufferBuilder b;
+        const std::vector<std::uint64_t> offsets { 0, 0x1122334455667788u, 3 };
+        const std::vector<std::int64_t> ints { -5, 1ll << 40 };
+        const std::vector<double> doubles { 0.25, -3.5 };
+        const auto intList = fb::CreateIntList(b, misalignedVector(b, ints));
+        const auto doubleList = fb::CreateDoubleList(b, misalignedVector(b, doubles));
+        const std::vector<flatbuffers::Offset<fb::EValue>> values { fb::CreateEValue(
+                                                                        b, fb::KernelTypes::IntList, intList.Union()),
+            fb::CreateEValue(b, fb::KernelTypes::DoubleList, doubleList.Union()) };
+        const auto plan = fb::CreateExecutionPlan(b, b.CreateString("forward"), 0, b.CreateVector(values));
+        const auto plans = b.CreateVector(std::vector<flatbuffers::Offset<fb::ExecutionPlan>> { plan });
+        const auto subsegment = fb::CreateSubsegmentOffsets(b, 0, misalignedVector(b, offsets));
+        const auto mutableData = b.CreateVector(std::vector<flatbuffers::Offset<fb::SubsegmentOffsets>> { subsegment });
+        fb::FinishProgramBuffer(b, fb::CreateProgram(b, 0, plans, 0, 0, 0, 0, mutableData));
+        const std::vector<std::uint8_t> bytes(b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize());
+
+        // The setup really is misaligned (relative to the 8-aligned start of the file).
+        const auto* root = fb::GetProgram(bytes.data());
+        const auto misalignment = [&](const void* p) {
+            return std::size_t(static_cast<const std::uint8_t*>(p) - bytes.data()) % 8;
+        };
+        QCOMPARE(misalignment(root->mutable_data_segments()->Get(0)->offsets()->Data()), std::size_t(4));
+        QCOMPARE(misalignment(root->execution_plan()->Get(0)->values()->Get(0)->val_as_IntList()->items()->Data()),
+            std::size_t(4));
+
+        auto r = readPteBytes(Bytes::fromVector(bytes), "misaligned.pte");
+        QVERIFY_RESULT(r);
+        const Program& p = *r.value()->program;
+        QVERIFY(p.mutableDataSegments.has_value());
+        QCOMPARE(p.mutableDataSegments->size(), std::size_t(1));
+        QCOMPARE((*p.mutableDataSegments)[0].offsets, offsets);
+        QCOMPARE(p.executionPlan.size(), std::size_t(1));
+        QCOMPARE(p.executionPlan[0].values.size(), std::size_t(2));
+        QCOMPARE(std::get<IntList>(p.executionPlan[0].values[0].val).items, ints);
+        QCOMPARE(std::get<DoubleList>(p.executionPlan[0].values[1].val).items, doubles);
+        (void)programToJson(p);
     }
     void damagedPtdFiles()
     {
