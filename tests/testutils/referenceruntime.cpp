@@ -159,6 +159,13 @@ std::size_t broadcastIndex(
     return index;
 }
 
+/** Writes computed element values into a tensor (after all inputs were read, so outputs may alias inputs). */
+void store(TensorState& out, const std::vector<double>& values)
+{
+    for (std::size_t e = 0; e < values.size(); ++e)
+        out.set(e, values[e]);
+}
+
 } // namespace
 
 class ReferenceRuntime::Impl
@@ -251,8 +258,7 @@ public:
             const std::size_t k = (e / inner) % n;
             r[e] = src.get((o * srcLen + std::size_t(start) + k * std::size_t(step)) * inner + e % inner);
         }
-        for (std::size_t e = 0; e < r.size(); ++e)
-            dst.set(e, r[e]);
+        store(dst, r);
         return {};
     }
     /** Sets `out`'s sizes as the runtime's resize does: a static tensor must already have them. */
@@ -512,8 +518,7 @@ Result<void> ReferenceRuntime::Impl::kernel(const std::string& op, const std::ve
         for (std::size_t e = 0; e < result.size(); ++e)
             result[e] =
                 f(tx->get(broadcastIndex(shape, tx->sizes, e)), ty ? ty->get(broadcastIndex(shape, ty->sizes, e)) : sy);
-        for (std::size_t e = 0; e < result.size(); ++e)
-            to->set(e, result[e]);
+        store(*to, result);
         return {};
     };
     auto unary = [&](std::int64_t x, std::int64_t out, const std::function<double(double)>& f) -> Result<void> {
@@ -523,8 +528,7 @@ Result<void> ReferenceRuntime::Impl::kernel(const std::string& op, const std::ve
         std::vector<double> result(tx->numel());
         for (std::size_t e = 0; e < result.size(); ++e)
             result[e] = f(tx->get(e));
-        for (std::size_t e = 0; e < result.size(); ++e)
-            to->set(e, result[e]);
+        store(*to, result);
         return {};
     };
     auto setScalar = [&](std::int64_t id, double v) {
@@ -543,8 +547,7 @@ Result<void> ReferenceRuntime::Impl::kernel(const std::string& op, const std::ve
         std::vector<double> result(dst.numel());
         for (std::size_t e = 0; e < result.size(); ++e)
             result[e] = src.get(from(e));
-        for (std::size_t e = 0; e < result.size(); ++e)
-            dst.set(e, result[e]);
+        store(dst, result);
         return {};
     };
 
@@ -638,8 +641,7 @@ Result<void> ReferenceRuntime::Impl::kernel(const std::string& op, const std::ve
             std::vector<double> values(self->numel());
             for (std::size_t e = 0; e < values.size(); ++e)
                 values[e] = src->get(broadcastIndex(self->sizes, src->sizes, e));
-            for (std::size_t e = 0; e < values.size(); ++e)
-                self->set(e, values[e]);
+            store(*self, values);
             return {};
         }
         if (op == "aten::mm.out" || op == "aten::addmm.out") {
@@ -679,8 +681,7 @@ Result<void> ReferenceRuntime::Impl::kernel(const std::string& op, const std::ve
                     r[i * m + j] =
                         alpha * acc + (bias ? beta * bias->get(broadcastIndex(shape, bias->sizes, i * m + j)) : 0);
                 }
-            for (std::size_t e = 0; e < r.size(); ++e)
-                out->set(e, r[e]);
+            store(*out, r);
             return {};
         }
         if (op == "aten::permute_copy.out") { // [self, dims, out, ret]
@@ -795,8 +796,7 @@ Result<void> ReferenceRuntime::Impl::kernel(const std::string& op, const std::ve
                             r[std::size_t(((n * O + o) * OH + y) * OW + x)] = acc;
                         }
                 }
-            for (std::size_t e = 0; e < r.size(); ++e)
-                out->set(e, r[e]);
+            store(*out, r);
             return {};
         }
         if (op == "aten::_native_batch_norm_legit_no_training.out") {
@@ -862,8 +862,7 @@ Result<void> ReferenceRuntime::Impl::kernel(const std::string& op, const std::ve
                         (in->get(row * inner + e) - mean) / std::sqrt(var + eps) * (weight ? weight->get(e) : 1.0)
                         + (bias ? bias->get(e) : 0.0);
             }
-            for (std::size_t e = 0; e < r.size(); ++e)
-                out->set(e, r[e]);
+            store(*out, r);
             return {};
         }
         if (op == "aten::_softmax.out" || op == "aten::_log_softmax.out") { // [self, dim, half_to_float, out, ret]
@@ -893,8 +892,7 @@ Result<void> ReferenceRuntime::Impl::kernel(const std::string& op, const std::ve
                         r[(o * len + k) * inner + i] = name == "_softmax" ? std::exp(v) / sum : v - std::log(sum);
                     }
                 }
-            for (std::size_t e = 0; e < r.size(); ++e)
-                out->set(e, r[e]);
+            store(*out, r);
             return {};
         }
         if (op == "aten::bmm.out") { // [self, mat2, out, ret]
@@ -919,8 +917,7 @@ Result<void> ReferenceRuntime::Impl::kernel(const std::string& op, const std::ve
                             acc += m1->get((p * n + i) * k + q) * m2->get((p * k + q) * m + j);
                         r[(p * n + i) * m + j] = acc;
                     }
-            for (std::size_t e = 0; e < r.size(); ++e)
-                out->set(e, r[e]);
+            store(*out, r);
             return {};
         }
         if (op == "aten::squeeze_copy.dims_out" || op == "aten::squeeze_copy.dim_out") { // [self, dim(s), out, ret]
@@ -1004,8 +1001,7 @@ Result<void> ReferenceRuntime::Impl::kernel(const std::string& op, const std::ve
                 }
                 r[index] += self->get(e);
             }
-            for (std::size_t e = 0; e < r.size(); ++e)
-                out->set(e, r[e]);
+            store(*out, r);
             return {};
         }
         if (op == "aten::full.out") { // [size, fill_value, out, ret]
@@ -1120,8 +1116,7 @@ Result<void> ReferenceRuntime::Impl::kernel(const std::string& op, const std::ve
                                 acc += in->get(std::size_t((p * H + iy) * W + ix));
                         r[std::size_t((p * OH + y) * OW + x)] = acc / double((y1 - y0) * (x1 - x0));
                     }
-            for (std::size_t e = 0; e < r.size(); ++e)
-                out->set(e, r[e]);
+            store(*out, r);
             return {};
         }
         if (op == "aten::_native_batch_norm_legit.out" || op == "aten::_native_batch_norm_legit.no_stats_out") {
@@ -1189,8 +1184,7 @@ Result<void> ReferenceRuntime::Impl::kernel(const std::string& op, const std::ve
                 r[e] = (in->get(e) - mean[c]) / std::sqrt(var[c] + eps) * (weight ? weight->get(c) : 1.0)
                     + (bias ? bias->get(c) : 0.0);
             }
-            for (std::size_t e = 0; e < r.size(); ++e)
-                out->set(e, r[e]);
+            store(*out, r);
             if (training != 0) {
                 for (std::size_t c = 0; c < C; ++c) {
                     saveMean->set(c, mean[c]);
@@ -1348,8 +1342,7 @@ Result<void> ReferenceRuntime::Impl::kernel(const std::string& op, const std::ve
                 r[e] = cond->get(broadcastIndex(shape, cond->sizes, e)) != 0
                     ? a->get(broadcastIndex(shape, a->sizes, e))
                     : b->get(broadcastIndex(shape, b->sizes, e));
-            for (std::size_t e = 0; e < r.size(); ++e)
-                out->set(e, r[e]);
+            store(*out, r);
             return {};
         }
         if (op == "aten::cat.out") { // [tensors, dim, out, ret]
@@ -1553,8 +1546,7 @@ Result<void> ReferenceRuntime::Impl::kernel(const std::string& op, const std::ve
                 }
                 r[e] = inside ? self->get(index) : value;
             }
-            for (std::size_t e = 0; e < r.size(); ++e)
-                out->set(e, r[e]);
+            store(*out, r);
             return {};
         }
         if (op == "aten::arange.out" || op == "aten::arange.start_out") {
