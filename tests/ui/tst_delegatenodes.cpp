@@ -7,6 +7,7 @@
 #include "models/delegatemodel.h"
 #include "models/instructionmodel.h"
 #include "models/roles.h"
+#include "uifixtures.h"
 
 #include <QAbstractItemModelTester>
 #include <QFileInfo>
@@ -15,6 +16,7 @@
 #include <QTest>
 
 using namespace pte::ui;
+using pte::ui::fixtures::cell;
 
 class TestDelegateNodes : public QObject
 {
@@ -23,10 +25,6 @@ private:
     static QString examplePath()
     {
         return qEnvironmentVariable("PTELENS_BUILD_DIR") + QStringLiteral("/examples/example.etrecord");
-    }
-    static QString cell(const QAbstractItemModel& m, int row, int column, int role = Qt::DisplayRole)
-    {
-        return m.index(row, column).data(role).toString();
     }
     void checkIdentifierModel(const std::shared_ptr<const Snapshot>& snap)
     {
@@ -58,11 +56,7 @@ private:
     }
 
 private Q_SLOTS:
-    void init()
-    {
-        QTest::failOnWarning(
-            QRegularExpression(QStringLiteral("^(?!This plugin does not support propagateSizeHints\\(\\)$)")));
-    }
+    void init() { fixtures::failOnQtWarnings(); }
     void initTestCase()
     {
         QVERIFY2(QFileInfo::exists(examplePath()), qPrintable(examplePath() + QStringLiteral(" is not built")));

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "document/document.h"
 #include "testutils.h"
+#include "uifixtures.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -31,12 +32,7 @@ class TestDocument : public QObject
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
-    // In init(): Qt 6.4 forgets failOnWarning patterns after each test function.
-    void init()
-    {
-        QTest::failOnWarning(
-            QRegularExpression(QStringLiteral("^(?!This plugin does not support propagateSizeHints\\(\\)$)")));
-    }
+    void init() { fixtures::failOnQtWarnings(); }
 
     void classifiesInputs()
     {

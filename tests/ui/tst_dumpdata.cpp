@@ -16,6 +16,7 @@
 #include <cstring>
 
 using namespace pte::ui;
+using pte::ui::fixtures::cell;
 
 namespace {
 
@@ -72,22 +73,8 @@ class TestDumpData : public QObject
 {
     Q_OBJECT
 private:
-    static QString cell(const QAbstractItemModel& m, int row, int column, int role = Qt::DisplayRole)
-    {
-        return m.index(row, column).data(role).toString();
-    }
-    static void test(QAbstractItemModel* model)
-    {
-        new QAbstractItemModelTester(model, QAbstractItemModelTester::FailureReportingMode::QtTest, model);
-    }
-
 private Q_SLOTS:
-    // In init(): Qt 6.4 forgets failOnWarning patterns after each test function.
-    void init()
-    {
-        QTest::failOnWarning(
-            QRegularExpression(QStringLiteral("^(?!This plugin does not support propagateSizeHints\\(\\)$)")));
-    }
+    void init() { fixtures::failOnQtWarnings(); }
 
     void sampleInputsOfCorpusArchive()
     {
@@ -102,7 +89,7 @@ private Q_SLOTS:
         snap->finalize();
 
         SampleInputModel model;
-        test(&model);
+        fixtures::attachModelTester(&model);
         QSignalSpy noteChanged(&model, &SampleInputModel::noteChanged);
         model.setMethod(snap, QString::fromStdString(set->methods.front().first));
         QCOMPARE(model.rowCount(), 1);
@@ -145,7 +132,7 @@ private Q_SLOTS:
         ep->sampleInputs = sample;
 
         SampleInputModel model;
-        test(&model);
+        fixtures::attachModelTester(&model);
         model.setMethod(dumpSnapshot(ep), QStringLiteral("forward"));
         QCOMPARE(model.note(), QStringLiteral("Sample inputs from model.pt2:data/sample_inputs/model.pt"));
         QCOMPARE(model.rowCount(), 4);
@@ -172,7 +159,7 @@ private Q_SLOTS:
     void sampleInputsNotes()
     {
         SampleInputModel model;
-        test(&model);
+        fixtures::attachModelTester(&model);
         QSignalSpy noteChanged(&model, &SampleInputModel::noteChanged);
         // A dump without sample inputs.
         model.setMethod(dumpSnapshot(fixtures::makeExportedProgram()), QStringLiteral("forward"));
@@ -207,7 +194,7 @@ private Q_SLOTS:
         snap->finalize();
 
         NamedDataModel model;
-        test(&model);
+        fixtures::attachModelTester(&model);
         model.setMethod(snap, QStringLiteral("forward"));
         QCOMPARE(model.rowCount(), 4);
         const QStringList expected[] = {

@@ -25,11 +25,7 @@ class TestEmitDialog : public QObject
 private Q_SLOTS:
     // Every Qt warning fails the test (in init(): Qt 6.4 forgets the patterns after each test function), except
     // the offscreen platform's note that it cannot propagate size hints.
-    void init()
-    {
-        QTest::failOnWarning(
-            QRegularExpression(QStringLiteral("^(?!This plugin does not support propagateSizeHints\\(\\)$)")));
-    }
+    void init() { fixtures::failOnQtWarnings(); }
 
     void parsesEveryKind()
     {

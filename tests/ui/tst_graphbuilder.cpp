@@ -33,12 +33,7 @@ private:
     }
 
 private Q_SLOTS:
-    // In init(): Qt 6.4 forgets failOnWarning patterns after each test function.
-    void init()
-    {
-        QTest::failOnWarning(
-            QRegularExpression(QStringLiteral("^(?!This plugin does not support propagateSizeHints\\(\\)$)")));
-    }
+    void init() { fixtures::failOnQtWarnings(); }
 
     void parsesModuleStacks()
     {

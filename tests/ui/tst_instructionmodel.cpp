@@ -12,6 +12,7 @@
 #include <QTest>
 
 using namespace pte::ui;
+using pte::ui::fixtures::cell;
 
 class TestInstructionModel : public QObject
 {
@@ -23,12 +24,7 @@ private:
     }
 
 private Q_SLOTS:
-    // In init(): Qt 6.4 forgets failOnWarning patterns after each test function.
-    void init()
-    {
-        QTest::failOnWarning(
-            QRegularExpression(QStringLiteral("^(?!This plugin does not support propagateSizeHints\\(\\)$)")));
-    }
+    void init() { fixtures::failOnQtWarnings(); }
 
     void showsInstructionsWithDebugMaps()
     {

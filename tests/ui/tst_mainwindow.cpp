@@ -6,6 +6,7 @@
 #include "models/instructionmodel.h"
 #include "pte/ptewriter.h"
 #include "testutils.h"
+#include "uifixtures.h"
 #include "widgets/graphpanel.h"
 #include "widgets/graphview.h"
 
@@ -97,8 +98,7 @@ private Q_SLOTS:
     void init()
     {
         g_warnings.clear();
-        QTest::failOnWarning(
-            QRegularExpression(QStringLiteral("^(?!This plugin does not support propagateSizeHints\\(\\)$)")));
+        fixtures::failOnQtWarnings();
     }
     void cleanup() { QVERIFY2(g_warnings.isEmpty(), qPrintable(g_warnings.join(QLatin1Char('\n')))); }
 

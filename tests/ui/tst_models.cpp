@@ -18,32 +18,19 @@
 #include <QTest>
 
 using namespace pte::ui;
+using pte::ui::fixtures::cell;
 
 class TestModels : public QObject
 {
     Q_OBJECT
 private:
-    static QString cell(const QAbstractItemModel& m, int row, int column, int role = Qt::DisplayRole)
-    {
-        return m.index(row, column).data(role).toString();
-    }
-    static void test(QAbstractItemModel* model)
-    {
-        new QAbstractItemModelTester(model, QAbstractItemModelTester::FailureReportingMode::QtTest, model);
-    }
-
 private Q_SLOTS:
-    // In init(): Qt 6.4 forgets failOnWarning patterns after each test function.
-    void init()
-    {
-        QTest::failOnWarning(
-            QRegularExpression(QStringLiteral("^(?!This plugin does not support propagateSizeHints\\(\\)$)")));
-    }
+    void init() { fixtures::failOnQtWarnings(); }
 
     void methodModelMarksConstantAndTrainingMethods()
     {
         MethodModel model;
-        test(&model);
+        fixtures::attachModelTester(&model);
         QCOMPARE(model.rowCount(), 0);
         model.setSnapshot(fixtures::makeSnapshot());
         QCOMPARE(model.rowCount(), 3);
@@ -72,7 +59,7 @@ private Q_SLOTS:
         snap->dumpMethods.push_back(DumpMethod { "forward", "forward", "m.pt2", fixtures::makeExportedProgram() });
         snap->finalize();
         MethodModel model;
-        test(&model);
+        fixtures::attachModelTester(&model);
         model.setSnapshot(snap);
         QCOMPARE(model.rowCount(), 1);
         QCOMPARE(cell(model, 0, MethodModel::InputsColumn), QStringLiteral("1")); // user inputs only
@@ -86,8 +73,8 @@ private Q_SLOTS:
         const auto snap = fixtures::makeSnapshot();
         SignatureModel outputs(SignatureModel::Side::Outputs);
         SignatureModel inputs(SignatureModel::Side::Inputs);
-        test(&outputs);
-        test(&inputs);
+        fixtures::attachModelTester(&outputs);
+        fixtures::attachModelTester(&inputs);
         outputs.setMethod(snap, QStringLiteral("forward"));
         inputs.setMethod(snap, QStringLiteral("forward"));
         QCOMPARE(inputs.rowCount(), 3);
@@ -121,7 +108,7 @@ private Q_SLOTS:
         snap->program = fixtures::makeProgram();
         snap->finalize();
         SignatureModel outputs(SignatureModel::Side::Outputs);
-        test(&outputs);
+        fixtures::attachModelTester(&outputs);
         outputs.setMethod(snap, QStringLiteral("get_answer"));
         QCOMPARE(outputs.rowCount(), 1);
         QCOMPARE(cell(outputs, 0, SignatureModel::TargetColumn), QStringLiteral("Int 42"));
@@ -142,7 +129,7 @@ private Q_SLOTS:
     void valueModelShowsTensorFacts()
     {
         ValueModel model;
-        test(&model);
+        fixtures::attachModelTester(&model);
         model.setMethod(fixtures::makeSnapshot(), QStringLiteral("forward"));
         QCOMPARE(model.rowCount(), 6);
         QCOMPARE(cell(model, 0, ValueModel::NameColumn), QStringLiteral("x"));
@@ -161,7 +148,7 @@ private Q_SLOTS:
         ValueModel model;
         TextFilterProxy proxy;
         proxy.setSourceModel(&model);
-        test(&proxy);
+        fixtures::attachModelTester(&proxy);
         model.setMethod(fixtures::makeSnapshot(), QStringLiteral("forward"));
         proxy.sort(ValueModel::OffsetColumn, Qt::DescendingOrder);
         QCOMPARE(proxy.index(0, ValueModel::OffsetColumn).data().toString(), QStringLiteral("64"));
@@ -176,8 +163,8 @@ private Q_SLOTS:
         const auto snap = fixtures::makeSnapshot();
         DelegateModel delegates;
         DelegateDebugIdModel ids;
-        test(&delegates);
-        test(&ids);
+        fixtures::attachModelTester(&delegates);
+        fixtures::attachModelTester(&ids);
         delegates.setMethod(snap, QStringLiteral("forward"));
         QCOMPARE(delegates.rowCount(), 1);
         QCOMPARE(cell(delegates, 0, DelegateModel::BackendColumn), QStringLiteral("XnnpackBackend"));
@@ -201,7 +188,7 @@ private Q_SLOTS:
     void sizeModelAttributesBytes()
     {
         SizeModel model;
-        test(&model);
+        fixtures::attachModelTester(&model);
         model.setSnapshot(fixtures::makeSnapshot());
         bool constant = false, blob = false, method = false;
         for (int r = 0; r < model.rowCount(); ++r) {
@@ -227,7 +214,7 @@ private Q_SLOTS:
     void operatorModelCountsUses()
     {
         OperatorModel model;
-        test(&model);
+        fixtures::attachModelTester(&model);
         model.setSnapshot(fixtures::makeSnapshot());
         QCOMPARE(model.rowCount(), 2);
         QCOMPARE(cell(model, 0, OperatorModel::NameColumn), QStringLiteral("aten::add.out"));
@@ -240,7 +227,7 @@ private Q_SLOTS:
     void diagnosticModelShowsLocation()
     {
         DiagnosticModel model;
-        test(&model);
+        fixtures::attachModelTester(&model);
         model.setDiagnostics(fixtures::makeSnapshot()->diagnostics);
         QCOMPARE(model.rowCount(), 2);
         QCOMPARE(cell(model, 0, DiagnosticModel::SeverityColumn), QStringLiteral("warning"));

@@ -9,10 +9,35 @@
 #include "pte/graph.h"
 #include "pte/program.h"
 
+#include <QAbstractItemModel>
+#include <QAbstractItemModelTester>
+#include <QRegularExpression>
+#include <QTest>
+
 #include <memory>
 #include <string>
 
 namespace pte::ui::fixtures {
+
+/** A cell's text (or other role) for exact comparisons. */
+inline QString cell(const QAbstractItemModel& m, int row, int column, int role = Qt::DisplayRole)
+{
+    return m.index(row, column).data(role).toString();
+}
+
+/** Attaches QAbstractItemModelTester (failures reported through QtTest) for the model's lifetime. */
+inline void attachModelTester(QAbstractItemModel* model)
+{
+    new QAbstractItemModelTester(model, QAbstractItemModelTester::FailureReportingMode::QtTest, model);
+}
+
+/** Any Qt warning fails the current test function, except the offscreen platform's note about size hints.
+ *  Call it from init(): Qt 6.4 forgets failOnWarning patterns after each test function. */
+inline void failOnQtWarnings()
+{
+    QTest::failOnWarning(
+        QRegularExpression(QStringLiteral("^(?!This plugin does not support propagateSizeHints\\(\\)$)")));
+}
 
 inline pte::EValue tensorValue(pte::ScalarType dtype, std::vector<std::int32_t> sizes, std::uint32_t constant = 0,
     std::optional<std::pair<std::uint32_t, std::uint32_t>> alloc = std::nullopt)
