@@ -138,21 +138,16 @@ private:
         m_written += n;
         if (m_written - m_flushed < kChunk)
             return;
-        // Advisory (a failure only leaves the work to the final fsync): start writing this chunk back, and
-        // wait for the previous one, so that at most two chunks are in flight and the page cache never fills
-        // with dirty pages that would throttle the copy.
+        // Advisory (a failure only leaves the work to the final fsync): start writing this chunk back now, so
+        // the disk works while the next chunk is copied. Not waiting here measured faster than keeping a
+        // bounded number of chunks in flight (quiet machine, 2 GiB: 1.22-1.53 s against 1.68-1.92 s).
         (void)::sync_file_range(m_fd, off_t(m_flushed), off_t(m_written - m_flushed), SYNC_FILE_RANGE_WRITE);
-        if (m_flushed > m_waited)
-            (void)::sync_file_range(m_fd, off_t(m_waited), off_t(m_flushed - m_waited),
-                SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE | SYNC_FILE_RANGE_WAIT_AFTER);
-        m_waited = m_flushed;
         m_flushed = m_written;
     }
 
     int m_fd;
     std::size_t m_written = 0;
     std::size_t m_flushed = 0;
-    std::size_t m_waited = 0;
 };
 
 } // namespace
