@@ -191,6 +191,13 @@ public:
             return fail(ErrorCode::InvalidInput, where() + ": value " + std::to_string(id) + " is not a tensor");
         return slots[std::size_t(id)].t;
     }
+    /** A `Tensor?` argument: nullptr for None. */
+    Result<std::shared_ptr<TensorState>> optionalTensor(std::int64_t id) const
+    {
+        if (isNull(id))
+            return std::shared_ptr<TensorState>();
+        return tensor(id);
+    }
     Result<double> scalar(std::int64_t id) const
     {
         if (id < 0 || std::size_t(id) >= slots.size())
@@ -747,9 +754,7 @@ Result<void> ReferenceRuntime::Impl::kernel(const std::string& op, const std::ve
             PTE_TRY(auto in, tensor(arg(0)));
             PTE_TRY(auto w, tensor(arg(1)));
             std::shared_ptr<TensorState> bias;
-            if (!isNull(arg(2))) {
-                PTE_TRY(bias, tensor(arg(2)));
-            }
+            PTE_TRY(bias, optionalTensor(arg(2)));
             PTE_TRY(auto stride, intList(arg(3)));
             PTE_TRY(auto padding, intList(arg(4)));
             PTE_TRY(auto dilation, intList(arg(5)));
@@ -809,12 +814,8 @@ Result<void> ReferenceRuntime::Impl::kernel(const std::string& op, const std::ve
             PTE_TRY(auto out, tensor(arg(7)));
             std::shared_ptr<TensorState> weight;
             std::shared_ptr<TensorState> bias;
-            if (!isNull(arg(1))) {
-                PTE_TRY(weight, tensor(arg(1)));
-            }
-            if (!isNull(arg(2))) {
-                PTE_TRY(bias, tensor(arg(2)));
-            }
+            PTE_TRY(weight, optionalTensor(arg(1)));
+            PTE_TRY(bias, optionalTensor(arg(2)));
             if (in->sizes.size() < 2)
                 return fail(ErrorCode::InvalidInput, where() + ": batch norm input needs a channel dimension");
             const auto C = std::size_t(in->sizes[1]);
@@ -836,12 +837,8 @@ Result<void> ReferenceRuntime::Impl::kernel(const std::string& op, const std::ve
             PTE_TRY(auto out, tensor(arg(5)));
             std::shared_ptr<TensorState> weight;
             std::shared_ptr<TensorState> bias;
-            if (!isNull(arg(2))) {
-                PTE_TRY(weight, tensor(arg(2)));
-            }
-            if (!isNull(arg(3))) {
-                PTE_TRY(bias, tensor(arg(3)));
-            }
+            PTE_TRY(weight, optionalTensor(arg(2)));
+            PTE_TRY(bias, optionalTensor(arg(3)));
             std::size_t inner = 1;
             for (const auto s : shape)
                 inner *= std::size_t(s);
@@ -1131,12 +1128,8 @@ Result<void> ReferenceRuntime::Impl::kernel(const std::string& op, const std::ve
             std::shared_ptr<TensorState> bias;
             std::shared_ptr<TensorState> runMean;
             std::shared_ptr<TensorState> runVar;
-            if (!isNull(arg(1))) {
-                PTE_TRY(weight, tensor(arg(1)));
-            }
-            if (!isNull(arg(2))) {
-                PTE_TRY(bias, tensor(arg(2)));
-            }
+            PTE_TRY(weight, optionalTensor(arg(1)));
+            PTE_TRY(bias, optionalTensor(arg(2)));
             if (stats) {
                 {
                     PTE_TRY(runMean, tensor(arg(3)));
