@@ -3,6 +3,7 @@
 #pragma once
 
 #include "pte/diagnostic.h"
+#include "pte/mappedfile.h"
 #include "pte/result.h"
 
 #include <QCommandLineParser>
@@ -55,6 +56,11 @@ struct CommandRegistrar
  */
 std::optional<int> parseArguments(QCommandLineParser& parser, const QStringList& args, const char* command,
     qsizetype positionals = -1, const char* expected = nullptr);
+
+/** `--sync`, shared by the commands that save a file: wait for the disk even when the file is new. */
+QCommandLineOption syncOption();
+/** The save policy `--sync` (syncOption()) selects. */
+pte::SyncPolicy syncPolicy(const QCommandLineParser& parser);
 
 /** Prints "ptelens-cli: <error>" to stderr; the message already names the file. */
 void printError(const pte::Error& error);

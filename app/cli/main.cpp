@@ -16,6 +16,17 @@ std::vector<Command>& commandRegistry()
     return commands;
 }
 
+QCommandLineOption syncOption()
+{
+    return QCommandLineOption(QStringLiteral("sync"),
+        QStringLiteral("Wait until the file is on disk (fsync) even when it is new; replacing a file always does."));
+}
+
+pte::SyncPolicy syncPolicy(const QCommandLineParser& parser)
+{
+    return parser.isSet(QStringLiteral("sync")) ? pte::SyncPolicy::Always : pte::SyncPolicy::WhenReplacing;
+}
+
 void printError(const pte::Error& error) { std::cerr << "ptelens-cli: error: " << error.toString() << '\n'; }
 
 std::optional<int> parseArguments(QCommandLineParser& parser, const QStringList& args, const char* command,

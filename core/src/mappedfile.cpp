@@ -95,8 +95,11 @@ constexpr std::size_t kChunk = std::size_t(64) << 20;
 class ChunkedWriter
 {
 public:
-    explicit ChunkedWriter(int fd)
+    /** With `startWriteback`, each chunk's writeback starts as soon as it is written (for a save that will
+     *  fsync); without, the kernel writes back in its own time, as after cp. */
+    ChunkedWriter(int fd, bool startWriteback)
         : m_fd(fd)
+        , m_startWriteback(startWriteback)
     { }
 
     /** Writes one part. A large part that views a mapped file is copied by the kernel from that file
@@ -136,7 +139,7 @@ private:
     void advance(std::size_t n)
     {
         m_written += n;
-        if (m_written - m_flushed < kChunk)
+        if (!m_startWriteback || m_written - m_flushed < kChunk)
             return;
         // Advisory (a failure only leaves the work to the final fsync): start writing this chunk back now, so
         // the disk works while the next chunk is copied. Not waiting here measured faster than keeping a
@@ -146,6 +149,7 @@ private:
     }
 
     int m_fd;
+    bool m_startWriteback;
     std::size_t m_written = 0;
     std::size_t m_flushed = 0;
 };
@@ -201,7 +205,8 @@ Result<Bytes> mapFile(const std::string& path)
     return Bytes::fromVector(std::move(data));
 }
 
-Result<void> writeFileAtomically(const std::string& path, std::span<const std::span<const std::uint8_t>> parts)
+Result<void> writeFileAtomically(
+    const std::string& path, std::span<const std::span<const std::uint8_t>> parts, SyncPolicy sync)
 {
     namespace fs = std::filesystem;
     const fs::path target(path);
@@ -221,12 +226,18 @@ Result<void> writeFileAtomically(const std::string& path, std::span<const std::s
         fs::remove(tmp, ec);
         return fail(ErrorCode::Io, "cannot write " + path + ": " + what + ": " + msg);
     };
-    ChunkedWriter writer(fd);
+    auto exists = [&] {
+        struct stat st
+        { };
+        return ::stat(target.c_str(), &st) == 0;
+    };
+    ChunkedWriter writer(fd, sync == SyncPolicy::Always || exists());
     for (const auto& part : parts) {
         if (!writer.write(part))
             return abort("write failed");
     }
-    if (::fsync(fd) != 0)
+    // Looked up again right before the rename: a file that appeared meanwhile is protected too.
+    if ((sync == SyncPolicy::Always || exists()) && ::fsync(fd) != 0)
         return abort("fsync failed");
     if (::close(fd) != 0) {
         std::error_code ec;
@@ -242,10 +253,10 @@ Result<void> writeFileAtomically(const std::string& path, std::span<const std::s
     return {};
 }
 
-Result<void> writeFileAtomically(const std::string& path, std::span<const std::uint8_t> data)
+Result<void> writeFileAtomically(const std::string& path, std::span<const std::uint8_t> data, SyncPolicy sync)
 {
     const std::span<const std::uint8_t> parts[] = { data };
-    return writeFileAtomically(path, parts);
+    return writeFileAtomically(path, parts, sync);
 }
 
 } // namespace pte

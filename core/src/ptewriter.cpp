@@ -157,7 +157,8 @@ private:
             extra);
     }
 
-    Result<Offset<fb::EValue>> value(const EValue& v, const std::string& path)
+    /** values[i] of the list at `listPath` (the path is built only for an error). */
+    Result<Offset<fb::EValue>> value(const EValue& v, const std::string& listPath, std::size_t i)
     {
         struct Visitor
         {
@@ -201,12 +202,13 @@ private:
         };
         if (v.val.index() == 0 && v.rawType != 0)
             return fail(ErrorCode::Unsupported,
-                "cannot write EValue with unknown union type " + std::to_string(v.rawType), std::nullopt, path);
+                "cannot write EValue with unknown union type " + std::to_string(v.rawType), std::nullopt,
+                indexed(listPath, i));
         const auto payload = std::visit(Visitor { *this }, v.val);
         return fb::CreateEValue(m_b, static_cast<fb::KernelTypes>(v.val.index()), payload);
     }
 
-    Result<Offset<fb::Instruction>> instruction(const Instruction& ins, const std::string& path)
+    Result<Offset<fb::Instruction>> instruction(const Instruction& ins, const std::string& listPath, std::size_t i)
     {
         struct Visitor
         {
@@ -231,7 +233,8 @@ private:
         };
         if (ins.args.index() == 0 && ins.rawType != 0)
             return fail(ErrorCode::Unsupported,
-                "cannot write instruction with unknown union type " + std::to_string(ins.rawType), std::nullopt, path);
+                "cannot write instruction with unknown union type " + std::to_string(ins.rawType), std::nullopt,
+                indexed(listPath, i));
         const auto payload = std::visit(Visitor { m_b }, ins.args);
         return fb::CreateInstruction(m_b, static_cast<fb::InstructionArguments>(ins.args.index()), payload);
     }
@@ -242,8 +245,9 @@ private:
         const auto outputs = m_b.CreateVector(c.outputs);
         std::vector<Offset<fb::Instruction>> instrs;
         instrs.reserve(c.instructions.size());
+        const std::string listPath = path + ".instructions";
         for (std::size_t i = 0; i < c.instructions.size(); ++i) {
-            PTE_TRY(const auto ins, instruction(c.instructions[i], indexed(path + ".instructions", i)));
+            PTE_TRY(const auto ins, instruction(c.instructions[i], listPath, i));
             instrs.push_back(ins);
         }
         const auto instructions = m_b.CreateVector(instrs);
@@ -295,8 +299,9 @@ private:
         }
         std::vector<Offset<fb::EValue>> vals;
         vals.reserve(plan.values.size());
+        const std::string listPath = path + ".values";
         for (std::size_t i = 0; i < plan.values.size(); ++i) {
-            PTE_TRY(const auto v, value(plan.values[i], indexed(path + ".values", i)));
+            PTE_TRY(const auto v, value(plan.values[i], listPath, i));
             vals.push_back(v);
         }
         const auto values = m_b.CreateVector(vals);
@@ -531,13 +536,13 @@ Result<SerializedPte> serializePte(const Program& program, const WriteOptions& o
     return out;
 }
 
-Result<void> writeSerializedPte(const SerializedPte& serialized, const std::string& path)
+Result<void> writeSerializedPte(const SerializedPte& serialized, const std::string& path, SyncPolicy sync)
 {
     std::vector<std::span<const std::uint8_t>> spans;
     spans.reserve(serialized.parts.size());
     for (const auto& p : serialized.parts)
         spans.push_back(p.span());
-    return writeFileAtomically(path, spans);
+    return writeFileAtomically(path, spans, sync);
 }
 
 Result<void> writePte(const Program& program, const std::string& path, const WriteOptions& options)
@@ -548,7 +553,7 @@ Result<void> writePte(const Program& program, const std::string& path, const Wri
         e.message = "cannot write " + path + ": " + e.message;
         return fail(std::move(e));
     }
-    return writeSerializedPte(*serialized, path);
+    return writeSerializedPte(*serialized, path, options.sync);
 }
 
 std::vector<std::uint8_t> concatenate(const SerializedPte& serialized)

@@ -102,6 +102,30 @@ private Q_SLOTS:
             pattern.begin(), pattern.begin() + (std::ptrdiff_t(2) << 20), again->span().begin() + (1 << 20)));
     }
 
+    // Both policies create a new file and replace an existing one (the replacing path fsyncs first); each save
+    // leaves exactly the target, with the last content, and no temporary file.
+    void savesNewAndExistingFilesUnderEitherPolicy()
+    {
+        const QString dir = test::tempDir() + QStringLiteral("/policies");
+        QVERIFY(QDir().mkpath(dir));
+        for (const auto policy : { SyncPolicy::WhenReplacing, SyncPolicy::Always }) {
+            const std::string p = (dir + QStringLiteral("/out.bin")).toStdString();
+            QFile::remove(QString::fromStdString(p));
+            const auto first = Bytes::copyOf("first version, longer than the second");
+            const auto second = Bytes::copyOf("second");
+            QVERIFY_RESULT(writeFileAtomically(p, first.span(), policy));
+            auto a = mapFile(p);
+            QVERIFY_RESULT(a);
+            QVERIFY(a->contentEquals(first));
+            QVERIFY_RESULT(writeFileAtomically(p, second.span(), policy));
+            auto b = mapFile(p);
+            QVERIFY_RESULT(b);
+            QVERIFY(b->contentEquals(second));
+            QVERIFY(a->contentEquals(first)); // the old mapping still views the replaced file's bytes
+            QCOMPARE(QDir(dir).entryList(QDir::Files | QDir::Hidden), QStringList { QStringLiteral("out.bin") });
+        }
+    }
+
     void failedWriteLeavesTargetUntouched()
     {
         const auto data = Bytes::copyOf("x");

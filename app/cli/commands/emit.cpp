@@ -56,7 +56,7 @@ int runEmit(const QStringList& args)
     const QCommandLineOption initOpt(QStringLiteral("init-mutable-buffers"),
         QStringLiteral("Store the dump's bytes of mutable buffers as their initial state (mutable data segment), "
                        "as ExecuTorch's et_init_buffer does; by default they start uninitialised."));
-    parser.addOptions({ outOpt, methodOpt, stackOpt, mapsOpt, coverageOpt, zeroOpt, initOpt });
+    parser.addOptions({ outOpt, methodOpt, stackOpt, mapsOpt, coverageOpt, zeroOpt, initOpt, syncOption() });
     if (const auto done = parseArguments(parser, args, "emit"))
         return *done;
     const QStringList dumps = parser.positionalArguments();
@@ -95,6 +95,7 @@ int runEmit(const QStringList& args)
     options.emitStacktrace = parser.isSet(stackOpt);
     options.zeroFillMissingWeights = parser.isSet(zeroOpt);
     options.initialiseMutableBuffers = parser.isSet(initOpt);
+    options.serialize.write.sync = syncPolicy(parser);
     std::vector<std::shared_ptr<const pte::DumpSet>> keep;
     for (const auto& [name, path] : inputs) {
         auto set = pte::readDump(path.toStdString());
@@ -151,8 +152,15 @@ int runEmit(const QStringList& args)
     }
     for (const auto& w : emitted->warnings)
         printDiagnostic(w);
-    auto laid =
-        pte::layoutForSerialization(emitted->program, emitted->mutableData, emitted->namedData, options.serialize);
+    // The summary is taken before the program moves into its serialized layout (no copy of 100k instructions).
+    const std::size_t plans = emitted->program.executionPlan.size();
+    const std::size_t constants = std::max<std::size_t>(emitted->program.constantBuffer.size(), 1) - 1;
+    std::size_t instructions = 0;
+    for (const auto& p : emitted->program.executionPlan)
+        for (const auto& c : p.chains)
+            instructions += c.instructions.size();
+    auto laid = pte::layoutForSerialization(
+        std::move(emitted->program), emitted->mutableData, emitted->namedData, options.serialize);
     if (!laid) {
         printError(laid.error());
         return exitFor(laid.error());
@@ -165,15 +173,11 @@ int runEmit(const QStringList& args)
         const auto text = pte::debugMapsJson(*emitted) + "\n";
         const auto bytes =
             std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
-        if (auto w = pte::writeFileAtomically(parser.value(mapsOpt).toStdString(), bytes); !w) {
+        if (auto w = pte::writeFileAtomically(parser.value(mapsOpt).toStdString(), bytes, syncPolicy(parser)); !w) {
             printError(w.error());
             return ExitInternal;
         }
     }
-    std::size_t instructions = 0;
-    for (const auto& p : emitted->program.executionPlan)
-        for (const auto& c : p.chains)
-            instructions += c.instructions.size();
     if (parser.isSet(coverageOpt)) {
         std::string report = "kernel coverage (ExecuTorch portable kernels):\n";
         std::size_t missing = 0;
@@ -188,9 +192,8 @@ int runEmit(const QStringList& args)
                           : "  every operator is in the portable library\n";
         printOut(report);
     }
-    printOut("wrote " + out.toStdString() + ": " + std::to_string(emitted->program.executionPlan.size()) + " plan(s), "
-        + std::to_string(instructions) + " instruction(s), "
-        + std::to_string(emitted->program.constantBuffer.size() - 1) + " constant(s)\n");
+    printOut("wrote " + out.toStdString() + ": " + std::to_string(plans) + " plan(s), " + std::to_string(instructions)
+        + " instruction(s), " + std::to_string(constants) + " constant(s)\n");
     return ExitOk;
 }
 

@@ -49,7 +49,7 @@ int runRewrite(const QStringList& args)
     const QCommandLineOption jsonOpt(QStringLiteral("json"), QStringLiteral("Print what was written as JSON."));
     const QCommandLineOption verifyOpt(QStringLiteral("verify"),
         QStringLiteral("Read OUT back and check that it decodes to the same program (exit 3 otherwise)."));
-    parser.addOptions({ segmentOpt, constantOpt, delegateOpt, jsonOpt, verifyOpt });
+    parser.addOptions({ segmentOpt, constantOpt, delegateOpt, jsonOpt, verifyOpt, syncOption() });
     if (const auto done = parseArguments(parser, args, "rewrite", 2, "IN and OUT"))
         return *done;
     const QStringList pos = parser.positionalArguments();
@@ -95,7 +95,7 @@ int runRewrite(const QStringList& args)
         printError(e);
         return e.code == pte::ErrorCode::Internal ? ExitInternal : ExitInvalidInput;
     }
-    if (auto w = pte::writeSerializedPte(*serialized, out); !w) {
+    if (auto w = pte::writeSerializedPte(*serialized, out, syncPolicy(parser)); !w) {
         printError(w.error());
         return ExitInternal;
     }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "pte/bytes.h"
+#include "pte/mappedfile.h"
 #include "pte/program.h"
 #include "pte/result.h"
 
@@ -20,6 +21,7 @@ struct WriteOptions
     std::uint64_t segmentAlignment = 128;
     std::uint32_t constantTensorAlignment = 16;
     std::uint32_t delegateAlignment = 16; ///< force_align of inline delegate blobs and Buffer.storage
+    SyncPolicy sync = SyncPolicy::WhenReplacing; ///< when writePte waits for the disk
 };
 
 /**
@@ -59,7 +61,8 @@ struct SerializedPte
 [[nodiscard]] Result<void> writePte(const Program& program, const std::string& path, const WriteOptions& options = {});
 
 /** Writes an already serialized program atomically (as writePte does). */
-[[nodiscard]] Result<void> writeSerializedPte(const SerializedPte& serialized, const std::string& path);
+[[nodiscard]] Result<void> writeSerializedPte(
+    const SerializedPte& serialized, const std::string& path, SyncPolicy sync = SyncPolicy::WhenReplacing);
 
 /** Copies the parts of a serialized program into one contiguous buffer (for small programs and tests). */
 [[nodiscard]] std::vector<std::uint8_t> concatenate(const SerializedPte& serialized);
