@@ -118,10 +118,6 @@ ProcessMeasurement runMeasured(const std::vector<std::string>& argv)
     return m;
 }
 
-namespace {
-
-// The writer's benchmark cases: `info` on a huge synthetic program and `rewrite` against `cp`.
-
 double median(std::vector<double> v)
 {
     if (v.empty())
@@ -130,6 +126,10 @@ double median(std::vector<double> v)
     const std::size_t n = v.size();
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
+
+namespace {
+
+// The writer's benchmark cases: `info` on a huge synthetic program and `rewrite` against `cp`.
 
 std::string formatNumber(double v, int decimals)
 {

@@ -58,4 +58,7 @@ struct ProcessMeasurement
 /** Runs argv[0] with arguments (no shell), stdout/stderr discarded, and measures it. */
 ProcessMeasurement runMeasured(const std::vector<std::string>& argv);
 
+/** The median of `v` (0 when empty). */
+double median(std::vector<double> v);
+
 } // namespace ptelens::cli

@@ -251,7 +251,7 @@ Result<std::int32_t> MethodEmitter::valueFor(int ref)
     if (v.isSym) {
         if (v.symCounter) {
             m_valueOf[std::size_t(ref)] = v.symBool ? addValue(Bool { false }) : addValue(Int { 0 });
-            m_info.valueNames[m_valueOf[std::size_t(ref)]] = v.name;
+            m_info.valueNames.insert_or_assign(m_info.valueNames.end(), m_valueOf[std::size_t(ref)], v.name);
             return m_valueOf[std::size_t(ref)];
         }
         if (!v.symIsNull)
@@ -292,7 +292,7 @@ Result<std::int32_t> MethodEmitter::valueFor(int ref)
     }
     const auto idx = addValue(std::move(t));
     m_valueOf[std::size_t(ref)] = idx;
-    m_info.valueNames[idx] = v.name;
+    m_info.valueNames.insert_or_assign(m_info.valueNames.end(), idx, v.name); // ids grow: O(1) at the end
     return idx;
 }
 
@@ -433,6 +433,7 @@ Result<void> MethodEmitter::run(EmitterOutput& out)
             for (const int r : in.allocs)
                 PTE_CHECK(valueFor(r));
             KernelCall kc;
+            kc.args.reserve(in.args.size() + 1);
             for (const auto& a : in.args) {
                 PTE_TRY(const auto id, emitArg(a));
                 kc.args.push_back(id);
@@ -460,9 +461,10 @@ Result<void> MethodEmitter::run(EmitterOutput& out)
             if (in.node && in.recordDebug) {
                 const auto h = debugHandlesOf(*in.node);
                 if (!h.empty())
-                    dbg[instrId] = { h.front() };
+                    dbg.insert_or_assign(dbg.end(), instrId, std::vector<std::int64_t> { h.front() });
             }
-            m_info.instructionNodes[instrId] = { in.origin };
+            m_info.instructionNodes.insert_or_assign(
+                m_info.instructionNodes.end(), instrId, std::vector<std::string> { in.origin });
             if (m_options.emitStacktrace) {
                 const auto st = in.node ? in.node->metadata.find("stack_trace")
                                         : std::map<std::string, std::string>::const_iterator {};
@@ -566,7 +568,8 @@ Result<void> MethodEmitter::run(EmitterOutput& out)
             i.args = jf;
             i.rawType = std::uint8_t(InstructionKind::JumpFalseCall);
             chain.instructions.push_back(std::move(i));
-            m_info.instructionNodes[instrId] = { in.origin };
+            m_info.instructionNodes.insert_or_assign(
+                m_info.instructionNodes.end(), instrId, std::vector<std::string> { in.origin });
             if (m_options.emitStacktrace)
                 frames.push_back(FrameList {});
             break;
@@ -579,7 +582,8 @@ Result<void> MethodEmitter::run(EmitterOutput& out)
             i.args = mc;
             i.rawType = std::uint8_t(InstructionKind::MoveCall);
             chain.instructions.push_back(std::move(i));
-            m_info.instructionNodes[instrId] = { in.origin };
+            m_info.instructionNodes.insert_or_assign(
+                m_info.instructionNodes.end(), instrId, std::vector<std::string> { in.origin });
             if (m_options.emitStacktrace)
                 frames.push_back(FrameList {});
             break;

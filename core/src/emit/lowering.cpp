@@ -16,6 +16,59 @@
 
 namespace pte::emitcore {
 
+namespace {
+
+/**
+ * Arguments bound by name. A call has a handful, so a vector searched linearly beats a std::map, which
+ * allocated a node per argument of each of 100k calls. The interface is the part of std::map the lowering uses.
+ */
+class ArgMap
+{
+public:
+    using value_type = std::pair<std::string, LArg>;
+    using iterator = std::vector<value_type>::iterator;
+    using const_iterator = std::vector<value_type>::const_iterator;
+
+    ArgMap() = default;
+    ArgMap(std::initializer_list<value_type> items)
+        : m_items(items)
+    { }
+
+    iterator begin() { return m_items.begin(); }
+    iterator end() { return m_items.end(); }
+    const_iterator begin() const { return m_items.begin(); }
+    const_iterator end() const { return m_items.end(); }
+    iterator find(std::string_view name)
+    {
+        return std::find_if(m_items.begin(), m_items.end(), [&](const value_type& v) { return v.first == name; });
+    }
+    const_iterator find(std::string_view name) const
+    {
+        return std::find_if(m_items.begin(), m_items.end(), [&](const value_type& v) { return v.first == name; });
+    }
+    std::size_t count(std::string_view name) const { return find(name) == end() ? 0 : 1; }
+    LArg& operator[](std::string_view name)
+    {
+        if (const auto it = find(name); it != end())
+            return it->second;
+        return m_items.emplace_back(std::string(name), LArg {}).second;
+    }
+    iterator erase(iterator it) { return m_items.erase(it); }
+    std::size_t erase(std::string_view name)
+    {
+        const auto it = find(name);
+        if (it == end())
+            return 0;
+        m_items.erase(it);
+        return 1;
+    }
+
+private:
+    std::vector<value_type> m_items;
+};
+
+} // namespace
+
 std::uint64_t LValue::nbytes() const noexcept
 {
     std::uint64_t n = elementSize(dtype);
@@ -295,14 +348,14 @@ private:
     Result<LArg> defaultArg(const SchemaArg& a, const std::string& where);
     Result<IntElem> intElem(const Argument& a, std::size_t i, const std::string& where);
     /** Binds a node's inputs to a schema: every argument, given or default, by name. */
-    Result<std::map<std::string, LArg>> bindArgs(const OpSchema& schema, const Node& n);
+    Result<ArgMap> bindArgs(const OpSchema& schema, const Node& n);
     Result<std::vector<int>> nodeOutputs(const Node& n);
 
     // ---- instructions
     Result<void> lowerNode(const Node& n);
     Result<void> lowerOp(const TargetName& t, const Node& n);
-    Result<void> emitKernel(const OpSchema& schema, std::map<std::string, LArg> given, const std::vector<int>& outs,
-        const Node& n, const std::string& origin = {});
+    Result<void> emitKernel(const OpSchema& schema, ArgMap given, const std::vector<int>& outs, const Node& n,
+        const std::string& origin = {});
     Result<void> emitFunctionalAsIs(const OpSchema& schema, const Node& n);
     Result<void> emitUnknown(const TargetName& t, const Node& n);
     Result<void> lowerSymOp(const Node& n);
@@ -841,9 +894,9 @@ Result<LArg> Lowering::defaultArg(const SchemaArg& a, const std::string& where)
     return r;
 }
 
-Result<std::map<std::string, LArg>> Lowering::bindArgs(const OpSchema& s, const Node& n)
+Result<ArgMap> Lowering::bindArgs(const OpSchema& s, const Node& n)
 {
-    std::map<std::string, LArg> out;
+    ArgMap out;
     const std::string& where = this->where(n);
     std::size_t positional = 0;
     for (const auto& in : n.inputs) {
@@ -903,8 +956,8 @@ Result<std::vector<int>> Lowering::nodeOutputs(const Node& n)
     return outs;
 }
 
-Result<void> Lowering::emitKernel(const OpSchema& s, std::map<std::string, LArg> given, const std::vector<int>& outs,
-    const Node& n, const std::string& origin)
+Result<void> Lowering::emitKernel(
+    const OpSchema& s, ArgMap given, const std::vector<int>& outs, const Node& n, const std::string& origin)
 {
     LInstr in;
     in.kind = LInstr::Kind::Kernel;
@@ -1047,7 +1100,7 @@ Result<void> Lowering::lowerSymOp(const Node& n)
     if (!s)
         return fail(
             nodeError(n, ErrorCode::Unsupported, "symbolic operation is not supported by ExecuTorch's prim ops"));
-    std::map<std::string, LArg> given;
+    ArgMap given;
     for (std::size_t i = 0; i < n.inputs.size() && i < s->args.size(); ++i) {
         auto arg = convertUntyped(n.inputs[i].arg, this->where(n));
         if (!arg)
@@ -1598,7 +1651,7 @@ Result<bool> Lowering::decompose(const TargetName& t, const Node& n)
                 nodeError(n, ErrorCode::Internal, std::string("schema ") + name + " missing from the registry"));
         return s;
     };
-    auto bound = [&](const char* name, const char* ovl) -> Result<std::map<std::string, LArg>> {
+    auto bound = [&](const char* name, const char* ovl) -> Result<ArgMap> {
         PTE_TRY(const OpSchema* s, need(name, ovl));
         PTE_TRY(auto a, bindArgs(*s, n));
         // torch.export omits arguments left at their default (conv2d(x, w, b) has no stride, padding, dilation
@@ -1611,7 +1664,7 @@ Result<bool> Lowering::decompose(const TargetName& t, const Node& n)
         }
         return a;
     };
-    auto tensorRef = [&](const std::map<std::string, LArg>& a, const char* name) -> int {
+    auto tensorRef = [&](const ArgMap& a, const char* name) -> int {
         const auto it = a.find(name);
         return it == a.end() || it->second.kind != LArg::Kind::Tensor ? -1 : it->second.ref;
     };
@@ -2002,7 +2055,7 @@ Result<bool> Lowering::decompose(const TargetName& t, const Node& n)
         PTE_TRY(auto a, bound(q.c_str(), ""));
         PTE_TRY(const auto outs, nodeOutputs(n));
         const bool like = q.find("_like") != std::string::npos;
-        std::map<std::string, LArg> g;
+        ArgMap g;
         if (like)
             g["self"] = a["self"];
         else
