@@ -340,7 +340,16 @@ private:
     int newSym(const std::string& name);
     Result<int> lookup(const std::string& name, const std::string& where) const;
     const TensorMeta* findMeta(const std::string& name) const;
-    void define(const std::string& name, int ref) { m_scopes.back()[name] = ref; }
+    void define(const std::string& name, int ref)
+    {
+        if (m_scopes.size() == 1) {
+            if (const auto it = m_top.find(std::string_view(name)); it != m_top.end()) {
+                it->second.ref = ref;
+                return;
+            }
+        }
+        m_scopes.back()[name] = ref;
+    }
 
     // ---- arguments
     Result<LArg> convertArg(const Argument& a, const ArgType& t, const std::string& where);
@@ -438,7 +447,16 @@ private:
     int m_temps = 0;
     bool m_recordDebug = true;
     std::set<std::string> m_trainable; ///< parameter FQNs with gradients (joint graphs)
-    std::unordered_map<std::string_view, const TensorMeta*> m_metaIndex;
+    /** A top-level tensor_values entry and the value defined under its name (-1: none yet). */
+    struct TopSlot
+    {
+        const TensorMeta* meta = nullptr;
+        int ref = -1;
+    };
+    /** Every top-level tensor name, keyed by views of the dump's own strings: one hash lookup finds a tensor's
+     *  metadata and, later, its value (a std::map, then separate hash maps, were the hot spots of big graphs).
+     *  Names that are not tensors (symbols, sub-graph names) live in m_scopes. */
+    std::unordered_map<std::string_view, TopSlot> m_top;
     mutable const Node* m_whereNode = nullptr;
     mutable std::string m_where;
 };
@@ -516,9 +534,8 @@ Result<int> Lowering::newTensor(const std::string& name, const TensorMeta& meta,
 const TensorMeta* Lowering::findMeta(const std::string& name) const
 {
     if (m_graphs.size() == 1) {
-        // Top level: a hash index over tensor_values (the std::map lookups were the hot spot on big graphs).
-        const auto it = m_metaIndex.find(std::string_view(name));
-        return it == m_metaIndex.end() ? nullptr : it->second;
+        const auto it = m_top.find(std::string_view(name));
+        return it == m_top.end() ? nullptr : it->second.meta;
     }
     for (auto g = m_graphs.rbegin(); g != m_graphs.rend(); ++g) {
         const auto it = (*g)->tensorValues.find(name);
@@ -570,6 +587,11 @@ int Lowering::newSym(const std::string& name)
 Result<int> Lowering::lookup(const std::string& name, const std::string& where) const
 {
     for (auto s = m_scopes.rbegin(); s != m_scopes.rend(); ++s) {
+        if (s + 1 == m_scopes.rend()) {
+            const auto it = m_top.find(std::string_view(name));
+            if (it != m_top.end() && it->second.ref >= 0)
+                return it->second.ref;
+        }
         const auto it = s->find(name);
         if (it != s->end())
             return it->second;
@@ -2608,13 +2630,13 @@ Result<LoweredMethod> Lowering::run()
 {
     m_scopes.emplace_back();
     const auto nodeCount = m_ep.graph.nodes.size();
-    m_scopes.back().reserve(2 * nodeCount + m_ep.graph.inputs.size() + 16);
+    m_scopes.back().reserve(64); // symbols and other non-tensor names; tensors are in m_top
     m_out.values.reserve(2 * nodeCount + m_ep.graph.inputs.size() + 16);
     m_out.instrs.reserve(nodeCount + m_ep.signature.outputSpecs.size() + 16);
     m_graphs.push_back(&m_ep.graph);
-    m_metaIndex.reserve(m_ep.graph.tensorValues.size());
+    m_top.reserve(m_ep.graph.tensorValues.size());
     for (const auto& [name, meta] : m_ep.graph.tensorValues)
-        m_metaIndex.emplace(std::string_view(name), &meta);
+        m_top.emplace(std::string_view(name), TopSlot { &meta, -1 });
     PTE_CHECK(placeholders());
     for (const auto& n : m_ep.graph.nodes)
         PTE_CHECK(lowerNode(n));
