@@ -12,6 +12,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
 
 namespace ptelens::cli {
@@ -116,6 +117,12 @@ ProcessMeasurement runMeasured(const std::vector<std::string>& argv)
     if (std::sscanf(text.c_str(), "%d %lf %lf", &m.exitCode, &m.wallMs, &m.peakRssMb) != 3)
         return runMeasuredDirect(argv);
     return m;
+}
+
+void settleDisk()
+{
+    ::sync();
+    std::this_thread::sleep_for(std::chrono::seconds(2));
 }
 
 double median(std::vector<double> v)
@@ -230,7 +237,7 @@ std::vector<BenchMeasurement> benchRewrite(const BenchContext& ctx)
     runMeasured({ cp.toStdString(), input, copied }); // warm the page cache with the input
     // Every measured command starts from the same state: nothing dirty waiting for writeback (the freshly
     // synthesized input and the previous outputs otherwise throttle whichever command runs second).
-    ::sync();
+    settleDisk();
     std::vector<double> cpMs;
     std::vector<double> cpSyncMs;
     std::vector<double> rewriteMs;
@@ -238,7 +245,7 @@ std::vector<BenchMeasurement> benchRewrite(const BenchContext& ctx)
     for (int i = 0; i < 3; ++i) {
         ::unlink(copied.c_str());
         ::unlink(rewritten.c_str());
-        ::sync();
+        settleDisk();
         const auto c = runMeasured({ cp.toStdString(), input, copied });
         if (c.exitCode != 0) {
             out.push_back({ "rewrite.cp_exit_code", double(c.exitCode), "code", "0", false });
@@ -247,7 +254,7 @@ std::vector<BenchMeasurement> benchRewrite(const BenchContext& ctx)
         double syncMs = 0;
         if (!sync.isEmpty())
             syncMs = runMeasured({ sync.toStdString(), copied }).wallMs;
-        ::sync();
+        settleDisk();
         const auto r = runMeasured({ ctx.cliPath, "rewrite", input, rewritten });
         if (r.exitCode != 0) {
             out.push_back({ "rewrite.exit_code", double(r.exitCode), "code", "0", false });
@@ -255,7 +262,7 @@ std::vector<BenchMeasurement> benchRewrite(const BenchContext& ctx)
         }
         // The durable form (`--sync`: fsync before the rename), against cp + sync.
         ::unlink(rewritten.c_str());
-        ::sync();
+        settleDisk();
         const auto rs = runMeasured({ ctx.cliPath, "rewrite", "--sync", input, rewritten });
         if (rs.exitCode != 0) {
             out.push_back({ "rewrite.sync_exit_code", double(rs.exitCode), "code", "0", false });

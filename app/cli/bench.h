@@ -58,6 +58,12 @@ struct ProcessMeasurement
 /** Runs argv[0] with arguments (no shell), stdout/stderr discarded, and measures it. */
 ProcessMeasurement runMeasured(const std::vector<std::string>& argv);
 
+/**
+ * Flushes every dirty page (sync) and waits two seconds, so the next measured command starts on a settled disk: on
+ * a virtual disk the host goes on writing after sync returns, and a command started at once is throttled by it.
+ */
+void settleDisk();
+
 /** The median of `v` (0 when empty). */
 double median(std::vector<double> v);
 
