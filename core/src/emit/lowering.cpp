@@ -547,12 +547,21 @@ const TensorMeta* Lowering::findMeta(const std::string& name) const
 
 Result<int> Lowering::newTensorFromName(const std::string& name, const std::string& where)
 {
-    const TensorMeta* meta = findMeta(name);
+    // At the top level one slot gives the metadata and takes the value.
+    TopSlot* slot = nullptr;
+    if (m_graphs.size() == 1 && m_scopes.size() == 1) {
+        const auto it = m_top.find(std::string_view(name));
+        slot = it == m_top.end() ? nullptr : &it->second;
+    }
+    const TensorMeta* meta = slot ? slot->meta : findMeta(name);
     if (!meta)
         return fail(ErrorCode::InvalidInput,
             "method '" + m_method + "': " + where + ": tensor '" + name + "' has no entry in tensor_values");
     PTE_TRY(const int id, newTensor(name, *meta, where));
-    define(name, id);
+    if (slot)
+        slot->ref = id;
+    else
+        define(name, id);
     return id;
 }
 
