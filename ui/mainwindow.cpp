@@ -24,6 +24,7 @@
 #include "widgets/icons.h"
 #include "widgets/memoryplanwidget.h"
 #include "widgets/sizechart.h"
+#include "widgets/tableview.h"
 
 #include <QAction>
 #include <QApplication>
@@ -67,10 +68,12 @@ const QString kFileFilter = QStringLiteral(
     "ExecuTorch and graph dumps (*.pte *.ptd *.pt2 *.ep *.json *.bin *.etrecord);;ExecuTorch programs (*.pte);;"
     "Graph dumps (*.pt2 *.ep *.json);;ETRecords (*.etrecord *.bin);;All files (*)");
 
-QTableView* makeTable(QWidget* parent, const QString& name, QAbstractItemModel* model, bool sortable = true)
+TableView* makeTable(
+    QWidget* parent, const QString& name, QAbstractItemModel* model, const QString& emptyText, bool sortable = true)
 {
-    auto* view = new QTableView(parent);
+    auto* view = new TableView(parent);
     view->setObjectName(name);
+    view->setEmptyText(emptyText);
     view->setModel(model);
     view->setSelectionBehavior(QAbstractItemView::SelectRows);
     view->setSelectionMode(QAbstractItemView::ExtendedSelection);
@@ -242,7 +245,9 @@ void MainWindow::createModelsAndViews()
 
     auto* methodProxy = new TextFilterProxy(this);
     methodProxy->setSourceModel(m_methodModel);
-    m_methodsView = makeTable(this, QStringLiteral("methodsView"), methodProxy);
+    m_methodsView = makeTable(this, QStringLiteral("methodsView"), methodProxy,
+        QStringLiteral("No program open: open a .pte, a .pt2 archive, an exported-program JSON or an ETRecord "
+                       "(Ctrl+O), or drop one on the window"));
     m_methodsView->setSelectionMode(QAbstractItemView::SingleSelection);
     connect(m_methodsView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
         [this, methodProxy](const QModelIndex& current) {
@@ -253,15 +258,16 @@ void MainWindow::createModelsAndViews()
                 setCurrentMethod(name);
         });
 
-    m_inputsView = makeTable(this, QStringLiteral("inputsView"), m_inputModel, false);
-    m_outputsView = makeTable(this, QStringLiteral("outputsView"), m_outputModel, false);
+    m_inputsView = makeTable(this, QStringLiteral("inputsView"), m_inputModel, QStringLiteral("No inputs"), false);
+    m_outputsView = makeTable(this, QStringLiteral("outputsView"), m_outputModel, QStringLiteral("No outputs"), false);
     m_signaturePanel = new QSplitter(Qt::Vertical, this);
     static_cast<QSplitter*>(m_signaturePanel)
         ->addWidget(captioned(m_signaturePanel, QStringLiteral("Inputs"), m_inputsView));
     static_cast<QSplitter*>(m_signaturePanel)
         ->addWidget(captioned(m_signaturePanel, QStringLiteral("Outputs"), m_outputsView));
     // Sample inputs: a note (source, or why there are none) above the table.
-    m_sampleInputsView = makeTable(this, QStringLiteral("sampleInputsView"), m_sampleInputModel, false);
+    m_sampleInputsView = makeTable(
+        this, QStringLiteral("sampleInputsView"), m_sampleInputModel, QStringLiteral("No sample inputs"), false);
     m_sampleInputsNote = new QLabel(this);
     m_sampleInputsNote->setObjectName(QStringLiteral("sampleInputsNote"));
     m_sampleInputsNote->setWordWrap(true);
@@ -310,7 +316,8 @@ void MainWindow::createModelsAndViews()
     bar->addWidget(m_handleFilter);
     bar->addWidget(m_instructionCount);
     il->addLayout(bar);
-    m_instructionsView = makeTable(m_instructionsPanel, QStringLiteral("instructionsView"), m_instructionProxy);
+    m_instructionsView = makeTable(m_instructionsPanel, QStringLiteral("instructionsView"), m_instructionProxy,
+        QString() /* updateEmptyTexts() */);
     il->addWidget(m_instructionsView, 1);
     m_filterTimer = new QTimer(this);
     m_filterTimer->setSingleShot(true);
@@ -362,7 +369,7 @@ void MainWindow::createModelsAndViews()
     auto* valueFilter = filterEdit(valuesTop, QStringLiteral("valueFilter"), QStringLiteral("Filter values"));
     connect(valueFilter, &QLineEdit::textChanged, m_valueProxy, &TextFilterProxy::setFilterText);
     vl->addWidget(valueFilter);
-    m_valuesView = makeTable(valuesTop, QStringLiteral("valuesView"), m_valueProxy);
+    m_valuesView = makeTable(valuesTop, QStringLiteral("valuesView"), m_valueProxy, QString() /* updateEmptyTexts() */);
     vl->addWidget(m_valuesView, 1);
     m_memoryPlan = new MemoryPlanWidget(valuesSplit);
     m_memoryPlan->setObjectName(QStringLiteral("memoryPlan"));
@@ -371,13 +378,15 @@ void MainWindow::createModelsAndViews()
     m_valuesPanel = valuesSplit;
 
     // Delegates.
-    m_delegatesView = makeTable(this, QStringLiteral("delegatesView"), m_delegateModel, false);
-    m_delegateIdsView = makeTable(this, QStringLiteral("delegateIdsView"), m_delegateIdModel, false);
+    m_delegatesView = makeTable(this, QStringLiteral("delegatesView"), m_delegateModel, QString(), false);
+    m_delegateIdsView = makeTable(this, QStringLiteral("delegateIdsView"), m_delegateIdModel,
+        QStringLiteral("No delegate debug identifiers in this method"), false);
     auto* delegatesSplit = new QSplitter(Qt::Vertical, this);
     delegatesSplit->addWidget(captioned(delegatesSplit, QStringLiteral("Delegates"), m_delegatesView));
     delegatesSplit->addWidget(
         captioned(delegatesSplit, QStringLiteral("Delegate debug identifiers"), m_delegateIdsView));
-    m_namedDataView = makeTable(this, QStringLiteral("namedDataView"), m_namedDataModel);
+    m_namedDataView = makeTable(this, QStringLiteral("namedDataView"), m_namedDataModel,
+        QStringLiteral("No named data: this method's lowered modules keep none"));
     m_namedDataView->setToolTip(QStringLiteral("Named data of the dump's lowered modules: stored in the .pte or "
                                                "in external .ptd files"));
     delegatesSplit->addWidget(captioned(delegatesSplit, QStringLiteral("Named data"), m_namedDataView));
@@ -391,7 +400,7 @@ void MainWindow::createModelsAndViews()
     m_sizeChart = new SizeChart(sizesSplit);
     m_sizeChart->setObjectName(QStringLiteral("sizeChart"));
     m_sizeChart->setModel(m_sizeModel);
-    m_sizesView = makeTable(sizesSplit, QStringLiteral("sizesView"), m_sizeProxy);
+    m_sizesView = makeTable(sizesSplit, QStringLiteral("sizesView"), m_sizeProxy, QString() /* updateEmptyTexts() */);
     sizesSplit->addWidget(m_sizeChart);
     sizesSplit->addWidget(m_sizesView);
     m_sizesPanel = sizesSplit;
@@ -405,10 +414,12 @@ void MainWindow::createModelsAndViews()
         filterEdit(m_operatorsPanel, QStringLiteral("operatorTextFilter"), QStringLiteral("Filter operators"));
     connect(opFilter, &QLineEdit::textChanged, m_operatorProxy, &TextFilterProxy::setFilterText);
     ol->addWidget(opFilter);
-    m_operatorsView = makeTable(m_operatorsPanel, QStringLiteral("operatorsView"), m_operatorProxy);
+    m_operatorsView = makeTable(
+        m_operatorsPanel, QStringLiteral("operatorsView"), m_operatorProxy, QString() /* updateEmptyTexts() */);
     ol->addWidget(m_operatorsView, 1);
 
-    m_diagnosticsView = makeTable(this, QStringLiteral("diagnosticsView"), m_diagnosticProxy);
+    m_diagnosticsView =
+        makeTable(this, QStringLiteral("diagnosticsView"), m_diagnosticProxy, QStringLiteral("No problems found"));
     // The message (long) shows last, where the stretched column gives it the remaining width.
     m_diagnosticsView->horizontalHeader()->moveSection(
         DiagnosticModel::MessageColumn, DiagnosticModel::ColumnCount - 1);
@@ -709,6 +720,24 @@ void MainWindow::onSnapshotChanged()
     updateActions();
 }
 
+void MainWindow::updateEmptyTexts()
+{
+    // The program views are empty for three reasons, and each gets its own words.
+    const auto snap = m_document->snapshot();
+    const bool program = snap && snap->program;
+    const bool dumpOnly = snap && !snap->program && !snap->dumpMethods.empty();
+    const QString notEmitted = QStringLiteral("Not emitted yet: emit the graph dump (Ctrl+E)");
+    auto text = [&](QTableView* view, const QString& withProgram) {
+        if (auto* t = qobject_cast<TableView*>(view))
+            t->setEmptyText(program ? withProgram : dumpOnly ? notEmitted : QString());
+    };
+    text(m_instructionsView, QStringLiteral("No instruction matches the filters"));
+    text(m_valuesView, QStringLiteral("No value matches the filter"));
+    text(m_delegatesView, QStringLiteral("No delegate calls in this method"));
+    text(m_sizesView, QStringLiteral("Nothing to measure"));
+    text(m_operatorsView, QStringLiteral("No operator matches the filter"));
+}
+
 void MainWindow::setCurrentMethod(const QString& method)
 {
     const auto snap = m_document->snapshot();
@@ -726,6 +755,7 @@ void MainWindow::setCurrentMethod(const QString& method)
     m_memoryPlan->setPlan(entry ? memoryPlanFor(*entry) : std::vector<pte::PlannedTensor> {},
         entry && entry->plan ? entry->plan->nonConstBufferSizes : std::vector<std::int64_t> {});
     m_graphPanel->setMethod(snap, method);
+    updateEmptyTexts();
     const int row = m_methodModel->rowOf(method);
     auto* proxy = static_cast<QSortFilterProxyModel*>(m_methodsView->model());
     if (row >= 0)

@@ -57,6 +57,8 @@ public:
     [[nodiscard]] QString currentMethod() const { return m_method; }
     /** Shows a method in every view. */
     void setCurrentMethod(const QString& method);
+    /** The texts the program views show while empty: not emitted yet, or nothing matches. */
+    void updateEmptyTexts();
     /** Emits with the given settings (no dialog). */
     void emitWith(const EmitSettings& settings);
     /** Saves to path (no dialog); the result arrives through the document's signals. */

@@ -9,6 +9,7 @@
 #include "uifixtures.h"
 #include "widgets/graphpanel.h"
 #include "widgets/graphview.h"
+#include "widgets/tableview.h"
 
 #include <QAbstractProxyModel>
 #include <QApplication>
@@ -395,6 +396,14 @@ private Q_SLOTS:
         auto* graph = w.findChild<GraphPanel*>(QStringLiteral("graphPanel"));
         QVERIFY(graph->view()->nodeCount() > 0);
         QVERIFY(!graph->graph().instructionGraph);
+        // Before emission the program views say so rather than showing nothing.
+        auto* instructionTable = w.findChild<TableView*>(QStringLiteral("instructionsView"));
+        QVERIFY(instructionTable);
+        QCOMPARE(instructionTable->model()->rowCount(), 0);
+        QVERIFY(instructionTable->emptyText().startsWith(QStringLiteral("Not emitted yet")));
+        QVERIFY(w.findChild<TableView*>(QStringLiteral("delegatesView"))
+                    ->emptyText()
+                    .startsWith(QStringLiteral("Not emitted yet")));
         QSignalSpy emitted(w.document(), &Document::emitFinished);
         QSignalSpy emitFailed(w.document(), &Document::emitFailed);
         w.emitWith({});
@@ -403,6 +412,7 @@ private Q_SLOTS:
             QFAIL(qPrintable(emitFailed.first().first().toString()));
         auto* instructions = w.findChild<QTableView*>(QStringLiteral("instructionsView"));
         QVERIFY(instructions->model()->rowCount() > 0);
+        QCOMPARE(instructionTable->emptyText(), QStringLiteral("No instruction matches the filters"));
         // The emitted instruction maps back to its graph node.
         w.selectInstruction(0);
         QTRY_VERIFY(!graph->isBusy());

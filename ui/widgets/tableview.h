@@ -1,0 +1,27 @@
+// SPDX-FileCopyrightText: 2026 The ptelens authors
+// SPDX-License-Identifier: BSD-3-Clause
+#pragma once
+
+#include <QTableView>
+
+namespace pte::ui {
+
+/** A QTableView that says why it is empty (a short text centred in the viewport) instead of showing nothing. */
+class TableView : public QTableView
+{
+    Q_OBJECT
+public:
+    explicit TableView(QWidget* parent = nullptr);
+
+    /** Shown while the model has no rows; empty for none. */
+    void setEmptyText(const QString& text);
+    QString emptyText() const { return m_emptyText; }
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+
+private:
+    QString m_emptyText;
+};
+
+} // namespace pte::ui
