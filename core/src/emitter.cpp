@@ -459,9 +459,11 @@ Result<void> MethodEmitter::run(EmitterOutput& out)
             i.rawType = std::uint8_t(InstructionKind::KernelCall);
             chain.instructions.push_back(std::move(i));
             if (in.node && in.recordDebug) {
-                const auto h = debugHandlesOf(*in.node);
-                if (!h.empty())
-                    dbg.insert_or_assign(dbg.end(), instrId, std::vector<std::int64_t> { h.front() });
+                auto h = debugHandlesOf(*in.node);
+                if (!h.empty()) {
+                    h.resize(1); // a kernel call records its node's first handle
+                    dbg.insert_or_assign(dbg.end(), instrId, std::move(h));
+                }
             }
             m_info.instructionNodes.insert_or_assign(
                 m_info.instructionNodes.end(), instrId, std::vector<std::string> { in.origin });

@@ -106,6 +106,12 @@ private Q_SLOTS:
         QCOMPARE((*b)->header->segmentBaseOffset % 4096, 0ull);
         const auto diff = programDifference(*(*a)->program, *(*b)->program, false);
         QVERIFY2(!diff, diff ? diff->c_str() : "");
+        // --sync (wait for the disk) writes the same bytes, over an existing file too.
+        QCOMPARE(test::runCli({ QStringLiteral("rewrite"), QStringLiteral("--sync"), in, aligned }), 0);
+        QVERIFY(readAll(in) == readAll(aligned));
+        QByteArray help;
+        QCOMPARE(test::runCli({ QStringLiteral("rewrite"), QStringLiteral("--help") }, &help), 0);
+        QVERIFY(help.contains("--sync"));
     }
 
     void exitCodesAndMessages_data()

@@ -53,6 +53,7 @@ public:
             return it->second;
         return m_items.emplace_back(std::string(name), LArg {}).second;
     }
+    void reserve(std::size_t n) { m_items.reserve(n); }
     iterator erase(iterator it) { return m_items.erase(it); }
     std::size_t erase(std::string_view name)
     {
@@ -355,6 +356,7 @@ private:
     Result<LArg> convertArg(const Argument& a, const ArgType& t, const std::string& where);
     Result<LArg> convertUntyped(const Argument& a, const std::string& where);
     Result<LArg> defaultArg(const SchemaArg& a, const std::string& where);
+    Result<LArg> parseDefault(const SchemaArg& a, const std::string& where);
     Result<IntElem> intElem(const Argument& a, std::size_t i, const std::string& where);
     /** Binds a node's inputs to a schema: every argument, given or default, by name. */
     Result<ArgMap> bindArgs(const OpSchema& schema, const Node& n);
@@ -457,6 +459,7 @@ private:
      *  metadata and, later, its value (a std::map, then separate hash maps, were the hot spots of big graphs).
      *  Names that are not tensors (symbols, sub-graph names) live in m_scopes. */
     std::unordered_map<std::string_view, TopSlot> m_top;
+    std::unordered_map<const SchemaArg*, LArg> m_defaults; ///< defaultArg() results (schemas are static)
     mutable const Node* m_whereNode = nullptr;
     mutable std::string m_where;
 };
@@ -828,6 +831,16 @@ Result<LArg> Lowering::convertArg(const Argument& a, const ArgType& t, const std
 
 Result<LArg> Lowering::defaultArg(const SchemaArg& a, const std::string& where)
 {
+    // A default depends on the schema argument alone: parsed once per argument, copied for each call.
+    if (const auto it = m_defaults.find(&a); it != m_defaults.end())
+        return it->second;
+    PTE_TRY(auto r, parseDefault(a, where));
+    m_defaults.emplace(&a, r);
+    return r;
+}
+
+Result<LArg> Lowering::parseDefault(const SchemaArg& a, const std::string& where)
+{
     LArg r;
     if (!a.defaultValue) {
         if (a.type.optional)
@@ -928,6 +941,7 @@ Result<LArg> Lowering::defaultArg(const SchemaArg& a, const std::string& where)
 Result<ArgMap> Lowering::bindArgs(const OpSchema& s, const Node& n)
 {
     ArgMap out;
+    out.reserve(n.inputs.size());
     const std::string& where = this->where(n);
     std::size_t positional = 0;
     for (const auto& in : n.inputs) {
@@ -997,11 +1011,11 @@ Result<void> Lowering::emitKernel(
     in.node = &n;
     in.origin = origin.empty() ? n.name : origin;
     in.recordDebug = m_recordDebug;
-    const auto outIdx = s.outArgs();
+    in.args.reserve(s.args.size());
     std::size_t nextOut = 0;
     for (std::size_t i = 0; i < s.args.size(); ++i) {
         const auto& a = s.args[i];
-        if (std::find(outIdx.begin(), outIdx.end(), i) != outIdx.end()) {
+        if (a.kwargOnly && a.type.mutates) { // an out argument (OpSchema::outArgs)
             auto it = given.find(a.name);
             if (it != given.end() && it->second.kind != LArg::Kind::Null) {
                 in.args.push_back(it->second);
@@ -1543,7 +1557,9 @@ Result<void> Lowering::lowerNode(const Node& n)
     if (m_options.cancel && m_options.cancel->load(std::memory_order_relaxed))
         return fail(ErrorCode::Cancelled, "emission cancelled");
     const std::string& target = n.target;
-    if (n.targetKind == TargetKind::HigherOrder || target.find("higher_order") != std::string::npos) {
+    // torch.ops.* and edge/backend-dialect ops (most nodes) match none of the targets checked by name below.
+    const bool opOverload = n.targetKind == TargetKind::OpOverload;
+    if (!opOverload && (n.targetKind == TargetKind::HigherOrder || target.find("higher_order") != std::string::npos)) {
         const std::string op = n.op.empty() ? target.substr(target.rfind('.') + 1) : n.op;
         if (op == "cond")
             return lowerCond(n);
@@ -1558,7 +1574,7 @@ Result<void> Lowering::lowerNode(const Node& n)
             return lowerScan(n);
         return fail(nodeError(n, ErrorCode::Unsupported, "higher-order operator '" + op + "' cannot be emitted"));
     }
-    if (n.targetKind == TargetKind::MemoryAlloc || target == "memory.alloc") {
+    if (!opOverload && (n.targetKind == TargetKind::MemoryAlloc || target == "memory.alloc")) {
         PTE_TRY(const auto outs, nodeOutputs(n));
         LInstr a;
         a.kind = LInstr::Kind::Alloc;
@@ -1566,9 +1582,11 @@ Result<void> Lowering::lowerNode(const Node& n)
         m_out.instrs.push_back(std::move(a));
         return {};
     }
-    if (n.targetKind == TargetKind::MemoryView || target == "executorch.exir.memory.view" || target == "memory.view")
+    if (!opOverload
+        && (n.targetKind == TargetKind::MemoryView || target == "executorch.exir.memory.view"
+            || target == "memory.view"))
         return lowerMemoryView(n);
-    if (target == "_operator.getitem") {
+    if (!opOverload && target == "_operator.getitem") {
         if (n.inputs.size() < 2 || n.outputs.empty())
             return fail(nodeError(n, ErrorCode::InvalidInput, "malformed getitem"));
         const auto& src = n.inputs[0].arg;
@@ -1579,8 +1597,10 @@ Result<void> Lowering::lowerNode(const Node& n)
         alias(n, r);
         return {};
     }
-    if (n.targetKind == TargetKind::SymOp
-        || (target.rfind("_operator.", 0) == 0 || target.rfind("math.", 0) == 0 || target.rfind("torch.sym_", 0) == 0))
+    if (!opOverload
+        && (n.targetKind == TargetKind::SymOp
+            || (target.rfind("_operator.", 0) == 0 || target.rfind("math.", 0) == 0
+                || target.rfind("torch.sym_", 0) == 0)))
         return lowerSymOp(n);
     std::optional<TargetName> t;
     if (!n.ns.empty() && !n.op.empty())

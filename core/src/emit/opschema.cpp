@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cstring>
 #include <map>
 
 namespace pte::emitcore {
@@ -266,9 +267,20 @@ const OpSchema* SchemaRegistry::find(std::string_view qualifiedName, std::string
 {
     if (overload == "default")
         overload = {};
-    std::string key;
-    key.reserve(qualifiedName.size() + overload.size() + 1);
-    key.append(qualifiedName).append(".").append(overload);
+    // The key on the stack for the usual short names ("aten::add.Tensor" is past std::string's inline size).
+    char buffer[128];
+    std::string heap;
+    std::string_view key;
+    const std::size_t length = qualifiedName.size() + 1 + overload.size();
+    if (length <= sizeof buffer) {
+        std::memcpy(buffer, qualifiedName.data(), qualifiedName.size());
+        buffer[qualifiedName.size()] = '.';
+        std::memcpy(buffer + qualifiedName.size() + 1, overload.data(), overload.size());
+        key = std::string_view(buffer, length);
+    } else {
+        heap.append(qualifiedName).append(".").append(overload);
+        key = heap;
+    }
     const auto it = m_byKey.find(key);
     return it == m_byKey.end() ? nullptr : &m_schemas[it->second];
 }

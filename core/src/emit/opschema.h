@@ -103,7 +103,13 @@ private:
     SchemaRegistry();
     [[nodiscard]] const OpSchema* computeOutVariant(const OpSchema& functional) const noexcept;
     std::vector<OpSchema> m_schemas;
-    std::unordered_map<std::string, std::size_t> m_byKey; ///< "ns::name.overload" -> index
+    /** Hashes std::string and std::string_view alike, so that find() looks keys up without building a string. */
+    struct KeyHash
+    {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view> {}(s); }
+    };
+    std::unordered_map<std::string, std::size_t, KeyHash, std::equal_to<>> m_byKey; ///< "ns::name.overload" -> index
     std::vector<const OpSchema*> m_outVariant; ///< per schema
     std::vector<std::string> m_errors;
 };
