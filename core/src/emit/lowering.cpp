@@ -13,6 +13,7 @@
 #include <numeric>
 #include <set>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace pte::emitcore {
 
@@ -1619,7 +1620,7 @@ Result<void> Lowering::lowerOp(const TargetName& t, const Node& n)
         return {};
     const std::string q = t.ns + "::" + t.op;
     // Views become their *_copy forms (edge dialect).
-    static const std::map<std::string, std::pair<std::string, std::string>, std::less<>> kViews = {
+    static const std::unordered_map<std::string_view, std::pair<std::string, std::string>> kViews = {
         { "aten::permute", { "aten::permute_copy", "" } },
         { "aten::expand", { "aten::expand_copy", "" } },
         { "aten::unsqueeze", { "aten::unsqueeze_copy", "" } },
@@ -1684,7 +1685,7 @@ Result<bool> Lowering::decompose(const TargetName& t, const Node& n)
 {
     if (t.ns != "aten")
         return false;
-    static const std::set<std::string, std::less<>> kDecomposed = { "linear", "conv1d", "conv2d", "conv3d",
+    static const std::unordered_set<std::string_view> kDecomposed = { "linear", "conv1d", "conv2d", "conv3d",
         "_convolution", "batch_norm", "native_batch_norm", "_native_batch_norm_legit_functional",
         "_native_batch_norm_legit", "layer_norm", "dropout", "feature_dropout", "alpha_dropout", "matmul", "flatten",
         "view", "_unsafe_view", "reshape", "view_copy", "t", "transpose", "contiguous", "squeeze", "to", "_to_copy",
