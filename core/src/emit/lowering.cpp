@@ -69,6 +69,95 @@ private:
     std::vector<value_type> m_items;
 };
 
+/** A top-level tensor_values entry and the value defined under its name (-1: none yet). */
+struct TopSlot
+{
+    const TensorMeta* meta = nullptr;
+    int ref = -1;
+};
+
+/**
+ * Tensor names to TopSlots: open addressing over one array of cache-line entries that hold the hash and, for
+ * names up to 28 bytes (nearly all), the name itself, so a lookup usually touches one line. Keys view strings
+ * the dump owns. A node-based map touched three (bucket, node, key) for each of the graph's few hundred
+ * thousand lookups.
+ */
+class NameIndex
+{
+public:
+    void reserve(std::size_t n)
+    {
+        std::size_t capacity = 16;
+        while (capacity < 2 * n)
+            capacity *= 2;
+        m_entries.assign(capacity, Entry {});
+        m_mask = capacity - 1;
+    }
+    /** Adds `key` unless present; reserve() first. */
+    void insert(std::string_view key, TopSlot slot)
+    {
+        const std::uint64_t h = hash(key);
+        for (std::size_t i = h & m_mask;; i = (i + 1) & m_mask) {
+            Entry& e = m_entries[i];
+            if (!e.key) {
+                e.hash = h;
+                e.key = key.data();
+                e.size = std::uint32_t(key.size());
+                if (key.size() <= sizeof e.inlineKey)
+                    std::memcpy(e.inlineKey, key.data(), key.size());
+                e.slot = slot;
+                return;
+            }
+            if (matches(e, h, key))
+                return;
+        }
+    }
+    TopSlot* find(std::string_view key)
+    {
+        const std::size_t i = locate(key);
+        return i == kNone ? nullptr : &m_entries[i].slot;
+    }
+    const TopSlot* find(std::string_view key) const
+    {
+        const std::size_t i = locate(key);
+        return i == kNone ? nullptr : &m_entries[i].slot;
+    }
+
+private:
+    struct alignas(64) Entry
+    {
+        std::uint64_t hash = 0;
+        TopSlot slot;
+        const char* key = nullptr; ///< null: free
+        std::uint32_t size = 0;
+        char inlineKey[28] = {};
+    };
+    static constexpr std::size_t kNone = ~std::size_t(0);
+    std::size_t locate(std::string_view key) const noexcept
+    {
+        if (m_entries.empty())
+            return kNone;
+        const std::uint64_t h = hash(key);
+        for (std::size_t i = h & m_mask;; i = (i + 1) & m_mask) {
+            const Entry& e = m_entries[i];
+            if (!e.key)
+                return kNone;
+            if (matches(e, h, key))
+                return i;
+        }
+    }
+    static std::uint64_t hash(std::string_view key) noexcept { return std::hash<std::string_view> {}(key); }
+    static bool matches(const Entry& e, std::uint64_t h, std::string_view key) noexcept
+    {
+        if (e.hash != h || e.size != key.size())
+            return false;
+        const char* stored = key.size() <= sizeof e.inlineKey ? e.inlineKey : e.key;
+        return std::memcmp(stored, key.data(), key.size()) == 0;
+    }
+    std::vector<Entry> m_entries;
+    std::size_t m_mask = 0;
+};
+
 } // namespace
 
 std::uint64_t LValue::nbytes() const noexcept
@@ -345,8 +434,8 @@ private:
     void define(const std::string& name, int ref)
     {
         if (m_scopes.size() == 1) {
-            if (const auto it = m_top.find(std::string_view(name)); it != m_top.end()) {
-                it->second.ref = ref;
+            if (TopSlot* slot = m_top.find(name)) {
+                slot->ref = ref;
                 return;
             }
         }
@@ -450,16 +539,10 @@ private:
     int m_temps = 0;
     bool m_recordDebug = true;
     std::set<std::string> m_trainable; ///< parameter FQNs with gradients (joint graphs)
-    /** A top-level tensor_values entry and the value defined under its name (-1: none yet). */
-    struct TopSlot
-    {
-        const TensorMeta* meta = nullptr;
-        int ref = -1;
-    };
-    /** Every top-level tensor name, keyed by views of the dump's own strings: one hash lookup finds a tensor's
-     *  metadata and, later, its value (a std::map, then separate hash maps, were the hot spots of big graphs).
-     *  Names that are not tensors (symbols, sub-graph names) live in m_scopes. */
-    std::unordered_map<std::string_view, TopSlot> m_top;
+    /** Every top-level tensor name: one lookup finds a tensor's metadata and, later, its value (a std::map, then
+     *  node-based hash maps, were the hot spots of big graphs). Names that are not tensors (symbols, sub-graph
+     *  names) live in m_scopes. */
+    NameIndex m_top;
     std::unordered_map<const SchemaArg*, LArg> m_defaults; ///< defaultArg() results (schemas are static)
     mutable const Node* m_whereNode = nullptr;
     mutable std::string m_where;
@@ -538,8 +621,8 @@ Result<int> Lowering::newTensor(const std::string& name, const TensorMeta& meta,
 const TensorMeta* Lowering::findMeta(const std::string& name) const
 {
     if (m_graphs.size() == 1) {
-        const auto it = m_top.find(std::string_view(name));
-        return it == m_top.end() ? nullptr : it->second.meta;
+        const TopSlot* slot = m_top.find(name);
+        return slot ? slot->meta : nullptr;
     }
     for (auto g = m_graphs.rbegin(); g != m_graphs.rend(); ++g) {
         const auto it = (*g)->tensorValues.find(name);
@@ -552,11 +635,7 @@ const TensorMeta* Lowering::findMeta(const std::string& name) const
 Result<int> Lowering::newTensorFromName(const std::string& name, const std::string& where)
 {
     // At the top level one slot gives the metadata and takes the value.
-    TopSlot* slot = nullptr;
-    if (m_graphs.size() == 1 && m_scopes.size() == 1) {
-        const auto it = m_top.find(std::string_view(name));
-        slot = it == m_top.end() ? nullptr : &it->second;
-    }
+    TopSlot* slot = m_graphs.size() == 1 && m_scopes.size() == 1 ? m_top.find(name) : nullptr;
     const TensorMeta* meta = slot ? slot->meta : findMeta(name);
     if (!meta)
         return fail(ErrorCode::InvalidInput,
@@ -601,9 +680,9 @@ Result<int> Lowering::lookup(const std::string& name, const std::string& where) 
 {
     for (auto s = m_scopes.rbegin(); s != m_scopes.rend(); ++s) {
         if (s + 1 == m_scopes.rend()) {
-            const auto it = m_top.find(std::string_view(name));
-            if (it != m_top.end() && it->second.ref >= 0)
-                return it->second.ref;
+            const TopSlot* slot = m_top.find(name);
+            if (slot && slot->ref >= 0)
+                return slot->ref;
         }
         const auto it = s->find(name);
         if (it != s->end())
@@ -2666,7 +2745,7 @@ Result<LoweredMethod> Lowering::run()
     m_graphs.push_back(&m_ep.graph);
     m_top.reserve(m_ep.graph.tensorValues.size());
     for (const auto& [name, meta] : m_ep.graph.tensorValues)
-        m_top.emplace(std::string_view(name), TopSlot { &meta, -1 });
+        m_top.insert(name, TopSlot { &meta, -1 });
     PTE_CHECK(placeholders());
     for (const auto& n : m_ep.graph.nodes)
         PTE_CHECK(lowerNode(n));
