@@ -14,6 +14,7 @@
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 
 namespace pte::emitcore {
 
@@ -85,17 +86,26 @@ struct TopSlot
 class NameIndex
 {
 public:
+    /** Room for `n` keys at most half full (a longer run of probes costs more than the memory). */
     void reserve(std::size_t n)
     {
         std::size_t capacity = 16;
         while (capacity < 2 * n)
             capacity *= 2;
-        m_entries.assign(capacity, Entry {});
+        if (capacity <= m_entries.size())
+            return;
+        std::vector<Entry> old = std::exchange(m_entries, std::vector<Entry>(capacity));
         m_mask = capacity - 1;
+        m_count = 0;
+        for (const Entry& e : old)
+            if (e.key)
+                insert(std::string_view(e.key, e.size), e.slot);
     }
-    /** Adds `key` unless present; reserve() first. */
+    /** Adds `key` unless present. The key's bytes must outlive the index. */
     void insert(std::string_view key, TopSlot slot)
     {
+        if (2 * (m_count + 1) > m_entries.size())
+            reserve(m_count + 1);
         const std::uint64_t h = hash(key);
         for (std::size_t i = h & m_mask;; i = (i + 1) & m_mask) {
             Entry& e = m_entries[i];
@@ -106,6 +116,7 @@ public:
                 if (key.size() <= sizeof e.inlineKey)
                     std::memcpy(e.inlineKey, key.data(), key.size());
                 e.slot = slot;
+                ++m_count;
                 return;
             }
             if (matches(e, h, key))
@@ -156,6 +167,7 @@ private:
     }
     std::vector<Entry> m_entries;
     std::size_t m_mask = 0;
+    std::size_t m_count = 0;
 };
 
 } // namespace
