@@ -119,10 +119,11 @@ ProcessMeasurement runMeasured(const std::vector<std::string>& argv)
     return m;
 }
 
-void settleDisk()
+void settleDisk(const BenchContext& ctx)
 {
     ::sync();
-    std::this_thread::sleep_for(std::chrono::seconds(2));
+    if (!ctx.quick)
+        std::this_thread::sleep_for(std::chrono::seconds(2));
 }
 
 double median(std::vector<double> v)
@@ -237,7 +238,7 @@ std::vector<BenchMeasurement> benchRewrite(const BenchContext& ctx)
     runMeasured({ cp.toStdString(), input, copied }); // warm the page cache with the input
     // Every measured command starts from the same state: nothing dirty waiting for writeback (the freshly
     // synthesized input and the previous outputs otherwise throttle whichever command runs second).
-    settleDisk();
+    settleDisk(ctx);
     std::vector<double> cpMs;
     std::vector<double> cpSyncMs;
     std::vector<double> rewriteMs;
@@ -245,7 +246,7 @@ std::vector<BenchMeasurement> benchRewrite(const BenchContext& ctx)
     for (int i = 0; i < 3; ++i) {
         ::unlink(copied.c_str());
         ::unlink(rewritten.c_str());
-        settleDisk();
+        settleDisk(ctx);
         const auto c = runMeasured({ cp.toStdString(), input, copied });
         if (c.exitCode != 0) {
             out.push_back({ "rewrite.cp_exit_code", double(c.exitCode), "code", "0", false });
@@ -254,7 +255,7 @@ std::vector<BenchMeasurement> benchRewrite(const BenchContext& ctx)
         double syncMs = 0;
         if (!sync.isEmpty())
             syncMs = runMeasured({ sync.toStdString(), copied }).wallMs;
-        settleDisk();
+        settleDisk(ctx);
         const auto r = runMeasured({ ctx.cliPath, "rewrite", input, rewritten });
         if (r.exitCode != 0) {
             out.push_back({ "rewrite.exit_code", double(r.exitCode), "code", "0", false });
@@ -262,7 +263,7 @@ std::vector<BenchMeasurement> benchRewrite(const BenchContext& ctx)
         }
         // The durable form (`--sync`: fsync before the rename), against cp + sync.
         ::unlink(rewritten.c_str());
-        settleDisk();
+        settleDisk(ctx);
         const auto rs = runMeasured({ ctx.cliPath, "rewrite", "--sync", input, rewritten });
         if (rs.exitCode != 0) {
             out.push_back({ "rewrite.sync_exit_code", double(rs.exitCode), "code", "0", false });

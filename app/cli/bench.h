@@ -59,10 +59,11 @@ struct ProcessMeasurement
 ProcessMeasurement runMeasured(const std::vector<std::string>& argv);
 
 /**
- * Flushes every dirty page (sync) and waits two seconds, so the next measured command starts on a settled disk: on
- * a virtual disk the host goes on writing after sync returns, and a command started at once is throttled by it.
+ * Flushes every dirty page (sync) and waits two seconds (not with --quick), so the next measured command starts on a
+ * settled disk: on a virtual disk the host goes on writing after sync returns, and a command started at once is
+ * throttled by it.
  */
-void settleDisk();
+void settleDisk(const BenchContext& ctx);
 
 /** The median of `v` (0 when empty). */
 double median(std::vector<double> v);

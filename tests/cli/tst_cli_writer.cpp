@@ -10,6 +10,7 @@
 #include <QFileInfo>
 #include <QTest>
 
+#include <map>
 #include <nlohmann/json.hpp>
 
 using namespace pte;
@@ -207,6 +208,32 @@ private Q_SLOTS:
             (std::vector<std::string> {
                 "info.synth_wall_ms", "info.flatbuffer_mb", "info.wall_ms", "info.peak_rss_mb" }));
         // The scratch folder is removed afterwards.
+        QVERIFY(QDir(test::tempDir()).entryList({ QStringLiteral("ptelens-bench-*") }, QDir::Dirs).isEmpty());
+    }
+
+    // The emit benchmark at smoke-test size: it emits, saves a new file and one over it, and reports each
+    // ratio against cp from the times it measured.
+    void benchEmitReportsSaveAgainstCp()
+    {
+        QByteArray out;
+        QByteArray err;
+        QCOMPARE(test::runCli({ QStringLiteral("bench"), QStringLiteral("--quick"), QStringLiteral("--json"),
+                                  QStringLiteral("--dir"), test::tempDir(), QStringLiteral("emit") },
+                     &out, &err),
+            0);
+        const auto j = nlohmann::json::parse(out.toStdString(), nullptr, false);
+        QVERIFY2(!j.is_discarded(), out.constData());
+        std::map<std::string, double> m;
+        for (const auto& x : j["benchmarks"][0]["measurements"])
+            m[x["name"].get<std::string>()] = x["value"].get<double>();
+        QVERIFY2(!m.count("emit.failed") && !m.count("emit.write_failed"), err.constData());
+        QCOMPARE(m["emit.nodes"], 2000.0);
+        QVERIFY(m["emit.emission_ms"] > 0);
+        QVERIFY(m["emit.save_ms"] >= m["emit.write_ms"]);
+        QVERIFY(m["emit.cp_weights_ms"] > 0);
+        QCOMPARE(m["emit.save_vs_cp_ratio"], m["emit.save_ms"] / m["emit.cp_weights_ms"]);
+        QCOMPARE(m["emit.replace_save_vs_cp_sync_ratio"], m["emit.replace_save_ms"] / m["emit.cp_sync_weights_ms"]);
+        QVERIFY(m["emit.emit_and_save_ms"] >= m["emit.save_ms"]);
         QVERIFY(QDir(test::tempDir()).entryList({ QStringLiteral("ptelens-bench-*") }, QDir::Dirs).isEmpty());
     }
 };

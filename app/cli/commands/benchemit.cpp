@@ -94,12 +94,12 @@ std::vector<BenchMeasurement> runEmitBench(const BenchContext& ctx)
     }
     // cp of the weights (and cp + sync, the durable equivalent), measured first on a settled disk: nothing
     // dirty is left for either side to wait for.
-    settleDisk();
+    settleDisk(ctx);
     const std::string copyPath = ctx.workDir + "/weights-copy.bin";
     const auto cp = runMeasured({ "/bin/cp", weightsPath, copyPath });
     const auto sync = runMeasured({ "/bin/sync", copyPath });
     ::unlink(copyPath.c_str());
-    settleDisk();
+    settleDisk(ctx);
     const double cpMs = cp.wallMs;
     const double cpSyncMs = cp.wallMs + sync.wallMs;
     const bool cpOk = cp.exitCode == 0 && sync.exitCode == 0;
@@ -196,7 +196,7 @@ std::vector<BenchMeasurement> runEmitBench(const BenchContext& ctx)
         return { { "emit.write_failed", 1, "", "0", false } };
     }
     // Saving over an existing file waits for the disk (fsync) before the rename; compared with cp + sync.
-    settleDisk();
+    settleDisk(ctx);
     auto t5 = Clock::now();
     auto replaced = pte::writeSerializedPte(*serialized, outPath);
     const double replaceSaveMs = layoutMs + flatbufferMs + msSince(t5);
