@@ -958,49 +958,6 @@ Result<void> ReferenceRuntime::Impl::kernel(const std::string& op, const std::ve
             shape.insert(shape.begin() + std::ptrdiff_t(dim), 1);
             return gather(*self, *out, shape, [](std::size_t e) { return e; });
         }
-        if (op == "aten::sum.IntList_out") { // [self, dim?, keepdim, dtype?, out, ret]
-            PTE_CHECK(need(6));
-            PTE_TRY(auto self, tensor(arg(0)));
-            PTE_TRY(const double keep, scalar(arg(2)));
-            PTE_TRY(auto out, tensor(arg(4)));
-            const auto rank = std::int64_t(self->sizes.size());
-            std::vector<bool> reduce(self->sizes.size(), false);
-            std::vector<std::int64_t> dims;
-            if (!isNull(arg(1))) {
-                PTE_TRY(dims, intList(arg(1)));
-            }
-            if (dims.empty())
-                reduce.assign(reduce.size(), true);
-            for (auto d : dims) {
-                if (d < -rank || d >= rank)
-                    return fail(ErrorCode::InvalidInput, where() + ": sum dimension out of range");
-                reduce[std::size_t((d + rank) % rank)] = true;
-            }
-            std::vector<std::int64_t> shape;
-            for (std::size_t k = 0; k < self->sizes.size(); ++k)
-                if (!reduce[k])
-                    shape.push_back(self->sizes[k]);
-                else if (keep != 0)
-                    shape.push_back(1);
-            PTE_CHECK(resize(*out, shape));
-            std::vector<double> r(out->numel(), 0.0);
-            for (std::size_t e = 0; e < self->numel(); ++e) {
-                std::size_t rest = e;
-                std::size_t index = 0;
-                std::size_t stride = 1;
-                for (std::size_t k = self->sizes.size(); k-- > 0;) {
-                    const std::size_t coord = rest % std::size_t(self->sizes[k]);
-                    rest /= std::size_t(self->sizes[k]);
-                    if (reduce[k])
-                        continue;
-                    index += coord * stride;
-                    stride *= std::size_t(self->sizes[k]);
-                }
-                r[index] += self->get(e);
-            }
-            store(*out, r);
-            return {};
-        }
         if (op == "aten::full.out") { // [size, fill_value, out, ret]
             PTE_CHECK(need(4));
             PTE_TRY(const auto size, intList(arg(0)));
@@ -1435,20 +1392,21 @@ Result<void> ReferenceRuntime::Impl::kernel(const std::string& op, const std::ve
                     }
             return {};
         }
-        if (op == "aten::mean.out" || op == "aten::mean.dtype_out" || op == "aten::amax.out"
-            || op == "aten::argmax.out") {
-            // mean.out: [self, dim?, keepdim, dtype?, out, ret]; mean.dtype_out: [self, dtype?, out, ret] (over
-            // everything); amax: [self, dim, keepdim, out, ret]; argmax: [self, dim?, keepdim, out, ret] (no dim:
-            // the flat index over everything)
+        if (op == "aten::sum.IntList_out" || op == "aten::mean.out" || op == "aten::mean.dtype_out"
+            || op == "aten::amax.out" || op == "aten::argmax.out") {
+            // sum.IntList_out and mean.out: [self, dim?, keepdim, dtype?, out, ret]; mean.dtype_out: [self, dtype?,
+            // out, ret] (over everything); amax: [self, dim, keepdim, out, ret]; argmax: [self, dim?, keepdim, out,
+            // ret] (no dim: the flat index over everything)
+            const bool sum = name == "sum";
             const bool mean = name == "mean";
             const bool meanAll = overload == "dtype_out";
-            PTE_CHECK(need(meanAll ? 4 : mean ? 6 : 5));
+            PTE_CHECK(need(meanAll ? 4 : mean || sum ? 6 : 5));
             PTE_TRY(auto self, tensor(arg(0)));
             double keep = 0;
             if (!meanAll) {
                 PTE_TRY(keep, scalar(arg(2)));
             }
-            PTE_TRY(auto out, tensor(arg(meanAll ? 2 : mean ? 4 : 3)));
+            PTE_TRY(auto out, tensor(arg(meanAll ? 2 : mean || sum ? 4 : 3)));
             std::vector<std::int64_t> dims;
             if (!meanAll && !isNull(arg(1))) {
                 if (name == "argmax") {
@@ -1472,7 +1430,7 @@ Result<void> ReferenceRuntime::Impl::kernel(const std::string& op, const std::ve
                 else if (keep != 0)
                     shape.push_back(1);
             PTE_CHECK(resize(*out, shape));
-            std::vector<double> acc(out->numel(), name == "mean" ? 0.0 : -INFINITY);
+            std::vector<double> acc(out->numel(), mean || sum ? 0.0 : -INFINITY);
             std::vector<double> where_(out->numel(), -1);
             std::vector<std::size_t> count(out->numel(), 0);
             for (std::size_t e = 0; e < self->numel(); ++e) {
@@ -1493,7 +1451,7 @@ Result<void> ReferenceRuntime::Impl::kernel(const std::string& op, const std::ve
                 }
                 const double v = self->get(e);
                 ++count[index];
-                if (mean) {
+                if (mean || sum) {
                     acc[index] += v;
                 } else if (v > acc[index] || std::isnan(v) || where_[index] < 0) { // first maximum wins
                     acc[index] = v;
@@ -1502,9 +1460,9 @@ Result<void> ReferenceRuntime::Impl::kernel(const std::string& op, const std::ve
             }
             for (std::size_t e = 0; e < acc.size(); ++e)
                 out->set(e,
-                    mean                 ? acc[e] / double(std::max<std::size_t>(count[e], 1))
-                        : name == "amax" ? acc[e]
-                                         : where_[e]);
+                    mean                        ? acc[e] / double(std::max<std::size_t>(count[e], 1))
+                        : sum || name == "amax" ? acc[e]
+                                                : where_[e]);
             return {};
         }
         if (op == "aten::constant_pad_nd.out") { // [self, pad, value, out, ret]; pad pairs from the last dimension
