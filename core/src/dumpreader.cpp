@@ -1065,50 +1065,6 @@ public:
         return a;
     }
 
-    static void classifyTarget(Node& n)
-    {
-        const std::string& t = n.target;
-        auto splitOp = [&](std::string_view rest) {
-            const auto d1 = rest.find('.');
-            n.ns = std::string(rest.substr(0, d1));
-            if (d1 == std::string_view::npos)
-                return;
-            rest.remove_prefix(d1 + 1);
-            const auto d2 = rest.find('.');
-            n.op = std::string(rest.substr(0, d2));
-            if (d2 != std::string_view::npos)
-                n.overload = std::string(rest.substr(d2 + 1));
-        };
-        static constexpr std::string_view kHop = "torch.ops.higher_order.";
-        static constexpr std::string_view kOps = "torch.ops.";
-        static constexpr std::string_view kEdge = "executorch.exir.dialects.edge.ops.";
-        static constexpr std::string_view kBackend = "executorch.exir.dialects.backend.ops.";
-        const std::string_view sv(t);
-        if (sv.substr(0, kHop.size()) == kHop) {
-            n.targetKind = TargetKind::HigherOrder;
-            n.ns = "higher_order";
-            n.op = std::string(sv.substr(kHop.size()));
-        } else if (sv.substr(0, kOps.size()) == kOps) {
-            n.targetKind = TargetKind::OpOverload;
-            splitOp(sv.substr(kOps.size()));
-        } else if (sv.substr(0, kEdge.size()) == kEdge) {
-            n.targetKind = TargetKind::OpOverload;
-            splitOp(sv.substr(kEdge.size()));
-        } else if (sv.substr(0, kBackend.size()) == kBackend) {
-            n.targetKind = TargetKind::OpOverload;
-            splitOp(sv.substr(kBackend.size()));
-        } else if (t == "memory.alloc" || t == "executorch.exir.memory.alloc") {
-            n.targetKind = TargetKind::MemoryAlloc;
-        } else if (t == "executorch.exir.memory.view" || t == "memory.view") {
-            n.targetKind = TargetKind::MemoryView;
-        } else if (sv.substr(0, 10) == "_operator." || sv.substr(0, 5) == "math." || sv.substr(0, 10) == "torch.sym_"
-            || sv.substr(0, 9) == "builtins.") {
-            n.targetKind = TargetKind::SymOp;
-        } else {
-            n.targetKind = TargetKind::Other;
-        }
-    }
-
     static std::vector<std::int64_t> parseHandles(const std::string& s)
     {
         std::vector<std::int64_t> out;
@@ -1132,8 +1088,8 @@ public:
             return bad(path, "expected a node object, found " + describe(j));
         Node n;
         n.jsonPath = path;
-        PTE_TRY(n.target, toString(field(j, "target"), joinPath(path, "target")));
-        classifyTarget(n);
+        PTE_TRY(auto target, toString(field(j, "target"), joinPath(path, "target")));
+        n.setTarget(std::move(target));
         const json& inputs = field(j, "inputs");
         if (!inputs.is_null() && !inputs.is_array())
             return bad(joinPath(path, "inputs"), "expected an array, found " + describe(inputs));
@@ -1245,11 +1201,8 @@ public:
 
     Result<Argument> tensorArg(const json& j, const std::string& path) const
     {
-        Argument a;
-        a.kind = ArgKind::Tensor;
         PTE_TRY(auto n, tensorName(j, path));
-        a.names.push_back(std::move(n));
-        return a;
+        return Argument::tensor(std::move(n));
     }
 
     Result<GraphSignature> signature(const json& j, const std::string& path, const Graph& g)

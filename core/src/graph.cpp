@@ -233,6 +233,61 @@ const char* outputKindName(OutputKind k) noexcept
     return "?";
 }
 
+Argument Argument::tensor(std::string name)
+{
+    Argument a;
+    a.kind = ArgKind::Tensor;
+    a.names.push_back(std::move(name));
+    return a;
+}
+
+void Node::setTarget(std::string t)
+{
+    target = std::move(t);
+    ns.clear();
+    op.clear();
+    overload.clear();
+    auto splitOp = [this](std::string_view rest) {
+        const auto d1 = rest.find('.');
+        ns = std::string(rest.substr(0, d1));
+        if (d1 == std::string_view::npos)
+            return;
+        rest.remove_prefix(d1 + 1);
+        const auto d2 = rest.find('.');
+        op = std::string(rest.substr(0, d2));
+        if (d2 != std::string_view::npos)
+            overload = std::string(rest.substr(d2 + 1));
+    };
+    static constexpr std::string_view kHop = "torch.ops.higher_order.";
+    static constexpr std::string_view kOps = "torch.ops.";
+    static constexpr std::string_view kEdge = "executorch.exir.dialects.edge.ops.";
+    static constexpr std::string_view kBackend = "executorch.exir.dialects.backend.ops.";
+    const std::string_view sv(target);
+    if (sv.starts_with(kHop)) {
+        targetKind = TargetKind::HigherOrder;
+        ns = "higher_order";
+        op = std::string(sv.substr(kHop.size()));
+    } else if (sv.starts_with(kOps)) {
+        targetKind = TargetKind::OpOverload;
+        splitOp(sv.substr(kOps.size()));
+    } else if (sv.starts_with(kEdge)) {
+        targetKind = TargetKind::OpOverload;
+        splitOp(sv.substr(kEdge.size()));
+    } else if (sv.starts_with(kBackend)) {
+        targetKind = TargetKind::OpOverload;
+        splitOp(sv.substr(kBackend.size()));
+    } else if (sv == "memory.alloc" || sv == "executorch.exir.memory.alloc") {
+        targetKind = TargetKind::MemoryAlloc;
+    } else if (sv == "executorch.exir.memory.view" || sv == "memory.view") {
+        targetKind = TargetKind::MemoryView;
+    } else if (sv.starts_with("_operator.") || sv.starts_with("math.") || sv.starts_with("torch.sym_")
+        || sv.starts_with("builtins.")) {
+        targetKind = TargetKind::SymOp;
+    } else {
+        targetKind = TargetKind::Other;
+    }
+}
+
 std::string Node::qualifiedOp() const
 {
     // The readers split OpOverload targets (torch.ops.<ns>.<op>.<overload> and the edge/backend dialect

@@ -114,6 +114,44 @@ class TestDumpReader : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    // Node::setTarget is how every reader (and every hand-built node) classifies a target.
+    void classifiesTargets()
+    {
+        struct Case
+        {
+            const char* target;
+            TargetKind kind;
+            const char* ns;
+            const char* op;
+            const char* overload;
+        };
+        const Case cases[] = {
+            { "torch.ops.aten.add.Tensor", TargetKind::OpOverload, "aten", "add", "Tensor" },
+            { "torch.ops.aten.relu.default", TargetKind::OpOverload, "aten", "relu", "default" },
+            { "executorch.exir.dialects.edge.ops.aten.mul.Tensor", TargetKind::OpOverload, "aten", "mul", "Tensor" },
+            { "executorch.exir.dialects.backend.ops.quantized_decomposed.dequantize_per_tensor.default",
+                TargetKind::OpOverload, "quantized_decomposed", "dequantize_per_tensor", "default" },
+            { "torch.ops.higher_order.cond", TargetKind::HigherOrder, "higher_order", "cond", "" },
+            { "executorch.exir.memory.alloc", TargetKind::MemoryAlloc, "", "", "" },
+            { "memory.view", TargetKind::MemoryView, "", "", "" },
+            { "_operator.getitem", TargetKind::SymOp, "", "", "" },
+            { "torch.sym_max", TargetKind::SymOp, "", "", "" },
+            { "my_module.helper", TargetKind::Other, "", "", "" },
+        };
+        Node n;
+        for (const auto& c : cases) { // one node reused: every call replaces what the previous one set
+            n.setTarget(c.target);
+            QCOMPARE(n.target, std::string(c.target));
+            QCOMPARE(n.targetKind, c.kind);
+            QCOMPARE(n.ns, std::string(c.ns));
+            QCOMPARE(n.op, std::string(c.op));
+            QCOMPARE(n.overload, std::string(c.overload));
+        }
+        const Argument a = Argument::tensor("x");
+        QCOMPARE(a.kind, ArgKind::Tensor);
+        QCOMPARE(a.names, std::vector<std::string> { "x" });
+    }
+
     void decodesUnionEncodings_data()
     {
         QTest::addColumn<QString>("file");

@@ -36,13 +36,6 @@ TensorMeta meta(ScalarType dt, std::vector<std::int64_t> sizes, bool requiresGra
     return m;
 }
 
-Argument tensorArg(const std::string& name)
-{
-    Argument a;
-    a.kind = ArgKind::Tensor;
-    a.names = { name };
-    return a;
-}
 Argument tensorsArg(std::vector<std::string> names)
 {
     Argument a;
@@ -70,14 +63,10 @@ Node op(const std::string& name, const std::string& ns, const std::string& opNam
 {
     Node n;
     n.name = name;
-    n.target = "torch.ops." + ns + "." + opName + "." + (overload.empty() ? "default" : overload);
-    n.targetKind = TargetKind::OpOverload;
-    n.ns = ns;
-    n.op = opName;
-    n.overload = overload.empty() ? "default" : overload;
+    n.setTarget("torch.ops." + ns + "." + opName + "." + (overload.empty() ? "default" : overload));
     n.inputs = std::move(inputs);
     for (auto& o : outputs)
-        n.outputs.push_back(tensorArg(o));
+        n.outputs.push_back(Argument::tensor(o));
     if (debugHandle) {
         n.debugHandles = { *debugHandle };
         n.metadata["debug_handle"] = std::to_string(*debugHandle);
@@ -92,22 +81,22 @@ struct Builder
 
     Builder& input(const std::string& name, TensorMeta m)
     {
-        ep->graph.inputs.push_back(tensorArg(name));
+        ep->graph.inputs.push_back(Argument::tensor(name));
         ep->graph.tensorValues[name] = std::move(m);
         InputSpec s;
         s.kind = InputKind::UserInput;
-        s.arg = tensorArg(name);
+        s.arg = Argument::tensor(name);
         ep->signature.inputSpecs.push_back(std::move(s));
         return *this;
     }
     Builder& lifted(InputKind kind, const std::string& name, const std::string& fqn, TensorMeta m,
         std::vector<std::uint8_t> bytes, bool withData = true)
     {
-        ep->graph.inputs.push_back(tensorArg(name));
+        ep->graph.inputs.push_back(Argument::tensor(name));
         ep->graph.tensorValues[name] = m;
         InputSpec s;
         s.kind = kind;
-        s.arg = tensorArg(name);
+        s.arg = Argument::tensor(name);
         s.target = fqn;
         ep->signature.inputSpecs.push_back(std::move(s));
         if (withData) {
@@ -129,10 +118,10 @@ struct Builder
     }
     Builder& output(OutputKind kind, const std::string& name, const std::string& target = {})
     {
-        ep->graph.outputs.push_back(tensorArg(name));
+        ep->graph.outputs.push_back(Argument::tensor(name));
         OutputSpec s;
         s.kind = kind;
-        s.arg = tensorArg(name);
+        s.arg = Argument::tensor(name);
         s.target = target;
         ep->signature.outputSpecs.push_back(std::move(s));
         return *this;
@@ -260,8 +249,8 @@ private:
         return Builder()
             .input("x", meta(ScalarType::Float, { 1 }))
             .input("y", meta(ScalarType::Float, { 1 }))
-            .node(op("add", "aten", "add", "Tensor", { na("self", tensorArg("x")), na("other", tensorArg("y")) },
-                      { "add" }, 1),
+            .node(op("add", "aten", "add", "Tensor",
+                      { na("self", Argument::tensor("x")), na("other", Argument::tensor("y")) }, { "add" }, 1),
                 { { "add", meta(ScalarType::Float, { 1 }) } })
             .output(OutputKind::UserOutput, "add")
             .done();
@@ -324,10 +313,9 @@ private:
     {
         Node v;
         v.name = out;
-        v.target = "executorch.exir.memory.view";
-        v.targetKind = TargetKind::MemoryView;
-        v.inputs = { na("", tensorArg(base)), na("", std::move(size)) };
-        v.outputs = { tensorArg(out) };
+        v.setTarget("executorch.exir.memory.view");
+        v.inputs = { na("", Argument::tensor(base)), na("", std::move(size)) };
+        v.outputs = { Argument::tensor(out) };
         return v;
     }
 
@@ -402,8 +390,8 @@ private Q_SLOTS:
                           floats({ 1, 2, 3, 4 }))
                       .input("x", meta(ScalarType::Float, { 2, 3 }))
                       .node(op("linear", "aten", "linear", "",
-                                { na("input", tensorArg("x")), na("weight", tensorArg("p_weight")),
-                                    na("bias", tensorArg("p_bias")) },
+                                { na("input", Argument::tensor("x")), na("weight", Argument::tensor("p_weight")),
+                                    na("bias", Argument::tensor("p_bias")) },
                                 { "linear" }, 1),
                           { { "linear", meta(ScalarType::Float, { 2, 4 }) } })
                       .output(OutputKind::UserOutput, "linear")
@@ -430,18 +418,19 @@ private Q_SLOTS:
 
     void emitsBufferMutationWithWriteBack()
     {
-        auto ep = Builder()
-                      .lifted(InputKind::Buffer, "b_count", "count", meta(ScalarType::Float, { 1 }), floats({ 5 }))
-                      .input("x", meta(ScalarType::Float, { 1 }))
-                      .node(op("add", "aten", "add", "Tensor",
-                                { na("self", tensorArg("b_count")), na("other", tensorArg("x")) }, { "add" }),
-                          { { "add", meta(ScalarType::Float, { 1 }) } })
-                      .node(op("mul", "aten", "mul", "Scalar",
-                                { na("self", tensorArg("x")), na("other", floatArg(2.0)) }, { "mul" }),
-                          { { "mul", meta(ScalarType::Float, { 1 }) } })
-                      .output(OutputKind::BufferMutation, "add", "count")
-                      .output(OutputKind::UserOutput, "mul")
-                      .done();
+        auto ep =
+            Builder()
+                .lifted(InputKind::Buffer, "b_count", "count", meta(ScalarType::Float, { 1 }), floats({ 5 }))
+                .input("x", meta(ScalarType::Float, { 1 }))
+                .node(op("add", "aten", "add", "Tensor",
+                          { na("self", Argument::tensor("b_count")), na("other", Argument::tensor("x")) }, { "add" }),
+                    { { "add", meta(ScalarType::Float, { 1 }) } })
+                .node(op("mul", "aten", "mul", "Scalar",
+                          { na("self", Argument::tensor("x")), na("other", floatArg(2.0)) }, { "mul" }),
+                    { { "mul", meta(ScalarType::Float, { 1 }) } })
+                .output(OutputKind::BufferMutation, "add", "count")
+                .output(OutputKind::UserOutput, "mul")
+                .done();
         auto r = emitProgram({ { "forward", ep } });
         QVERIFY_RESULT(r);
         const auto& m = r->program.executionPlan.at(0);
@@ -486,11 +475,11 @@ private Q_SLOTS:
                       .lifted(InputKind::Parameter, "p_w", "w", meta(ScalarType::Float, { 2 }, true), floats({ 3, 4 }))
                       .input("x", meta(ScalarType::Float, { 2 }))
                       .node(op("mul", "aten", "mul", "Tensor",
-                                { na("self", tensorArg("x")), na("other", tensorArg("p_w")) }, { "mul" }),
+                                { na("self", Argument::tensor("x")), na("other", Argument::tensor("p_w")) }, { "mul" }),
                           { { "mul", meta(ScalarType::Float, { 2 }, true) } })
-                      .node(op("sum", "aten", "sum", "", { na("self", tensorArg("mul")) }, { "loss" }),
+                      .node(op("sum", "aten", "sum", "", { na("self", Argument::tensor("mul")) }, { "loss" }),
                           { { "loss", meta(ScalarType::Float, {}, true) } })
-                      .node(op("clone", "aten", "clone", "", { na("self", tensorArg("x")) }, { "grad_w" }),
+                      .node(op("clone", "aten", "clone", "", { na("self", Argument::tensor("x")) }, { "grad_w" }),
                           { { "grad_w", meta(ScalarType::Float, { 2 }) } })
                       .output(OutputKind::LossOutput, "loss")
                       .output(OutputKind::GradientToParameter, "grad_w", "w")
@@ -588,8 +577,8 @@ private Q_SLOTS:
             return Builder()
                 .lifted(InputKind::TensorConstant, "c", fqn, meta(ScalarType::Float, {}), floats({ 1 }))
                 .input("x", meta(ScalarType::Float, { 3 }))
-                .node(op("add", "aten", "add", "Tensor", { na("self", tensorArg("x")), na("other", tensorArg("c")) },
-                          { "add" }),
+                .node(op("add", "aten", "add", "Tensor",
+                          { na("self", Argument::tensor("x")), na("other", Argument::tensor("c")) }, { "add" }),
                     { { "add", meta(ScalarType::Float, { 3 }) } })
                 .output(OutputKind::UserOutput, "add")
                 .done();
@@ -626,9 +615,9 @@ private Q_SLOTS:
     {
         auto original = Builder()
                             .input("a", meta(ScalarType::Float, { 2 }))
-                            .node(op("relu", "aten", "relu", "", { na("self", tensorArg("a")) }, { "r" }, 1),
+                            .node(op("relu", "aten", "relu", "", { na("self", Argument::tensor("a")) }, { "r" }, 1),
                                 { { "r", meta(ScalarType::Float, { 2 }) } })
-                            .node(op("neg", "aten", "neg", "", { na("self", tensorArg("r")) }, { "n" }, 2),
+                            .node(op("neg", "aten", "neg", "", { na("self", Argument::tensor("r")) }, { "n" }, 2),
                                 { { "n", meta(ScalarType::Float, { 2 }) } })
                             .output(OutputKind::UserOutput, "n")
                             .done();
@@ -643,18 +632,15 @@ private Q_SLOTS:
         b.input("x", meta(ScalarType::Float, { 2 }));
         Node call;
         call.name = "executorch_call_delegate";
-        call.target = "torch.ops.higher_order.executorch_call_delegate";
-        call.targetKind = TargetKind::HigherOrder;
-        call.ns = "higher_order";
-        call.op = "executorch_call_delegate";
+        call.setTarget("torch.ops.higher_order.executorch_call_delegate");
         Argument s;
         s.kind = ArgKind::String;
         s.strings = { "{}" };
-        call.inputs = { na("lowered_module_0", s), na("delegate_arg_0", tensorArg("x")) };
-        call.outputs = { tensorArg("d") };
+        call.inputs = { na("lowered_module_0", s), na("delegate_arg_0", Argument::tensor("x")) };
+        call.outputs = { Argument::tensor("d") };
         b.node(call, { { "d", meta(ScalarType::Float, { 2 }) } });
-        b.node(op("add", "aten", "add", "Tensor", { na("self", tensorArg("d")), na("other", tensorArg("d")) },
-                   { "add" }, 3),
+        b.node(op("add", "aten", "add", "Tensor",
+                   { na("self", Argument::tensor("d")), na("other", Argument::tensor("d")) }, { "add" }, 3),
             { { "add", meta(ScalarType::Float, { 2 }) } });
         b.output(OutputKind::UserOutput, "add");
         b.ep->loweredModules["lowered_module_0"] = lowered;
@@ -712,12 +698,13 @@ private Q_SLOTS:
     {
         auto branch = [](const char* opName, const char* overload) {
             auto g = std::make_shared<Graph>();
-            g->inputs = { tensorArg("bx") };
+            g->inputs = { Argument::tensor("bx") };
             Node n = op(std::string(opName) + "_b", "aten", opName, overload,
-                { na("self", tensorArg("bx")), na("other", tensorArg("bx")) }, { std::string(opName) + "_r" }, 9);
+                { na("self", Argument::tensor("bx")), na("other", Argument::tensor("bx")) },
+                { std::string(opName) + "_r" }, 9);
             g->nodes.push_back(n);
             g->tensorValues[std::string(opName) + "_r"] = meta(ScalarType::Float, { 2 });
-            g->outputs = { tensorArg(std::string(opName) + "_r") };
+            g->outputs = { Argument::tensor(std::string(opName) + "_r") };
             return g;
         };
         Builder b;
@@ -725,10 +712,7 @@ private Q_SLOTS:
         b.input("x", meta(ScalarType::Float, { 2 }));
         Node c;
         c.name = "cond";
-        c.target = "torch.ops.higher_order.cond";
-        c.targetKind = TargetKind::HigherOrder;
-        c.ns = "higher_order";
-        c.op = "cond";
+        c.setTarget("torch.ops.higher_order.cond");
         Argument tg;
         tg.kind = ArgKind::Graph;
         tg.strings = { "true_graph_0" };
@@ -736,8 +720,8 @@ private Q_SLOTS:
         Argument fg = tg;
         fg.strings = { "false_graph_0" };
         fg.graph = branch("mul", "Tensor");
-        c.inputs = { na("", tensorArg("p")), na("", tg), na("", fg), na("", tensorsArg({ "x" })) };
-        c.outputs = { tensorArg("out") };
+        c.inputs = { na("", Argument::tensor("p")), na("", tg), na("", fg), na("", tensorsArg({ "x" })) };
+        c.outputs = { Argument::tensor("out") };
         b.node(c, { { "out", meta(ScalarType::Float, { 2 }) } });
         b.output(OutputKind::UserOutput, "out");
         auto r = emitProgram({ { "forward", b.done() } });
@@ -805,7 +789,8 @@ private Q_SLOTS:
         // The torch 2.1 form map_impl(f, num_mapped, *mapped, *operands) emits the same program.
         auto legacy = std::make_shared<ExportedProgram>(*ep);
         auto& node = legacy->graph.nodes[1];
-        node.inputs = { node.inputs[0], na("", intArg(1)), na("", tensorArg("neg")), na("", tensorArg("y")) };
+        node.inputs = { node.inputs[0], na("", intArg(1)), na("", Argument::tensor("neg")),
+            na("", Argument::tensor("y")) };
         auto l = emitProgram({ { "forward", legacy } });
         QVERIFY_RESULT(l);
         QCOMPARE(describeInstructions(l->program.executionPlan.at(0)), describeInstructions(m));
@@ -819,10 +804,7 @@ private Q_SLOTS:
                            const std::string& out) {
             Node m;
             m.name = name;
-            m.target = "torch.ops.higher_order.map_impl";
-            m.targetKind = TargetKind::HigherOrder;
-            m.ns = "higher_order";
-            m.op = "map_impl";
+            m.setTarget("torch.ops.higher_order.map_impl");
             Argument g;
             g.kind = ArgKind::Graph;
             g.strings = { name + "_body" };
@@ -832,16 +814,16 @@ private Q_SLOTS:
             return m;
         };
         auto inner = std::make_shared<Graph>();
-        inner->inputs = { tensorArg("xi") };
-        inner->nodes = { op("neg", "aten", "neg", "", { na("self", tensorArg("xi")) }, { "ni" }) };
+        inner->inputs = { Argument::tensor("xi") };
+        inner->nodes = { op("neg", "aten", "neg", "", { na("self", Argument::tensor("xi")) }, { "ni" }) };
         inner->tensorValues = { { "xi", meta(ScalarType::Float, { 2 }) }, { "ni", meta(ScalarType::Float, { 2 }) } };
-        inner->outputs = { tensorArg("ni") };
+        inner->outputs = { Argument::tensor("ni") };
         auto outer = std::make_shared<Graph>();
-        outer->inputs = { tensorArg("xo") };
+        outer->inputs = { Argument::tensor("xo") };
         outer->nodes = { mapNode("map_i", inner, "xo", "io") };
         outer->tensorValues = { { "xo", meta(ScalarType::Float, { 2, 2 }) },
             { "io", meta(ScalarType::Float, { 2, 2 }) } };
-        outer->outputs = { tensorArg("io") };
+        outer->outputs = { Argument::tensor("io") };
         Builder b;
         b.input("x", meta(ScalarType::Float, { 2, 2, 2 }));
         b.node(mapNode("map_o", outer, "x", "out"), { { "out", meta(ScalarType::Float, { 2, 2, 2 }) } });
@@ -1045,8 +1027,8 @@ private Q_SLOTS:
         size.kind = ArgKind::Ints;
         size.ints = { 6 };
         b.node(viewNode("c", size, "cv"), { { "cv", meta(ScalarType::Float, { 6 }) } });
-        b.node(
-            op("add", "aten", "add", "Tensor", { na("self", tensorArg("x")), na("other", tensorArg("cv")) }, { "add" }),
+        b.node(op("add", "aten", "add", "Tensor",
+                   { na("self", Argument::tensor("x")), na("other", Argument::tensor("cv")) }, { "add" }),
             { { "add", meta(ScalarType::Float, { 6 }) } });
         b.output(OutputKind::UserOutput, "add");
         auto r = emitProgram({ { "forward", b.done() } });
@@ -1071,14 +1053,15 @@ private Q_SLOTS:
         Builder b;
         b.input("x", xm);
         b.ep->rangeConstraints["s0"] = RangeConstraint { 1, 4 };
-        Node sz = op("sym_size", "aten", "sym_size", "int", { na("self", tensorArg("x")), na("dim", intArg(0)) }, {});
+        Node sz =
+            op("sym_size", "aten", "sym_size", "int", { na("self", Argument::tensor("x")), na("dim", intArg(0)) }, {});
         Argument so;
         so.kind = ArgKind::SymInt;
         so.names = { "sym_size" };
         sz.outputs = { so };
         b.node(sz);
-        b.node(
-            op("mul", "aten", "mul", "Tensor", { na("self", tensorArg("x")), na("other", tensorArg("x")) }, { "mul" }),
+        b.node(op("mul", "aten", "mul", "Tensor",
+                   { na("self", Argument::tensor("x")), na("other", Argument::tensor("x")) }, { "mul" }),
             { { "mul", xm } });
         Argument size;
         size.kind = ArgKind::SymInts;
@@ -1124,10 +1107,8 @@ private Q_SLOTS:
         b.input("x", meta(ScalarType::Float, { 2 }));
         Node w;
         w.name = "while_loop";
-        w.target = "torch.ops.higher_order.while_loop";
-        w.targetKind = TargetKind::HigherOrder;
-        w.op = "while_loop";
-        w.outputs = { tensorArg("y") };
+        w.setTarget("torch.ops.higher_order.while_loop");
+        w.outputs = { Argument::tensor("y") };
         b.node(w, { { "y", meta(ScalarType::Float, { 2 }) } });
         b.output(OutputKind::UserOutput, "y");
         auto r = emitProgram({ { "forward", b.done() } });
@@ -1142,7 +1123,7 @@ private Q_SLOTS:
         auto ep = Builder()
                       .input("x", meta(ScalarType::Float, { 2 }))
                       .node(op("frob", "mylib", "frobnicate", "",
-                                { na("self", tensorArg("x")), na("times", intArg(3)) }, { "frob" }),
+                                { na("self", Argument::tensor("x")), na("times", intArg(3)) }, { "frob" }),
                           { { "frob", meta(ScalarType::Float, { 2 }) } })
                       .output(OutputKind::UserOutput, "frob")
                       .done();
@@ -1161,13 +1142,14 @@ private Q_SLOTS:
     void reportsErrorsWithNodeAndTarget()
     {
         // A node using an undefined value.
-        auto ep = Builder()
-                      .input("x", meta(ScalarType::Float, { 2 }))
-                      .node(op("add", "aten", "add", "Tensor",
-                                { na("self", tensorArg("x")), na("other", tensorArg("ghost")) }, { "add" }),
-                          { { "add", meta(ScalarType::Float, { 2 }) } })
-                      .output(OutputKind::UserOutput, "add")
-                      .done();
+        auto ep =
+            Builder()
+                .input("x", meta(ScalarType::Float, { 2 }))
+                .node(op("add", "aten", "add", "Tensor",
+                          { na("self", Argument::tensor("x")), na("other", Argument::tensor("ghost")) }, { "add" }),
+                    { { "add", meta(ScalarType::Float, { 2 }) } })
+                .output(OutputKind::UserOutput, "add")
+                .done();
         auto r = emitProgram({ { "forward", ep } });
         QVERIFY(!r);
         QCOMPARE(r.error().code, ErrorCode::InvalidInput);
@@ -1175,14 +1157,15 @@ private Q_SLOTS:
         QVERIFY(r.error().message.find("torch.ops.aten.add.Tensor") != std::string::npos);
         QVERIFY(r.error().message.find("ghost") != std::string::npos);
         // A missing weight.
-        auto ep2 = Builder()
-                       .lifted(InputKind::Parameter, "p_w", "fc.weight", meta(ScalarType::Float, { 2 }), {}, false)
-                       .input("x", meta(ScalarType::Float, { 2 }))
-                       .node(op("mul", "aten", "mul", "Tensor",
-                                 { na("self", tensorArg("x")), na("other", tensorArg("p_w")) }, { "mul" }),
-                           { { "mul", meta(ScalarType::Float, { 2 }) } })
-                       .output(OutputKind::UserOutput, "mul")
-                       .done();
+        auto ep2 =
+            Builder()
+                .lifted(InputKind::Parameter, "p_w", "fc.weight", meta(ScalarType::Float, { 2 }), {}, false)
+                .input("x", meta(ScalarType::Float, { 2 }))
+                .node(op("mul", "aten", "mul", "Tensor",
+                          { na("self", Argument::tensor("x")), na("other", Argument::tensor("p_w")) }, { "mul" }),
+                    { { "mul", meta(ScalarType::Float, { 2 }) } })
+                .output(OutputKind::UserOutput, "mul")
+                .done();
         r = emitProgram({ { "forward", ep2 } });
         QVERIFY(!r);
         QCOMPARE(r.error().code, ErrorCode::InvalidInput);
@@ -1233,7 +1216,8 @@ private Q_SLOTS:
         Builder b;
         b.input("x", xm);
         b.ep->rangeConstraints["s0"] = RangeConstraint { 2, 8 };
-        Node sz = op("sym_size", "aten", "sym_size", "int", { na("self", tensorArg("x")), na("dim", intArg(0)) }, {});
+        Node sz =
+            op("sym_size", "aten", "sym_size", "int", { na("self", Argument::tensor("x")), na("dim", intArg(0)) }, {});
         Argument so;
         so.kind = ArgKind::SymInt;
         so.names = { "sym_size" };
@@ -1242,10 +1226,10 @@ private Q_SLOTS:
         Argument size;
         size.kind = ArgKind::SymInts;
         size.syms = { SymInt { std::nullopt, "sym_size", std::nullopt }, SymInt { 3, {}, {} } };
-        Node mul =
-            op("mul", "aten", "mul", "Tensor", { na("self", tensorArg("x")), na("other", tensorArg("x")) }, { "mul" });
+        Node mul = op("mul", "aten", "mul", "Tensor",
+            { na("self", Argument::tensor("x")), na("other", Argument::tensor("x")) }, { "mul" });
         b.node(mul, { { "mul", xm } });
-        b.node(op("view", "aten", "view", "", { na("self", tensorArg("mul")), na("size", size) }, { "view" }),
+        b.node(op("view", "aten", "view", "", { na("self", Argument::tensor("mul")), na("size", size) }, { "view" }),
             { { "view", vm } });
         b.output(OutputKind::UserOutput, "view");
         auto r = emitProgram({ { "forward", b.done() } });

@@ -115,7 +115,7 @@ private Q_SLOTS:
     void sampleInputsMatchArgsInOrderAndKwargsByName()
     {
         auto ep = fixtures::makeExportedProgram();
-        pte::InputSpec mask { pte::InputKind::UserInput, fixtures::tensorArg("mask"), "", {}, {} };
+        pte::InputSpec mask { pte::InputKind::UserInput, pte::Argument::tensor("mask"), "", {}, {} };
         ep->signature.inputSpecs.push_back(mask);
         pte::SampleInputs sample;
         sample.source = "model.pt2:data/sample_inputs/model.pt";

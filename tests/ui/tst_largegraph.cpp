@@ -20,33 +20,22 @@ namespace {
 constexpr int kNodes = 10000;
 constexpr int kBlocks = 50; ///< layers.0 .. layers.49, 200 nodes each
 
-pte::Argument tensorArg(const std::string& name)
-{
-    pte::Argument a;
-    a.kind = pte::ArgKind::Tensor;
-    a.names = { name };
-    return a;
-}
-
 /** x -> n0 -> n1 -> ... -> n9999 -> output; node i also reads x; nn_module_stack puts node i in layers.(i / 200). */
 std::shared_ptr<Snapshot> makeLargeDump()
 {
     auto ep = std::make_shared<pte::ExportedProgram>();
     ep->source = "large.pt2:models/model.json";
     auto& g = ep->graph;
-    g.inputs = { tensorArg("x") };
+    g.inputs = { pte::Argument::tensor("x") };
     g.nodes.reserve(kNodes);
     for (int i = 0; i < kNodes; ++i) {
         pte::Node n;
         n.name = "n" + std::to_string(i);
-        n.target = "torch.ops.aten.add.Tensor";
-        n.targetKind = pte::TargetKind::OpOverload;
-        n.ns = "aten";
-        n.op = "add";
-        n.overload = "Tensor";
-        n.inputs.push_back(pte::NamedArgument { "self", tensorArg(i ? "n" + std::to_string(i - 1) : "x"), 1 });
-        n.inputs.push_back(pte::NamedArgument { "other", tensorArg("x"), 1 });
-        n.outputs.push_back(tensorArg(n.name));
+        n.setTarget("torch.ops.aten.add.Tensor");
+        n.inputs.push_back(
+            pte::NamedArgument { "self", pte::Argument::tensor(i ? "n" + std::to_string(i - 1) : "x"), 1 });
+        n.inputs.push_back(pte::NamedArgument { "other", pte::Argument::tensor("x"), 1 });
+        n.outputs.push_back(pte::Argument::tensor(n.name));
         n.debugHandles = { i + 1 };
         const int block = i / (kNodes / kBlocks);
         n.metadata["nn_module_stack"] =
@@ -54,10 +43,10 @@ std::shared_ptr<Snapshot> makeLargeDump()
         n.jsonPath = "graph_module.graph.nodes[" + std::to_string(i) + "]";
         g.nodes.push_back(std::move(n));
     }
-    g.outputs = { tensorArg("n" + std::to_string(kNodes - 1)) };
-    ep->signature.inputSpecs = { pte::InputSpec { pte::InputKind::UserInput, tensorArg("x"), "", {}, {} } };
+    g.outputs = { pte::Argument::tensor("n" + std::to_string(kNodes - 1)) };
+    ep->signature.inputSpecs = { pte::InputSpec { pte::InputKind::UserInput, pte::Argument::tensor("x"), "", {}, {} } };
     ep->signature.outputSpecs = { pte::OutputSpec {
-        pte::OutputKind::UserOutput, tensorArg("n" + std::to_string(kNodes - 1)), "" } };
+        pte::OutputKind::UserOutput, pte::Argument::tensor("n" + std::to_string(kNodes - 1)), "" } };
     auto snap = std::make_shared<Snapshot>();
     snap->dumpMethods.push_back(DumpMethod { "forward", "forward", "large.pt2", ep, {} });
     snap->finalize();

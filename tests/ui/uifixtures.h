@@ -132,27 +132,15 @@ inline std::shared_ptr<pte::Program> makeProgram()
     return p;
 }
 
-inline pte::Argument tensorArg(const std::string& name)
-{
-    pte::Argument a;
-    a.kind = pte::ArgKind::Tensor;
-    a.names = { name };
-    return a;
-}
-
 inline pte::Node node(const std::string& name, const std::string& op, std::vector<std::string> inputs,
     std::vector<std::int64_t> handles, const std::string& moduleStack = {})
 {
     pte::Node n;
     n.name = name;
-    n.target = "torch.ops.aten." + op + ".Tensor";
-    n.targetKind = pte::TargetKind::OpOverload;
-    n.ns = "aten";
-    n.op = op;
-    n.overload = "Tensor";
+    n.setTarget("torch.ops.aten." + op + ".Tensor");
     for (const auto& i : inputs)
-        n.inputs.push_back(pte::NamedArgument { "self", tensorArg(i), 1 });
-    n.outputs.push_back(tensorArg(name));
+        n.inputs.push_back(pte::NamedArgument { "self", pte::Argument::tensor(i), 1 });
+    n.outputs.push_back(pte::Argument::tensor(name));
     n.debugHandles = handles;
     if (!handles.empty())
         n.metadata["debug_handle"] = std::to_string(handles.front());
@@ -168,22 +156,23 @@ inline std::shared_ptr<pte::ExportedProgram> makeExportedProgram()
     auto ep = std::make_shared<pte::ExportedProgram>();
     ep->source = "model.pt2:models/model.json";
     auto& g = ep->graph;
-    g.inputs = { tensorArg("w"), tensorArg("buf"), tensorArg("x") };
+    g.inputs = { pte::Argument::tensor("w"), pte::Argument::tensor("buf"), pte::Argument::tensor("x") };
     g.nodes = { node("add", "add", { "x", "w" }, { 1 }, "L__self__,,M;L__self__lin,lin,torch.nn.Linear"),
         node("mul", "mul", { "add", "add" }, { 2 }, "L__self__,,M;L__self__act,act,torch.nn.ReLU"),
         node("copy", "copy", { "buf", "mul" }, { 3 }) };
-    g.outputs = { tensorArg("copy"), tensorArg("mul") };
+    g.outputs = { pte::Argument::tensor("copy"), pte::Argument::tensor("mul") };
     pte::TensorMeta meta;
     meta.dtype = pte::ScalarType::Float;
     meta.sizes = { pte::SymInt { 2, {}, {} }, pte::SymInt { 3, {}, {} } };
     for (const char* n : { "x", "w", "buf", "add", "mul", "copy" })
         g.tensorValues[n] = meta;
-    pte::InputSpec w { pte::InputKind::Parameter, tensorArg("w"), "lin.weight", {}, {} };
-    pte::InputSpec b { pte::InputKind::Buffer, tensorArg("buf"), "running", true, {} };
-    pte::InputSpec x { pte::InputKind::UserInput, tensorArg("x"), "", {}, {} };
+    pte::InputSpec w { pte::InputKind::Parameter, pte::Argument::tensor("w"), "lin.weight", {}, {} };
+    pte::InputSpec b { pte::InputKind::Buffer, pte::Argument::tensor("buf"), "running", true, {} };
+    pte::InputSpec x { pte::InputKind::UserInput, pte::Argument::tensor("x"), "", {}, {} };
     ep->signature.inputSpecs = { w, b, x };
-    ep->signature.outputSpecs = { pte::OutputSpec { pte::OutputKind::BufferMutation, tensorArg("copy"), "running" },
-        pte::OutputSpec { pte::OutputKind::UserOutput, tensorArg("mul"), "" } };
+    ep->signature.outputSpecs = { pte::OutputSpec {
+                                      pte::OutputKind::BufferMutation, pte::Argument::tensor("copy"), "running" },
+        pte::OutputSpec { pte::OutputKind::UserOutput, pte::Argument::tensor("mul"), "" } };
     return ep;
 }
 

@@ -37,14 +37,6 @@ pte::TensorMeta vectorMeta(std::int64_t numel)
     return m;
 }
 
-pte::Argument tensorArg(const std::string& name)
-{
-    pte::Argument a;
-    a.kind = pte::ArgKind::Tensor;
-    a.names = { name };
-    return a;
-}
-
 /** The ptelens source folder, from the CMakeCache.txt above the CLI binary (for schema/program.fbs). */
 std::string sourceDir(const std::string& cliPath)
 {
@@ -114,11 +106,11 @@ std::vector<BenchMeasurement> runEmitBench(const BenchContext& ctx)
     const auto meta = vectorMeta(numel);
     for (int w = 0; w < weights; ++w) {
         const std::string name = "p_w" + std::to_string(w);
-        ep->graph.inputs.push_back(tensorArg(name));
+        ep->graph.inputs.push_back(pte::Argument::tensor(name));
         ep->graph.tensorValues[name] = meta;
         pte::InputSpec s;
         s.kind = pte::InputKind::Parameter;
-        s.arg = tensorArg(name);
+        s.arg = pte::Argument::tensor(name);
         s.target = "w" + std::to_string(w);
         ep->signature.inputSpecs.push_back(s);
         pte::WeightTensor wt;
@@ -128,28 +120,24 @@ std::vector<BenchMeasurement> runEmitBench(const BenchContext& ctx)
         wt.isParameter = true;
         ep->weights[s.target] = std::move(wt);
     }
-    ep->graph.inputs.push_back(tensorArg("x"));
+    ep->graph.inputs.push_back(pte::Argument::tensor("x"));
     ep->graph.tensorValues["x"] = meta;
     pte::InputSpec user;
-    user.arg = tensorArg("x");
+    user.arg = pte::Argument::tensor("x");
     ep->signature.inputSpecs.push_back(user);
     ep->graph.nodes.reserve(std::size_t(nodes));
     for (int i = 0; i < nodes; ++i) {
         pte::Node n;
         n.name = "add_" + std::to_string(i);
-        n.target = "torch.ops.aten.add.Tensor";
-        n.targetKind = pte::TargetKind::OpOverload;
-        n.ns = "aten";
-        n.op = "add";
-        n.overload = "Tensor";
-        n.inputs = { pte::NamedArgument { "self", tensorArg(i ? "add_" + std::to_string(i - 1) : "x"), 1 },
-            pte::NamedArgument { "other", tensorArg("p_w" + std::to_string(i % weights)), 1 } };
-        n.outputs = { tensorArg(n.name) };
+        n.setTarget("torch.ops.aten.add.Tensor");
+        n.inputs = { pte::NamedArgument { "self", pte::Argument::tensor(i ? "add_" + std::to_string(i - 1) : "x"), 1 },
+            pte::NamedArgument { "other", pte::Argument::tensor("p_w" + std::to_string(i % weights)), 1 } };
+        n.outputs = { pte::Argument::tensor(n.name) };
         n.debugHandles = { i + 1 };
         ep->graph.tensorValues[n.name] = meta;
         ep->graph.nodes.push_back(std::move(n));
     }
-    ep->graph.outputs = { tensorArg("add_" + std::to_string(nodes - 1)) };
+    ep->graph.outputs = { pte::Argument::tensor("add_" + std::to_string(nodes - 1)) };
     pte::OutputSpec os;
     os.arg = ep->graph.outputs[0];
     ep->signature.outputSpecs = { os };

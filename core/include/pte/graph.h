@@ -110,6 +110,9 @@ struct Argument
     std::vector<Argument> children;
     std::shared_ptr<const Graph> graph;
     std::optional<ScalarType> scalarType; ///< for ArgKind::ScalarType, converted to ExecuTorch numbering
+
+    /** A single-tensor argument naming the graph value `name`. */
+    [[nodiscard]] static Argument tensor(std::string name);
 };
 
 struct NamedArgument
@@ -145,6 +148,9 @@ struct Node
     std::vector<std::int64_t> debugHandles; ///< parsed metadata["debug_handle"] (one, or several for delegates)
     std::string jsonPath; ///< e.g. "graph_module.graph.nodes[3]" for error messages
 
+    /** Sets `target` as written and classifies it: targetKind, and ns/op/overload for operator and higher-order
+     *  targets ("torch.ops.aten.add.Tensor" -> aten, add, Tensor; edge and backend dialects alike). */
+    void setTarget(std::string target);
     /** "aten::add.Tensor" for OpOverload targets; the raw target otherwise. */
     [[nodiscard]] std::string qualifiedOp() const;
     [[nodiscard]] const NamedArgument* input(std::string_view argName) const noexcept;
