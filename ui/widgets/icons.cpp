@@ -76,27 +76,16 @@ void paintIcon(QPainter& p, IconKind kind, const QRectF& rect, QIcon::Mode mode)
         back.lineTo(52, 28);
         p.drawPath(back);
         p.setBrush(c(QColor(0xf8, 0xd8, 0x7a)));
-        QPainterPath flap;
-        flap.moveTo(6, 50);
-        flap.lineTo(15, 28);
-        flap.lineTo(60, 28);
-        flap.lineTo(51, 50);
-        flap.closeSubpath();
-        p.drawPath(flap);
+        const QPointF flap[] = { { 6, 50 }, { 15, 28 }, { 60, 28 }, { 51, 50 } };
+        p.drawPolygon(flap, 4);
         break;
     }
     case IconKind::Save: {
         // A floppy disk.
         p.setPen(pen(QColor(0x1f, 0x3f, 0x6b), 3));
         p.setBrush(c(QColor(0x3d, 0x6f, 0xb0)));
-        QPainterPath body;
-        body.moveTo(8, 8);
-        body.lineTo(46, 8);
-        body.lineTo(56, 18);
-        body.lineTo(56, 56);
-        body.lineTo(8, 56);
-        body.closeSubpath();
-        p.drawPath(body);
+        const QPointF body[] = { { 8, 8 }, { 46, 8 }, { 56, 18 }, { 56, 56 }, { 8, 56 } };
+        p.drawPolygon(body, 5);
         p.setPen(Qt::NoPen);
         p.setBrush(c(QColor(0xe8, 0xee, 0xf6)));
         p.drawRect(QRectF(17, 10, 26, 15));
@@ -109,12 +98,8 @@ void paintIcon(QPainter& p, IconKind kind, const QRectF& rect, QIcon::Mode mode)
         // A play triangle over a stack: "run the emitter".
         p.setPen(pen(QColor(0x1b, 0x6e, 0x3a), 3));
         p.setBrush(c(QColor(0x3c, 0xb3, 0x64)));
-        QPainterPath tri;
-        tri.moveTo(16, 8);
-        tri.lineTo(54, 32);
-        tri.lineTo(16, 56);
-        tri.closeSubpath();
-        p.drawPath(tri);
+        const QPointF tri[] = { { 16, 8 }, { 54, 32 }, { 16, 56 } };
+        p.drawPolygon(tri, 3);
         p.setPen(pen(Qt::white, 4));
         p.drawLine(QPointF(24, 26), QPointF(36, 32));
         p.drawLine(QPointF(24, 38), QPointF(36, 32));
