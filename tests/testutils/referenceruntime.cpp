@@ -8,6 +8,7 @@
 #include <functional>
 #include <map>
 #include <numeric>
+#include <optional>
 
 namespace pte::test {
 
@@ -165,6 +166,51 @@ void store(TensorState& out, const std::vector<double>& values)
     for (std::size_t e = 0; e < values.size(); ++e)
         out.set(e, values[e]);
 }
+
+/**
+ * The window geometry max_pool2d and avg_pool2d share: parameters given once or per spatial dimension, an empty
+ * stride meaning the kernel size, and PyTorch's output-size rule (with ceil_mode, the last window must start inside
+ * the input or its left padding). nullopt for an input that is not 3-D or 4-D.
+ */
+struct Pool2d
+{
+    std::vector<std::int64_t> kernel, stride, padding, dilation;
+    std::int64_t H = 0, W = 0, planes = 0, OH = 0, OW = 0;
+    std::vector<std::int64_t> outShape;
+
+    static std::int64_t at(const std::vector<std::int64_t>& v, std::size_t k) { return v.size() == 1 ? v[0] : v.at(k); }
+
+    static std::optional<Pool2d> make(const TensorState& in, std::vector<std::int64_t> kernel,
+        std::vector<std::int64_t> stride, std::vector<std::int64_t> padding, std::vector<std::int64_t> dilation,
+        bool ceilMode)
+    {
+        const std::size_t rank = in.sizes.size();
+        if ((rank != 3 && rank != 4) || kernel.empty() || padding.empty() || dilation.empty())
+            return std::nullopt;
+        Pool2d g;
+        g.stride = stride.empty() ? kernel : std::move(stride);
+        g.kernel = std::move(kernel);
+        g.padding = std::move(padding);
+        g.dilation = std::move(dilation);
+        g.H = in.sizes[rank - 2];
+        g.W = in.sizes[rank - 1];
+        g.planes = std::int64_t(in.numel()) / std::max<std::int64_t>(g.H * g.W, 1);
+        auto outSize = [&](std::int64_t size, std::size_t k) {
+            const auto span = size + 2 * at(g.padding, k) - at(g.dilation, k) * (at(g.kernel, k) - 1) - 1;
+            const auto st = at(g.stride, k);
+            auto o = (ceilMode ? (span + st - 1) / st : span / st) + 1;
+            if (ceilMode && (o - 1) * st >= size + at(g.padding, k))
+                --o;
+            return o;
+        };
+        g.OH = outSize(g.H, 0);
+        g.OW = outSize(g.W, 1);
+        g.outShape = in.sizes;
+        g.outShape[rank - 2] = g.OH;
+        g.outShape[rank - 1] = g.OW;
+        return g;
+    }
+};
 
 } // namespace
 
@@ -983,56 +1029,36 @@ Result<void> ReferenceRuntime::Impl::kernel(const std::string& op, const std::ve
             PTE_CHECK(need(9));
             PTE_TRY(auto in, tensor(arg(0)));
             PTE_TRY(const auto kernelSize, intList(arg(1)));
-            PTE_TRY(auto stride, intList(arg(2)));
+            PTE_TRY(const auto stride, intList(arg(2)));
             PTE_TRY(const auto padding, intList(arg(3)));
             PTE_TRY(const auto dilation, intList(arg(4)));
             PTE_TRY(const double ceilMode, scalar(arg(5)));
             PTE_TRY(auto out, tensor(arg(6)));
             PTE_TRY(auto indices, tensor(arg(7)));
-            if (stride.empty())
-                stride = kernelSize; // an empty stride means the kernel size
-            auto pair = [](const std::vector<std::int64_t>& v, std::size_t k) {
-                return v.size() == 1 ? v[0] : v.at(k);
-            };
-            const std::size_t rank = in->sizes.size();
-            if ((rank != 3 && rank != 4) || kernelSize.empty() || padding.empty() || dilation.empty())
+            const auto g = Pool2d::make(*in, kernelSize, stride, padding, dilation, ceilMode != 0);
+            if (!g)
                 return fail(ErrorCode::InvalidInput, where() + ": max_pool2d needs a 3-D or 4-D input");
-            const auto H = in->sizes[rank - 2];
-            const auto W = in->sizes[rank - 1];
-            const std::int64_t planes = std::int64_t(in->numel()) / std::max<std::int64_t>(H * W, 1);
-            auto outSize = [&](std::int64_t size, std::size_t k) {
-                const auto span = size + 2 * pair(padding, k) - pair(dilation, k) * (pair(kernelSize, k) - 1) - 1;
-                const auto st = pair(stride, k);
-                auto o = (ceilMode != 0 ? (span + st - 1) / st : span / st) + 1;
-                if (ceilMode != 0 && (o - 1) * st >= size + pair(padding, k))
-                    --o; // the last window must start inside the input or its left padding
-                return o;
-            };
-            const auto OH = outSize(H, 0);
-            const auto OW = outSize(W, 1);
-            std::vector<std::int64_t> shape = in->sizes;
-            shape[rank - 2] = OH;
-            shape[rank - 1] = OW;
-            PTE_CHECK(resize(*out, shape));
-            PTE_CHECK(resize(*indices, shape));
-            for (std::int64_t p = 0; p < planes; ++p)
-                for (std::int64_t y = 0; y < OH; ++y)
-                    for (std::int64_t x = 0; x < OW; ++x) {
+            PTE_CHECK(resize(*out, g->outShape));
+            PTE_CHECK(resize(*indices, g->outShape));
+            const auto at = &Pool2d::at;
+            for (std::int64_t p = 0; p < g->planes; ++p)
+                for (std::int64_t y = 0; y < g->OH; ++y)
+                    for (std::int64_t x = 0; x < g->OW; ++x) {
                         double best = -INFINITY;
                         std::int64_t where_ = -1;
-                        for (std::int64_t ky = 0; ky < pair(kernelSize, 0); ++ky)
-                            for (std::int64_t kx = 0; kx < pair(kernelSize, 1); ++kx) {
-                                const auto iy = y * pair(stride, 0) - pair(padding, 0) + ky * pair(dilation, 0);
-                                const auto ix = x * pair(stride, 1) - pair(padding, 1) + kx * pair(dilation, 1);
-                                if (iy < 0 || iy >= H || ix < 0 || ix >= W)
+                        for (std::int64_t ky = 0; ky < at(g->kernel, 0); ++ky)
+                            for (std::int64_t kx = 0; kx < at(g->kernel, 1); ++kx) {
+                                const auto iy = y * at(g->stride, 0) - at(g->padding, 0) + ky * at(g->dilation, 0);
+                                const auto ix = x * at(g->stride, 1) - at(g->padding, 1) + kx * at(g->dilation, 1);
+                                if (iy < 0 || iy >= g->H || ix < 0 || ix >= g->W)
                                     continue;
-                                const double v = in->get(std::size_t((p * H + iy) * W + ix));
+                                const double v = in->get(std::size_t((p * g->H + iy) * g->W + ix));
                                 if (v > best || std::isnan(v) || where_ < 0) {
                                     best = v;
-                                    where_ = iy * W + ix;
+                                    where_ = iy * g->W + ix;
                                 }
                             }
-                        const auto o = std::size_t((p * OH + y) * OW + x);
+                        const auto o = std::size_t((p * g->OH + y) * g->OW + x);
                         out->set(o, best);
                         indices->set(o, double(where_));
                     }
@@ -1335,7 +1361,7 @@ Result<void> ReferenceRuntime::Impl::kernel(const std::string& op, const std::ve
             PTE_CHECK(need(9));
             PTE_TRY(auto in, tensor(arg(0)));
             PTE_TRY(const auto kernelSize, intList(arg(1)));
-            PTE_TRY(auto stride, intList(arg(2)));
+            PTE_TRY(const auto stride, intList(arg(2)));
             PTE_TRY(const auto padding, intList(arg(3)));
             PTE_TRY(const double ceilMode, scalar(arg(4)));
             PTE_TRY(const double includePad, scalar(arg(5)));
@@ -1344,38 +1370,20 @@ Result<void> ReferenceRuntime::Impl::kernel(const std::string& op, const std::ve
                 PTE_TRY(divisor, scalar(arg(6)));
             }
             PTE_TRY(auto out, tensor(arg(7)));
-            if (stride.empty())
-                stride = kernelSize; // an empty stride means the kernel size
-            auto pair = [](const std::vector<std::int64_t>& v, std::size_t k) {
-                return v.size() == 1 ? v[0] : v.at(k);
-            };
-            const std::size_t rank = in->sizes.size();
-            if ((rank != 3 && rank != 4) || kernelSize.empty() || padding.empty())
+            const auto g = Pool2d::make(*in, kernelSize, stride, padding, { 1 }, ceilMode != 0);
+            if (!g)
                 return fail(ErrorCode::InvalidInput, where() + ": avg_pool2d needs a 3-D or 4-D input");
-            const auto H = in->sizes[rank - 2];
-            const auto W = in->sizes[rank - 1];
-            const std::int64_t planes = std::int64_t(in->numel()) / std::max<std::int64_t>(H * W, 1);
-            auto outSize = [&](std::int64_t size, std::size_t k) {
-                const auto span = size + 2 * pair(padding, k) - pair(kernelSize, k);
-                const auto st = pair(stride, k);
-                auto o = (ceilMode != 0 ? (span + st - 1) / st : span / st) + 1;
-                if (ceilMode != 0 && (o - 1) * st >= size + pair(padding, k))
-                    --o;
-                return o;
-            };
-            const auto OH = outSize(H, 0);
-            const auto OW = outSize(W, 1);
-            std::vector<std::int64_t> shape = in->sizes;
-            shape[rank - 2] = OH;
-            shape[rank - 1] = OW;
-            PTE_CHECK(resize(*out, shape));
-            for (std::int64_t p = 0; p < planes; ++p)
-                for (std::int64_t y = 0; y < OH; ++y)
-                    for (std::int64_t x = 0; x < OW; ++x) {
-                        auto y0 = y * pair(stride, 0) - pair(padding, 0);
-                        auto x0 = x * pair(stride, 1) - pair(padding, 1);
-                        auto y1 = std::min(y0 + pair(kernelSize, 0), H + pair(padding, 0));
-                        auto x1 = std::min(x0 + pair(kernelSize, 1), W + pair(padding, 1));
+            PTE_CHECK(resize(*out, g->outShape));
+            const auto at = &Pool2d::at;
+            const auto H = g->H;
+            const auto W = g->W;
+            for (std::int64_t p = 0; p < g->planes; ++p)
+                for (std::int64_t y = 0; y < g->OH; ++y)
+                    for (std::int64_t x = 0; x < g->OW; ++x) {
+                        auto y0 = y * at(g->stride, 0) - at(g->padding, 0);
+                        auto x0 = x * at(g->stride, 1) - at(g->padding, 1);
+                        auto y1 = std::min(y0 + at(g->kernel, 0), H + at(g->padding, 0));
+                        auto x1 = std::min(x0 + at(g->kernel, 1), W + at(g->padding, 1));
                         const auto padded = (y1 - y0) * (x1 - x0);
                         y0 = std::max<std::int64_t>(y0, 0);
                         x0 = std::max<std::int64_t>(x0, 0);
@@ -1388,7 +1396,7 @@ Result<void> ReferenceRuntime::Impl::kernel(const std::string& op, const std::ve
                         const double d = divisor != 0 ? divisor
                             : includePad != 0         ? double(padded)
                                                       : double((y1 - y0) * (x1 - x0));
-                        out->set(std::size_t((p * OH + y) * OW + x), acc / d);
+                        out->set(std::size_t((p * g->OH + y) * g->OW + x), acc / d);
                     }
             return {};
         }
