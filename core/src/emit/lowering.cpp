@@ -5,6 +5,7 @@
 #include "pte/emitter.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <charconv>
 #include <cstring>
@@ -12,6 +13,7 @@
 #include <limits>
 #include <numeric>
 #include <set>
+#include <span>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -27,7 +29,8 @@ namespace {
 class ArgMap
 {
 public:
-    using value_type = std::pair<std::string, LArg>;
+    /** Names are schema argument names or literals: both outlive the map. */
+    using value_type = std::pair<std::string_view, LArg>;
     using iterator = std::vector<value_type>::iterator;
     using const_iterator = std::vector<value_type>::const_iterator;
 
@@ -53,7 +56,7 @@ public:
     {
         if (const auto it = find(name); it != end())
             return it->second;
-        return m_items.emplace_back(std::string(name), LArg {}).second;
+        return m_items.emplace_back(name, LArg {}).second;
     }
     void reserve(std::size_t n) { m_items.reserve(n); }
     iterator erase(iterator it) { return m_items.erase(it); }
@@ -388,7 +391,9 @@ std::optional<std::int64_t> symUpperBound(const SymInt& s, const std::map<std::s
     return SymEval(s.expr, ranges).run();
 }
 
-std::vector<std::uint8_t> dimOrderFromStrides(const std::vector<std::int64_t>& strides)
+namespace {
+
+std::vector<std::uint8_t> dimOrderOf(std::span<const std::int64_t> strides)
 {
     std::vector<std::uint8_t> order(strides.size());
     std::iota(order.begin(), order.end(), std::uint8_t(0));
@@ -398,6 +403,10 @@ std::vector<std::uint8_t> dimOrderFromStrides(const std::vector<std::int64_t>& s
         order.begin(), order.end(), [&](std::uint8_t a, std::uint8_t b) { return strides[a] > strides[b]; });
     return order;
 }
+
+} // namespace
+
+std::vector<std::uint8_t> dimOrderFromStrides(const std::vector<std::int64_t>& strides) { return dimOrderOf(strides); }
 
 // ---------------------------------------------------------------------------------------------------------
 // The lowering of one method
@@ -410,6 +419,40 @@ std::string describeNode(const Node& n)
     std::string s = "node '" + n.name + "' (" + n.target + ")";
     return s;
 }
+
+/**
+ * Where a lowering message points: a node (described by describeNode only when a message is built: most nodes
+ * never need it) or a fixed text ("input 3", "node 'x' (...) body").
+ */
+class Where
+{
+public:
+    Where() = default;
+    Where(const Node& n) // NOLINT(google-explicit-constructor): a node is a place
+        : m_node(&n)
+    { }
+    Where(std::string text) // NOLINT(google-explicit-constructor)
+        : m_text(std::move(text))
+    { }
+    Where(const char* text) // NOLINT(google-explicit-constructor)
+        : m_text(text)
+    { }
+    const std::string& str() const
+    {
+        if (m_node) {
+            m_text = describeNode(*m_node);
+            m_node = nullptr;
+        }
+        return m_text;
+    }
+
+private:
+    mutable const Node* m_node = nullptr;
+    mutable std::string m_text;
+};
+
+std::string operator+(std::string a, const Where& w) { return a += w.str(); }
+std::string operator+(const Where& w, const char* b) { return w.str() + b; }
 
 std::vector<std::int64_t> contiguousStrides(const std::vector<std::int32_t>& sizes)
 {
@@ -436,12 +479,12 @@ public:
 
 private:
     // ---- values
-    Result<int> newTensor(const std::string& name, const TensorMeta& meta, const std::string& where);
-    Result<int> newTensorFromName(const std::string& name, const std::string& where);
+    Result<int> newTensor(const std::string& name, const TensorMeta& meta, const Where& where);
+    Result<int> newTensorFromName(const std::string& name, const Where& where);
     int newTemp(const std::string& name, ScalarType dtype, std::vector<std::int32_t> sizes,
         std::vector<std::uint8_t> dimOrder = {});
     int newSym(const std::string& name);
-    Result<int> lookup(const std::string& name, const std::string& where) const;
+    Result<int> lookup(const std::string& name, const Where& where) const;
     const TensorMeta* findMeta(const std::string& name) const;
     void define(const std::string& name, int ref)
     {
@@ -455,18 +498,30 @@ private:
     }
 
     // ---- arguments
-    Result<LArg> convertArg(const Argument& a, const ArgType& t, const std::string& where);
-    Result<LArg> convertUntyped(const Argument& a, const std::string& where);
-    Result<LArg> defaultArg(const SchemaArg& a, const std::string& where);
-    Result<LArg> parseDefault(const SchemaArg& a, const std::string& where);
-    Result<IntElem> intElem(const Argument& a, std::size_t i, const std::string& where);
+    Result<LArg> convertArg(const Argument& a, const ArgType& t, const Where& where);
+    Result<LArg> convertUntyped(const Argument& a, const Where& where);
+    Result<LArg> defaultArg(const SchemaArg& a, const Where& where);
+    Result<LArg> parseDefault(const SchemaArg& a, const Where& where);
+    Result<IntElem> intElem(const Argument& a, std::size_t i, const Where& where);
     /** Binds a node's inputs to a schema: every argument, given or default, by name. */
     Result<ArgMap> bindArgs(const OpSchema& schema, const Node& n);
     Result<std::vector<int>> nodeOutputs(const Node& n);
 
     // ---- instructions
     Result<void> lowerNode(const Node& n);
-    Result<void> lowerOp(const TargetName& t, const Node& n);
+    /** An operator target resolved to its schemas (cached per target: see resolve()). */
+    struct ResolvedTarget
+    {
+        TargetName t;
+        std::string q; ///< "aten::add"
+        bool fromParts = false; ///< t came from Node::ns/op/overload rather than parsing the target
+        const OpSchema* schema = nullptr; ///< the target's own schema (null: unknown operator)
+        bool isView = false; ///< a view op, emitted as its *_copy form
+        const OpSchema* viewSchema = nullptr;
+    };
+    /** The node's operator target, resolved; null when the target is not an operator name. */
+    const ResolvedTarget* resolve(const Node& n);
+    Result<void> lowerOp(const ResolvedTarget& r, const Node& n);
     Result<void> emitKernel(const OpSchema& schema, ArgMap given, const std::vector<int>& outs, const Node& n,
         const std::string& origin = {});
     Result<void> emitFunctionalAsIs(const OpSchema& schema, const Node& n);
@@ -484,7 +539,7 @@ private:
      * @returns the values of the sub-graph's outputs
      */
     Result<std::vector<int>> lowerSubgraph(
-        const Graph& g, const std::vector<int>& operands, const std::vector<int>* bindings, const std::string& where);
+        const Graph& g, const std::vector<int>& operands, const std::vector<int>* bindings, const Where& where);
     /** The tensor values named by a tensor-list argument of a control-flow node. */
     Result<std::vector<int>> tensorRefs(const Node& n, const Argument& a);
     /** A control-flow scalar, not bound to any graph name (see LValue::symCounter). */
@@ -514,15 +569,8 @@ private:
     {
         return makeError(code, "method '" + m_method + "': " + this->where(n) + ": " + what, {}, n.jsonPath);
     }
-    /** describeNode(n), cached for the node being lowered (messages are built on the success path too). */
-    const std::string& where(const Node& n) const
-    {
-        if (m_whereNode != &n) {
-            m_whereNode = &n;
-            m_where = describeNode(n);
-        }
-        return m_where;
-    }
+    /** Where messages about `n` point: the node is described only when a message is built. */
+    static Where where(const Node& n) { return Where(n); }
     static Error withPath(const Node& n, Error e)
     {
         if (e.fieldPath.empty())
@@ -556,11 +604,10 @@ private:
      *  names) live in m_scopes. */
     NameIndex m_top;
     std::unordered_map<const SchemaArg*, LArg> m_defaults; ///< defaultArg() results (schemas are static)
-    mutable const Node* m_whereNode = nullptr;
-    mutable std::string m_where;
+    std::unordered_map<std::string_view, ResolvedTarget> m_resolved; ///< by Node::target (nodes outlive this)
 };
 
-Result<int> Lowering::newTensor(const std::string& name, const TensorMeta& meta, const std::string& where)
+Result<int> Lowering::newTensor(const std::string& name, const TensorMeta& meta, const Where& where)
 {
     if (meta.deviceType != "cpu") {
         return fail(ErrorCode::Unsupported,
@@ -585,6 +632,7 @@ Result<int> Lowering::newTensor(const std::string& name, const TensorMeta& meta,
     v.name = name;
     v.dtype = meta.dtype;
     v.requiresGrad = meta.requiresGrad;
+    v.sizes.reserve(meta.sizes.size());
     for (std::size_t d = 0; d < meta.sizes.size(); ++d) {
         const auto& s = meta.sizes[d];
         if (!s.isConcrete())
@@ -612,8 +660,7 @@ Result<int> Lowering::newTensor(const std::string& name, const TensorMeta& meta,
             bytes *= std::uint64_t(sz);
         }
     }
-    std::vector<std::int64_t> strides;
-    strides.reserve(meta.strides.size());
+    std::array<std::int64_t, 16> strides {}; // rank <= 16 (checked above)
     bool stridesOk = meta.strides.size() == meta.sizes.size();
     for (std::size_t d = 0; stridesOk && d < meta.strides.size(); ++d) {
         auto st = meta.strides[d].value ? meta.strides[d].value : meta.strides[d].hint;
@@ -622,9 +669,10 @@ Result<int> Lowering::newTensor(const std::string& name, const TensorMeta& meta,
         if (!st)
             stridesOk = false;
         else
-            strides.push_back(*st);
+            strides[d] = *st;
     }
-    v.dimOrder = stridesOk ? dimOrderFromStrides(strides) : dimOrderFromStrides(contiguousStrides(v.sizes));
+    v.dimOrder = stridesOk ? dimOrderOf(std::span<const std::int64_t>(strides.data(), meta.strides.size()))
+                           : dimOrderFromStrides(contiguousStrides(v.sizes));
     const int id = int(m_out.values.size());
     m_out.values.push_back(std::move(v));
     return id;
@@ -644,7 +692,7 @@ const TensorMeta* Lowering::findMeta(const std::string& name) const
     return nullptr;
 }
 
-Result<int> Lowering::newTensorFromName(const std::string& name, const std::string& where)
+Result<int> Lowering::newTensorFromName(const std::string& name, const Where& where)
 {
     // At the top level one slot gives the metadata and takes the value.
     TopSlot* slot = m_graphs.size() == 1 && m_scopes.size() == 1 ? m_top.find(name) : nullptr;
@@ -688,7 +736,7 @@ int Lowering::newSym(const std::string& name)
     return id;
 }
 
-Result<int> Lowering::lookup(const std::string& name, const std::string& where) const
+Result<int> Lowering::lookup(const std::string& name, const Where& where) const
 {
     for (auto s = m_scopes.rbegin(); s != m_scopes.rend(); ++s) {
         if (s + 1 == m_scopes.rend()) {
@@ -704,7 +752,7 @@ Result<int> Lowering::lookup(const std::string& name, const std::string& where) 
         "method '" + m_method + "': " + where + " uses '" + name + "', which no earlier node or input defines");
 }
 
-Result<IntElem> Lowering::intElem(const Argument& a, std::size_t i, const std::string& where)
+Result<IntElem> Lowering::intElem(const Argument& a, std::size_t i, const Where& where)
 {
     if (i < a.syms.size()) {
         const auto& s = a.syms[i];
@@ -722,7 +770,7 @@ Result<IntElem> Lowering::intElem(const Argument& a, std::size_t i, const std::s
     return fail(ErrorCode::InvalidInput, "method '" + m_method + "': " + where + ": malformed integer list");
 }
 
-Result<LArg> Lowering::convertUntyped(const Argument& a, const std::string& where)
+Result<LArg> Lowering::convertUntyped(const Argument& a, const Where& where)
 {
     LArg r;
     switch (a.kind) {
@@ -810,7 +858,7 @@ Result<LArg> Lowering::convertUntyped(const Argument& a, const std::string& wher
         "method '" + m_method + "': " + where + ": unsupported constant type " + argKindName(a.kind));
 }
 
-Result<LArg> Lowering::convertArg(const Argument& a, const ArgType& t, const std::string& where)
+Result<LArg> Lowering::convertArg(const Argument& a, const ArgType& t, const Where& where)
 {
     LArg r;
     if (a.kind == ArgKind::None) {
@@ -921,7 +969,7 @@ Result<LArg> Lowering::convertArg(const Argument& a, const ArgType& t, const std
     }
 }
 
-Result<LArg> Lowering::defaultArg(const SchemaArg& a, const std::string& where)
+Result<LArg> Lowering::defaultArg(const SchemaArg& a, const Where& where)
 {
     // A default depends on the schema argument alone: parsed once per argument, copied for each call.
     if (const auto it = m_defaults.find(&a); it != m_defaults.end())
@@ -931,7 +979,7 @@ Result<LArg> Lowering::defaultArg(const SchemaArg& a, const std::string& where)
     return r;
 }
 
-Result<LArg> Lowering::parseDefault(const SchemaArg& a, const std::string& where)
+Result<LArg> Lowering::parseDefault(const SchemaArg& a, const Where& where)
 {
     LArg r;
     if (!a.defaultValue) {
@@ -1034,7 +1082,7 @@ Result<ArgMap> Lowering::bindArgs(const OpSchema& s, const Node& n)
 {
     ArgMap out;
     out.reserve(n.inputs.size());
-    const std::string& where = this->where(n);
+    const Where where = this->where(n);
     std::size_t positional = 0;
     for (const auto& in : n.inputs) {
         int idx = in.name.empty() ? -1 : s.argIndex(in.name);
@@ -1073,7 +1121,7 @@ Result<ArgMap> Lowering::bindArgs(const OpSchema& s, const Node& n)
 Result<std::vector<int>> Lowering::nodeOutputs(const Node& n)
 {
     std::vector<int> outs;
-    const std::string& where = this->where(n);
+    const Where where = this->where(n);
     for (const auto& o : n.outputs) {
         if (o.kind == ArgKind::Tensor || o.kind == ArgKind::Tensors || o.kind == ArgKind::OptionalTensors) {
             for (const auto& nm : o.names) {
@@ -1288,7 +1336,7 @@ Result<void> Lowering::lowerDelegate(const Node& n)
 }
 
 Result<std::vector<int>> Lowering::lowerSubgraph(
-    const Graph& g, const std::vector<int>& operands, const std::vector<int>* bindings, const std::string& where)
+    const Graph& g, const std::vector<int>& operands, const std::vector<int>* bindings, const Where& where)
 {
     if (g.inputs.size() != operands.size())
         return fail(ErrorCode::InvalidInput,
@@ -1322,7 +1370,7 @@ Result<std::vector<int>> Lowering::lowerSubgraph(
             mv.kind = LInstr::Kind::Move;
             mv.moveFrom = outs[i];
             mv.moveTo = (*bindings)[i];
-            mv.origin = where;
+            mv.origin = where.str();
             mv.recordDebug = false;
             m_out.instrs.push_back(std::move(mv));
         }
@@ -1694,22 +1742,33 @@ Result<void> Lowering::lowerNode(const Node& n)
             || (target.rfind("_operator.", 0) == 0 || target.rfind("math.", 0) == 0
                 || target.rfind("torch.sym_", 0) == 0)))
         return lowerSymOp(n);
-    std::optional<TargetName> t;
-    if (!n.ns.empty() && !n.op.empty())
-        t = TargetName { n.ns, n.op, n.overload == "default" ? std::string() : n.overload };
-    else
-        t = parseTarget(target);
-    if (!t)
+    const ResolvedTarget* r = resolve(n);
+    if (!r)
         return fail(nodeError(n, ErrorCode::InvalidInput, "invalid target for call_function"));
-    return lowerOp(*t, n);
+    return lowerOp(*r, n);
 }
 
-Result<void> Lowering::lowerOp(const TargetName& t, const Node& n)
+const Lowering::ResolvedTarget* Lowering::resolve(const Node& n)
 {
-    PTE_TRY(const bool done, decompose(t, n));
-    if (done)
-        return {};
-    const std::string q = t.ns + "::" + t.op;
+    // Most nodes call one of a few dozen operators: resolved once per (target, namespace, op, overload).
+    const auto it = m_resolved.find(n.target);
+    if (it != m_resolved.end() && it->second.fromParts == (!n.ns.empty() && !n.op.empty())
+        && (!it->second.fromParts
+            || (it->second.t.ns == n.ns && it->second.t.op == n.op
+                && it->second.t.overload == (n.overload == "default" ? std::string_view() : n.overload))))
+        return &it->second;
+    ResolvedTarget r;
+    r.fromParts = !n.ns.empty() && !n.op.empty();
+    if (r.fromParts) {
+        r.t = TargetName { n.ns, n.op, n.overload == "default" ? std::string() : n.overload };
+    } else {
+        auto t = parseTarget(n.target);
+        if (!t)
+            return nullptr;
+        r.t = std::move(*t);
+    }
+    r.q = r.t.ns + "::" + r.t.op;
+    r.schema = m_reg.find(r.q, r.t.overload);
     // Views become their *_copy forms (edge dialect).
     static const std::unordered_map<std::string_view, std::pair<std::string, std::string>> kViews = {
         { "aten::permute", { "aten::permute_copy", "" } },
@@ -1724,8 +1783,24 @@ Result<void> Lowering::lowerOp(const TargetName& t, const Node& n)
         { "aten::unbind", { "aten::unbind_copy", "int" } },
         { "aten::transpose", { "aten::transpose_copy", "int" } },
     };
+    if (const auto v = kViews.find(r.q); v != kViews.end()) {
+        r.isView = true;
+        r.viewSchema = m_reg.find(v->second.first, v->second.second);
+    }
+    if (it != m_resolved.end())
+        return &(it->second = std::move(r));
+    return &m_resolved.emplace(n.target, std::move(r)).first->second;
+}
+
+Result<void> Lowering::lowerOp(const ResolvedTarget& r, const Node& n)
+{
+    const TargetName& t = r.t;
+    PTE_TRY(const bool done, decompose(t, n));
+    if (done)
+        return {};
+    const std::string& q = r.q;
     const OpSchema* s = nullptr;
-    const OpSchema* bindSchema = m_reg.find(q, t.overload);
+    const OpSchema* bindSchema = r.schema;
     // A Python scalar passed for a Tensor parameter (add.Tensor(x, 1)): use the Scalar overload, as the
     // edge dialect does.
     if (bindSchema && !bindSchema->isOutFn()) {
@@ -1746,11 +1821,7 @@ Result<void> Lowering::lowerOp(const TargetName& t, const Node& n)
             break;
         }
     }
-    if (const auto v = kViews.find(q); v != kViews.end() && bindSchema) {
-        s = m_reg.find(v->second.first, v->second.second);
-    } else {
-        s = bindSchema;
-    }
+    s = r.isView && bindSchema ? r.viewSchema : bindSchema;
     if (!s)
         return emitUnknown(t, n);
     if (s->isOutFn() || s->isSymOp())
@@ -1786,7 +1857,7 @@ Result<bool> Lowering::decompose(const TargetName& t, const Node& n)
     if (!kDecomposed.count(t.op))
         return false;
     const std::string q = t.ns + "::" + t.op;
-    const std::string& where = this->where(n);
+    const Where where = this->where(n);
     auto need = [&](const char* name, const char* ovl) -> Result<const OpSchema*> {
         const OpSchema* s = m_reg.find(name, ovl);
         if (!s)
