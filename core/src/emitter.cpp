@@ -260,10 +260,12 @@ Result<std::int32_t> MethodEmitter::valueFor(int ref)
         m_valueOf[std::size_t(ref)] = addValue(Null {});
         return m_valueOf[std::size_t(ref)];
     }
+    // Each value is emitted once (m_valueOf): its sizes and dim order move into the program.
+    const std::uint64_t nbytes = v.nbytes();
     Tensor t;
     t.scalarType = v.dtype;
-    t.sizes = v.sizes;
-    t.dimOrder = v.dimOrder;
+    t.sizes = std::move(v.sizes);
+    t.dimOrder = std::move(v.dimOrder);
     t.requiresGrad = v.requiresGrad;
     t.shapeDynamism = v.dynamism;
     if (v.storage == LValue::Storage::Planned) {
@@ -278,16 +280,16 @@ Result<std::int32_t> MethodEmitter::valueFor(int ref)
         pt.name = v.name;
         pt.memoryId = 1;
         pt.offset = v.offset;
-        pt.size = v.nbytes();
+        pt.size = nbytes;
         pt.firstInstruction = std::int32_t(std::min(v.first, std::max<std::int64_t>(m_lm.instructionCount - 1, 0)));
         pt.lastInstruction = std::int32_t(std::min(v.last, std::max<std::int64_t>(m_lm.instructionCount - 1, 0)));
         pt.view = v.aliasOf >= 0;
         m_info.memoryPlan.push_back(std::move(pt));
     } else if (v.storage == LValue::Storage::Constant) {
-        if (v.data.size() != v.nbytes())
+        if (v.data.size() != nbytes)
             return fail(ErrorCode::Internal,
                 "method '" + m_name + "': Tensor spec has buffer of size " + std::to_string(v.data.size())
-                    + ", but expected nbytes of " + std::to_string(v.nbytes()));
+                    + ", but expected nbytes of " + std::to_string(nbytes));
         t.dataBufferIdx = m_ps.addConstant(v.data);
     }
     const auto idx = addValue(std::move(t));

@@ -628,7 +628,9 @@ Result<int> Lowering::newTensor(const std::string& name, const TensorMeta& meta,
         return fail(ErrorCode::Unsupported,
             "method '" + m_method + "': tensor '" + name + "' has rank " + std::to_string(meta.sizes.size())
                 + " (ExecuTorch allows at most 16)");
-    LValue v;
+    // Built in place (a failure below abandons the whole lowering, so a half-built value is never used).
+    const int id = int(m_out.values.size());
+    LValue& v = m_out.values.emplace_back();
     v.name = name;
     v.dtype = meta.dtype;
     v.requiresGrad = meta.requiresGrad;
@@ -673,8 +675,6 @@ Result<int> Lowering::newTensor(const std::string& name, const TensorMeta& meta,
     }
     v.dimOrder = stridesOk ? dimOrderOf(std::span<const std::int64_t>(strides.data(), meta.strides.size()))
                            : dimOrderFromStrides(contiguousStrides(v.sizes));
-    const int id = int(m_out.values.size());
-    m_out.values.push_back(std::move(v));
     return id;
 }
 
@@ -1106,6 +1106,19 @@ Result<ArgMap> Lowering::bindArgs(const OpSchema& s, const Node& n)
                 return fail(nodeError(n, ErrorCode::Unsupported,
                     "argument '" + sa.name + "' is device '" + device + "': ExecuTorch programs run on the CPU"));
             continue;
+        }
+        if (in.arg.kind == ArgKind::Tensor && sa.type.base == BaseType::Tensor && !sa.type.isList
+            && !in.arg.names.empty() && !in.arg.names[0].empty()) {
+            // A tensor for a Tensor parameter (most arguments of most nodes): bound in place, as convertArg
+            // would bind it. Anything unusual (unknown name, a symbolic value) takes the general path below.
+            const auto ref = lookup(in.arg.names[0], where);
+            if (ref && !m_out.values[std::size_t(*ref)].isSym) {
+                LArg& slot = out[sa.name];
+                slot = LArg {};
+                slot.kind = LArg::Kind::Tensor;
+                slot.ref = *ref;
+                continue;
+            }
         }
         auto arg = convertArg(in.arg, sa.type, where);
         if (!arg) {
