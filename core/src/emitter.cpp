@@ -191,6 +191,8 @@ private:
     Result<std::int32_t> valueFor(int ref);
     Result<std::int32_t> emitArg(const LArg& a);
     std::int32_t operatorIndex(const std::string& name, const std::string& overload);
+    /** The operator of a kernel instruction, found by its schema when it has one. */
+    std::int32_t operatorIndex(const emitcore::LInstr& in);
     void plan();
     void generateDebugHandles();
     std::vector<std::int64_t> debugHandlesOf(const Node& n) const;
@@ -205,6 +207,7 @@ private:
     std::map<const Node*, std::int64_t> m_generatedHandles;
     std::vector<std::int32_t> m_valueOf;
     std::map<std::pair<std::string, std::string>, std::int32_t> m_opCache;
+    std::unordered_map<const emitcore::OpSchema*, std::int32_t> m_opBySchema;
     std::uint64_t m_total = 0;
     bool m_anyPlanned = false;
 };
@@ -374,6 +377,17 @@ std::int32_t MethodEmitter::operatorIndex(const std::string& name, const std::st
     return idx;
 }
 
+std::int32_t MethodEmitter::operatorIndex(const emitcore::LInstr& in)
+{
+    if (!in.schema)
+        return operatorIndex(in.opName, in.overload);
+    if (const auto it = m_opBySchema.find(in.schema); it != m_opBySchema.end())
+        return it->second;
+    const auto idx = operatorIndex(in.schema->qualifiedName(), in.schema->overload);
+    m_opBySchema.emplace(in.schema, idx);
+    return idx;
+}
+
 Result<void> MethodEmitter::run(EmitterOutput& out)
 {
     plan();
@@ -455,7 +469,7 @@ Result<void> MethodEmitter::run(EmitterOutput& out)
                     kc.args.push_back(id);
                 }
             }
-            kc.opIndex = operatorIndex(in.opName, in.overload);
+            kc.opIndex = operatorIndex(in);
             Instruction i;
             i.args = std::move(kc);
             i.rawType = std::uint8_t(InstructionKind::KernelCall);

@@ -1157,10 +1157,10 @@ Result<std::vector<int>> Lowering::nodeOutputs(const Node& n)
 Result<void> Lowering::emitKernel(
     const OpSchema& s, ArgMap given, const std::vector<int>& outs, const Node& n, const std::string& origin)
 {
-    LInstr in;
+    // Built in place: on failure the caller abandons the whole lowering.
+    LInstr& in = m_out.instrs.emplace_back();
     in.kind = LInstr::Kind::Kernel;
-    in.opName = s.qualifiedName();
-    in.overload = s.overload;
+    in.schema = &s;
     in.node = &n;
     in.origin = origin.empty() ? n.name : origin;
     in.recordDebug = m_recordDebug;
@@ -1171,7 +1171,7 @@ Result<void> Lowering::emitKernel(
         if (a.kwargOnly && a.type.mutates) { // an out argument (OpSchema::outArgs)
             auto it = given.find(a.name);
             if (it != given.end() && it->second.kind != LArg::Kind::Null) {
-                in.args.push_back(it->second);
+                in.args.push_back(std::move(it->second));
             } else if (a.type.isList) {
                 LArg l;
                 l.kind = LArg::Kind::TensorList;
@@ -1223,7 +1223,6 @@ Result<void> Lowering::emitKernel(
                     m_out.values[std::size_t(o)].isSym ? LArg { LArg::Kind::SymResult, o } : LArg::tensor(o));
         }
     }
-    m_out.instrs.push_back(std::move(in));
     return {};
 }
 

@@ -146,8 +146,10 @@ struct LInstr
     };
     Kind kind = Kind::Kernel;
     // Kernel
-    std::string opName; ///< "aten::add"
-    std::string overload; ///< "out" ("" for default)
+    /** The operator's schema; null for an operator the registry does not know (then opName/overload). */
+    const OpSchema* schema = nullptr;
+    std::string opName; ///< "aten::add" (when schema is null)
+    std::string overload; ///< "out" ("" for default) (when schema is null)
     std::vector<int> allocs; ///< out tensors created right before the arguments (memory.alloc)
     std::vector<LArg> args;
     enum class Ret : std::uint8_t
