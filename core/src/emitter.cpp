@@ -254,7 +254,7 @@ Result<std::int32_t> MethodEmitter::valueFor(int ref)
     if (v.isSym) {
         if (v.symCounter) {
             m_valueOf[std::size_t(ref)] = v.symBool ? addValue(Bool { false }) : addValue(Int { 0 });
-            m_info.valueNames.insert_or_assign(m_info.valueNames.end(), m_valueOf[std::size_t(ref)], v.name);
+            m_info.valueNames.insert_or_assign(m_valueOf[std::size_t(ref)], v.name);
             return m_valueOf[std::size_t(ref)];
         }
         if (!v.symIsNull)
@@ -297,7 +297,7 @@ Result<std::int32_t> MethodEmitter::valueFor(int ref)
     }
     const auto idx = addValue(std::move(t));
     m_valueOf[std::size_t(ref)] = idx;
-    m_info.valueNames.insert_or_assign(m_info.valueNames.end(), idx, v.name); // ids grow: O(1) at the end
+    m_info.valueNames.insert_or_assign(idx, v.name); // ids grow: O(1) at the end
     return idx;
 }
 
@@ -481,8 +481,7 @@ Result<void> MethodEmitter::run(EmitterOutput& out)
                     dbg.insert_or_assign(dbg.end(), instrId, std::move(h));
                 }
             }
-            m_info.instructionNodes.insert_or_assign(
-                m_info.instructionNodes.end(), instrId, std::vector<std::string> { in.origin });
+            m_info.instructionNodes.insert_or_assign(instrId, std::vector<std::string> { in.origin });
             if (m_options.emitStacktrace) {
                 const auto st = in.node ? in.node->metadata.find("stack_trace")
                                         : std::map<std::string, std::string>::const_iterator {};
@@ -586,8 +585,7 @@ Result<void> MethodEmitter::run(EmitterOutput& out)
             i.args = jf;
             i.rawType = std::uint8_t(InstructionKind::JumpFalseCall);
             chain.instructions.push_back(std::move(i));
-            m_info.instructionNodes.insert_or_assign(
-                m_info.instructionNodes.end(), instrId, std::vector<std::string> { in.origin });
+            m_info.instructionNodes.insert_or_assign(instrId, std::vector<std::string> { in.origin });
             if (m_options.emitStacktrace)
                 frames.push_back(FrameList {});
             break;
@@ -600,8 +598,7 @@ Result<void> MethodEmitter::run(EmitterOutput& out)
             i.args = mc;
             i.rawType = std::uint8_t(InstructionKind::MoveCall);
             chain.instructions.push_back(std::move(i));
-            m_info.instructionNodes.insert_or_assign(
-                m_info.instructionNodes.end(), instrId, std::vector<std::string> { in.origin });
+            m_info.instructionNodes.insert_or_assign(instrId, std::vector<std::string> { in.origin });
             if (m_options.emitStacktrace)
                 frames.push_back(FrameList {});
             break;

@@ -4,6 +4,7 @@
 
 #include "pte/diagnostic.h"
 #include "pte/graph.h"
+#include "pte/idmap.h"
 #include "pte/program.h"
 #include "pte/ptewriter.h"
 #include "pte/result.h"
@@ -82,9 +83,9 @@ struct MethodEmitInfo
 {
     std::vector<PlannedTensor> memoryPlan;
     /** Instruction id -> graph node names it came from (delegate calls: the delegated nodes). */
-    std::map<std::int32_t, std::vector<std::string>> instructionNodes;
+    IdMap<std::vector<std::string>> instructionNodes;
     /** Value index -> graph value name. */
-    std::map<std::int32_t, std::string> valueNames;
+    IdMap<std::string> valueNames;
     /** Outputs removed before emission (buffer mutations, ...) with the reason. */
     std::vector<std::pair<std::string, std::string>> droppedOutputs;
     /** Operators of the plan (runtime keys such as "aten::add.out") and whether the portable library has them. */
