@@ -12,6 +12,8 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
+#include <system_error>
+#include <thread>
 #include <unordered_map>
 
 namespace pte {
@@ -331,7 +333,7 @@ Result<std::int32_t> MethodEmitter::emitArg(const LArg& a)
     case LArg::Kind::Bool:
         return addValue(Bool { a.b });
     case LArg::Kind::String:
-        return addValue(String { a.s });
+        return addValue(String { a.rare ? a.rare->s : std::string() });
     case LArg::Kind::IntList: {
         std::vector<std::int64_t> items;
         for (const auto& e : a.ints) {
@@ -345,9 +347,9 @@ Result<std::int32_t> MethodEmitter::emitArg(const LArg& a)
         return addValue(IntList { std::move(items) });
     }
     case LArg::Kind::DoubleList:
-        return addValue(DoubleList { a.ds });
+        return addValue(DoubleList { a.rare ? a.rare->ds : std::vector<double>() });
     case LArg::Kind::BoolList:
-        return addValue(BoolList { a.bs });
+        return addValue(BoolList { a.rare ? a.rare->bs : std::vector<bool>() });
     case LArg::Kind::PlaceholderTensor: {
         Tensor t;
         t.scalarType = ScalarType::Byte;
@@ -380,7 +382,7 @@ std::int32_t MethodEmitter::operatorIndex(const std::string& name, const std::st
 std::int32_t MethodEmitter::operatorIndex(const emitcore::LInstr& in)
 {
     if (!in.schema)
-        return operatorIndex(in.opName, in.overload);
+        return in.name ? operatorIndex(in.name->name, in.name->overload) : operatorIndex("?", "");
     if (const auto it = m_opBySchema.find(in.schema); it != m_opBySchema.end())
         return it->second;
     const auto idx = operatorIndex(in.schema->qualifiedName(), in.schema->overload);
@@ -579,7 +581,9 @@ Result<void> MethodEmitter::run(EmitterOutput& out)
             if (in.unconditional) {
                 pendingFalse.push_back(chain.instructions.size());
             } else {
-                PTE_TRY(jf.condValueIndex, emitArg(in.cond));
+                if (!in.cond)
+                    return fail(ErrorCode::Internal, "method '" + m_name + "': conditional jump without a condition");
+                PTE_TRY(jf.condValueIndex, emitArg(*in.cond));
             }
             Instruction i;
             i.args = jf;
@@ -740,6 +744,18 @@ std::vector<std::int64_t> MethodEmitter::debugHandlesOf(const Node& n) const
     return nodeDebugHandles(n);
 }
 
+/** Destroys `garbage` on a new thread; the returned handle joins it when released. Inline if no thread starts. */
+std::shared_ptr<void> releaseInBackground(std::vector<LoweredMethod> garbage)
+{
+    if (garbage.empty())
+        return {};
+    try {
+        return std::make_shared<std::jthread>([dying = std::move(garbage)]() mutable { dying.clear(); });
+    } catch (const std::system_error&) {
+        return {}; // no thread: `garbage` was freed while unwinding, on this thread
+    }
+}
+
 std::optional<ExecutionPlan> constantMethod(const std::string& name, const ExportedProgram& ep)
 {
     if (!ep.graph.nodes.empty() || !ep.graph.inputs.empty() || ep.graph.outputs.empty())
@@ -802,6 +818,7 @@ Result<EmitterOutput> emitProgram(
     EmitterOutput out;
     ProgramState ps;
     std::vector<std::pair<std::string, LoweredMethod>> trainingMethods;
+    std::vector<LoweredMethod> finished; // freed in the background once every method is emitted
     for (const auto& [name, ep] : sorted) {
         if (auto getter = constantMethod(name, *ep)) {
             // A method that only returns constants is emitted like a prim getter.
@@ -819,6 +836,8 @@ Result<EmitterOutput> emitProgram(
         PTE_CHECK(me.run(out));
         if (lowered.joint)
             trainingMethods.emplace_back(name, std::move(lowered));
+        else
+            finished.push_back(std::move(lowered));
     }
     // Training metadata plans, then the user's prim getters.
     for (const auto& [name, lm] : trainingMethods) {
@@ -845,6 +864,9 @@ Result<EmitterOutput> emitProgram(
     if (ps.mutableData.size() > 1)
         out.mutableData = std::move(ps.mutableData);
     out.namedData = std::move(ps.namedData);
+    for (auto& [name, lm] : trainingMethods)
+        finished.push_back(std::move(lm));
+    out.pendingRelease = releaseInBackground(std::move(finished));
     if (options.progress)
         options.progress(1, 1);
     return out;

@@ -53,8 +53,9 @@ public:
             each(a[i], b[i], path + "[" + std::to_string(i) + "]");
         return !result;
     }
-    template <typename T, typename F>
-    bool opt(const std::optional<T>& a, const std::optional<T>& b, const std::string& path, F&& each)
+    /** std::optional or Boxed members. */
+    template <typename Optional, typename F>
+    bool opt(const Optional& a, const Optional& b, const std::string& path, F&& each)
     {
         if (!same(a.has_value(), b.has_value(), path + " present"))
             return false;

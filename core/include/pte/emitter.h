@@ -106,6 +106,12 @@ struct EmitterOutput
     std::vector<std::pair<std::string, Bytes>> namedData;
     std::map<std::string, MethodEmitInfo> methods;
     Diagnostics warnings;
+    /**
+     * Not part of what ExecuTorch's EmitterOutput holds: emitProgram frees its intermediate tables (one lowered
+     * instruction list per method, a few allocations per instruction) on another thread while the caller goes on,
+     * typically to save the program. That thread is joined when the last copy of this output is destroyed.
+     */
+    std::shared_ptr<void> pendingRelease;
 };
 
 /**

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
+#include "pte/boxed.h"
 #include "pte/bytes.h"
 #include "pte/diagnostic.h"
 
@@ -132,7 +133,7 @@ struct Tensor
     std::optional<AllocationDetails> allocationInfo;
     std::int8_t layout = 0;
     ShapeDynamism shapeDynamism = ShapeDynamism::Static;
-    std::optional<ExtraTensorInfo> extraTensorInfo;
+    Boxed<ExtraTensorInfo> extraTensorInfo; ///< rare: boxed to keep the many other tensors small
 
     /** prod(sizes) (1 for rank 0); nullopt on overflow or a negative size. */
     [[nodiscard]] std::optional<std::uint64_t> numel() const noexcept;

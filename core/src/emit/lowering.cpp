@@ -835,7 +835,7 @@ Result<LArg> Lowering::convertUntyped(const Argument& a, const Where& where)
         return r;
     case ArgKind::Floats:
         r.kind = LArg::Kind::DoubleList;
-        r.ds = a.floats;
+        r.rare.emplace().ds = a.floats;
         return r;
     case ArgKind::Bool:
         r.kind = LArg::Kind::Bool;
@@ -849,7 +849,7 @@ Result<LArg> Lowering::convertUntyped(const Argument& a, const Where& where)
         return r;
     case ArgKind::String:
         r.kind = LArg::Kind::String;
-        r.s = a.strings.empty() ? std::string() : a.strings[0];
+        r.rare.emplace().s = a.strings.empty() ? std::string() : a.strings[0];
         return r;
     default:
         break;
@@ -900,15 +900,17 @@ Result<LArg> Lowering::convertArg(const Argument& a, const ArgType& t, const Whe
                     "method '" + m_method + "': " + where + ": expected an int list, got " + argKindName(a.kind));
             return convertUntyped(a, where);
         }
-        case BaseType::Float:
+        case BaseType::Float: {
             r.kind = LArg::Kind::DoubleList;
-            r.ds = a.floats;
+            auto& ds = r.rare.emplace().ds;
+            ds = a.floats;
             for (const auto v : a.ints)
-                r.ds.push_back(double(v));
+                ds.push_back(double(v));
             return r;
+        }
         case BaseType::Bool:
             r.kind = LArg::Kind::BoolList;
-            r.bs = a.bools;
+            r.rare.emplace().bs = a.bools;
             return r;
         default:
             return fail(
@@ -1030,14 +1032,16 @@ Result<LArg> Lowering::parseDefault(const SchemaArg& a, const Where& where)
         }
         if (a.type.base == BaseType::Bool) {
             r.kind = LArg::Kind::BoolList;
+            auto& bs = r.rare.emplace().bs;
             for (const auto it : items)
-                r.bs.push_back(it == "True");
+                bs.push_back(it == "True");
             return r;
         }
         if (a.type.base == BaseType::Float) {
             r.kind = LArg::Kind::DoubleList;
+            auto& ds = r.rare.emplace().ds;
             for (const auto it : items)
-                r.ds.push_back(std::strtod(std::string(it).c_str(), nullptr));
+                ds.push_back(std::strtod(std::string(it).c_str(), nullptr));
             return r;
         }
         return fail(ErrorCode::Internal, "unsupported list default for '" + a.name + "'");
@@ -1049,7 +1053,7 @@ Result<LArg> Lowering::parseDefault(const SchemaArg& a, const Where& where)
     }
     if (!d.empty() && (d.front() == '"' || d.front() == '\'')) {
         r.kind = LArg::Kind::String;
-        r.s = d.substr(1, d.size() - 2);
+        r.rare.emplace().s = d.substr(1, d.size() - 2);
         return r;
     }
     if (d == "contiguous_format" || d == "preserve_format") {
@@ -1248,8 +1252,7 @@ Result<void> Lowering::emitUnknown(const TargetName& t, const Node& n)
         n.jsonPath);
     LInstr in;
     in.kind = LInstr::Kind::Kernel;
-    in.opName = t.ns + "::" + t.op;
-    in.overload = t.overload;
+    in.name = LInstr::OperatorName { t.ns + "::" + t.op, t.overload };
     in.node = &n;
     in.origin = n.name;
     in.recordDebug = m_recordDebug;
@@ -1441,8 +1444,7 @@ void Lowering::pushSynthetic(const Node& n, const char* op, const char* overload
 {
     LInstr in;
     in.kind = LInstr::Kind::Kernel;
-    in.opName = op;
-    in.overload = overload;
+    in.name = LInstr::OperatorName { op, overload };
     in.args = std::move(args);
     in.node = &n;
     in.origin = n.name;
@@ -2705,8 +2707,7 @@ Result<void> Lowering::writeBacksAndOutputs()
             continue; // already updated in place
         LInstr in;
         in.kind = LInstr::Kind::Kernel;
-        in.opName = "aten::copy_";
-        in.overload = "";
+        in.name = LInstr::OperatorName { "aten::copy_", "" };
         in.args = { LArg::tensor(dst->second), LArg::tensor(src), LArg::boolean(false) };
         in.retSlots = { LArg::tensor(dst->second) };
         in.origin = srcName;
@@ -2793,7 +2794,8 @@ void Lowering::computeLifetimes()
             touchArg(a);
         for (const int r : in.delegateOuts)
             touch(r);
-        touchArg(in.cond);
+        if (in.cond)
+            touchArg(*in.cond);
         touch(in.moveFrom);
         touch(in.moveTo);
         if (real)

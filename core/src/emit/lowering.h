@@ -3,6 +3,7 @@
 #pragma once
 
 #include "emit/opschema.h"
+#include "pte/boxed.h"
 #include "pte/diagnostic.h"
 #include "pte/graph.h"
 #include "pte/program.h"
@@ -95,11 +96,17 @@ struct LArg
     std::int64_t i = 0;
     double d = 0;
     bool b = false;
-    std::string s;
     std::vector<int> refs;
     std::vector<IntElem> ints;
-    std::vector<double> ds;
-    std::vector<bool> bs;
+    /** The payload of String, DoubleList and BoolList arguments: rare, and as large as the rest together, so on
+     *  the heap (an argument is moved several times on its way into an instruction). */
+    struct Rare
+    {
+        std::string s;
+        std::vector<double> ds;
+        std::vector<bool> bs;
+    };
+    Boxed<Rare> rare;
 
     static LArg tensor(int r)
     {
@@ -146,10 +153,14 @@ struct LInstr
     };
     Kind kind = Kind::Kernel;
     // Kernel
-    /** The operator's schema; null for an operator the registry does not know (then opName/overload). */
+    /** The operator's schema; null for an operator the registry does not know (then `name`). */
     const OpSchema* schema = nullptr;
-    std::string opName; ///< "aten::add" (when schema is null)
-    std::string overload; ///< "out" ("" for default) (when schema is null)
+    struct OperatorName
+    {
+        std::string name; ///< "aten::add"
+        std::string overload; ///< "out" ("" for default)
+    };
+    Boxed<OperatorName> name; ///< when schema is null (unknown and synthesised operators)
     std::vector<int> allocs; ///< out tensors created right before the arguments (memory.alloc)
     std::vector<LArg> args;
     enum class Ret : std::uint8_t
@@ -164,7 +175,7 @@ struct LInstr
     std::shared_ptr<const LoweredModule> lowered;
     std::vector<int> delegateOuts;
     // JumpFalse
-    LArg cond;
+    Boxed<LArg> cond; ///< absent when unconditional
     int label = -1; ///< target label (JumpFalse) or this label (Label)
     bool unconditional = false; ///< condition is a Bool(False) emitted at the matching CondFalse
     // Move
