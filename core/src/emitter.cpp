@@ -197,7 +197,7 @@ private:
     std::int32_t operatorIndex(const emitcore::LInstr& in);
     void plan();
     void generateDebugHandles();
-    std::vector<std::int64_t> debugHandlesOf(const Node& n) const;
+    std::optional<std::int64_t> firstHandleOf(const Node& n) const;
 
     ProgramState& m_ps;
     LoweredMethod& m_lm;
@@ -477,11 +477,11 @@ Result<void> MethodEmitter::run(EmitterOutput& out)
             i.rawType = std::uint8_t(InstructionKind::KernelCall);
             chain.instructions.push_back(std::move(i));
             if (in.node && in.recordDebug) {
-                auto h = debugHandlesOf(*in.node);
-                if (!h.empty()) {
-                    h.resize(1); // a kernel call records its node's first handle
-                    dbg.insert_or_assign(dbg.end(), instrId, std::move(h));
-                }
+                // A kernel call records its node's first handle.
+                const auto h =
+                    !m_generatedHandles.empty() || !in.debugHandleRead ? firstHandleOf(*in.node) : in.debugHandle;
+                if (h)
+                    dbg.insert_or_assign(dbg.end(), instrId, std::vector<std::int64_t> { *h });
             }
             m_info.instructionNodes.insert_or_assign(instrId, std::vector<std::string> { in.origin });
             if (m_options.emitStacktrace) {
@@ -737,11 +737,11 @@ void MethodEmitter::generateDebugHandles()
             m_generatedHandles[&n] = next++;
 }
 
-std::vector<std::int64_t> MethodEmitter::debugHandlesOf(const Node& n) const
+std::optional<std::int64_t> MethodEmitter::firstHandleOf(const Node& n) const
 {
     if (const auto it = m_generatedHandles.find(&n); it != m_generatedHandles.end())
-        return { it->second };
-    return nodeDebugHandles(n);
+        return it->second;
+    return firstDebugHandle(n);
 }
 
 /** Destroys `garbage` on a new thread; the returned handle joins it when released. Inline if no thread starts. */

@@ -408,6 +408,21 @@ std::vector<std::uint8_t> dimOrderOf(std::span<const std::int64_t> strides)
 
 std::vector<std::uint8_t> dimOrderFromStrides(const std::vector<std::int64_t>& strides) { return dimOrderOf(strides); }
 
+std::optional<std::int64_t> firstDebugHandle(const Node& n)
+{
+    if (!n.debugHandles.empty())
+        return n.debugHandles[0];
+    const auto it = n.metadata.find("debug_handle");
+    if (it == n.metadata.end())
+        return std::nullopt;
+    std::int64_t v = 0;
+    const auto& s = it->second;
+    const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (r.ec != std::errc())
+        return std::nullopt;
+    return v;
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // The lowering of one method
 // ---------------------------------------------------------------------------------------------------------
@@ -1168,6 +1183,10 @@ Result<void> Lowering::emitKernel(
     in.node = &n;
     in.origin = origin.empty() ? n.name : origin;
     in.recordDebug = m_recordDebug;
+    if (m_recordDebug) {
+        in.debugHandle = firstDebugHandle(n);
+        in.debugHandleRead = true;
+    }
     in.args.reserve(s.args.size());
     std::size_t nextOut = 0;
     for (std::size_t i = 0; i < s.args.size(); ++i) {

@@ -183,6 +183,10 @@ struct LInstr
     int moveTo = -1;
     // Provenance
     const Node* node = nullptr;
+    /** The node's first debug handle, read while lowering, when the node is in cache (kernel calls);
+     *  debugHandleRead false: not read, the emitter reads the node. */
+    std::optional<std::int64_t> debugHandle;
+    bool debugHandleRead = false;
     std::string origin; ///< node name (or output name for write-backs)
     bool recordDebug = true; ///< false inside control-flow sub-graphs (ExecuTorch drops those maps)
 };
@@ -232,6 +236,9 @@ struct LoweringOptions
 /** Upper bound of a symbolic size from range_constraints (plain symbols and simple +,-,* expressions). */
 [[nodiscard]] std::optional<std::int64_t> symUpperBound(
     const SymInt& s, const std::map<std::string, RangeConstraint>& ranges);
+
+/** A node's first debug handle: Node::debugHandles, else its "debug_handle" metadata; nullopt when it has none. */
+[[nodiscard]] std::optional<std::int64_t> firstDebugHandle(const Node& n);
 
 /** ExecuTorch's dim order from strides: dims by stride descending, ties in order. */
 [[nodiscard]] std::vector<std::uint8_t> dimOrderFromStrides(const std::vector<std::int64_t>& strides);
