@@ -420,6 +420,8 @@ Result<void> MethodEmitter::run(EmitterOutput& out)
     Chain chain;
     chain.instructions.reserve(std::size_t(m_lm.instructionCount));
     m_plan.values.reserve(m_lm.values.size() + 4 * std::size_t(m_lm.instructionCount) + 16);
+    m_info.valueNames.reserve(m_lm.values.size());
+    m_info.instructionNodes.reserve(std::size_t(m_lm.instructionCount));
     std::vector<FrameList> frames;
     std::vector<std::size_t> pendingFalse;
     auto& dbg = out.debugHandleMap[m_name];

@@ -229,11 +229,13 @@ private Q_SLOTS:
         QVERIFY2(!m.count("emit.failed") && !m.count("emit.write_failed"), err.constData());
         QCOMPARE(m["emit.nodes"], 2000.0);
         QVERIFY(m["emit.emission_ms"] > 0);
+        QVERIFY(m["emit.first_emission_ms"] > 0);
         QVERIFY(m["emit.save_ms"] >= m["emit.write_ms"]);
         QVERIFY(m["emit.cp_weights_ms"] > 0);
         QCOMPARE(m["emit.save_vs_cp_ratio"], m["emit.save_ms"] / m["emit.cp_weights_ms"]);
         QCOMPARE(m["emit.replace_save_vs_cp_sync_ratio"], m["emit.replace_save_ms"] / m["emit.cp_sync_weights_ms"]);
         QVERIFY(m["emit.emit_and_save_ms"] >= m["emit.save_ms"]);
+        QCOMPARE(m["emit.first_emit_and_save_ms"], m["emit.first_emission_ms"] + m["emit.save_ms"]);
         QVERIFY(QDir(test::tempDir()).entryList({ QStringLiteral("ptelens-bench-*") }, QDir::Dirs).isEmpty());
     }
 };

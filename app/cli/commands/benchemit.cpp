@@ -2,9 +2,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Benchmark "emit": a synthetic exported program built in memory (100k nodes, 64 weights of 16 MB = 1 GB
 // backed by a dense temporary file through mapFile; --quick: 2k nodes, 4 x 4 MB) is emitted, laid out and
-// saved. Measured: emission alone; the whole save (layout, flatbuffer, write) of a new file against `cp` of the
-// weights file, and over an existing file (fsync) against cp + sync; emission + save together; and the flatbuffer
-// part against the JSON + `flatc -b` route (programToJson of the same program, then flatc).
+// saved. Measured: emission alone (the process's first emission, which also parses the operator schemas and
+// touches fresh memory, as `ptelens-cli emit` does, and the median of three more); the whole save (layout, flatbuffer,
+// write) of a new file against `cp` of the weights file, and over an existing file (fsync) against cp + sync; emission
+// + save together; and the flatbuffer part against the JSON + `flatc -b` route (programToJson of the same program, then
+// flatc).
 #include "bench.h"
 #include "pte/emitter.h"
 #include "pte/jsondump.h"
@@ -142,12 +144,13 @@ std::vector<BenchMeasurement> runEmitBench(const BenchContext& ctx)
     os.arg = ep->graph.outputs[0];
     ep->signature.outputSpecs = { os };
 
-    // Emission is CPU work: the median of three runs; the last one's program is saved.
+    // Emission is CPU work. The first run is what one `ptelens-cli emit` process sees (operator schemas parsed,
+    // every page of its tables new); then the median of three runs; the last one's program is saved.
     std::vector<double> emitRuns;
     std::vector<double> emitCpuRuns;
     pte::Result<pte::EmitterOutput> emitted = pte::fail(pte::ErrorCode::Internal, "not run");
     Clock::time_point t0;
-    for (int run = 0; run < 3; ++run) {
+    for (int run = 0; run < 4; ++run) {
         emitted = pte::fail(pte::ErrorCode::Internal, "not run"); // free the previous program first
         t0 = Clock::now();
         const std::clock_t c0 = std::clock();
@@ -159,8 +162,9 @@ std::vector<BenchMeasurement> runEmitBench(const BenchContext& ctx)
             return { { "emit.failed", 1, "", "0", false } };
         }
     }
-    const double emitMs = median(emitRuns);
-    const double emitCpuMs = median(emitCpuRuns);
+    const double firstEmitMs = emitRuns.front();
+    const double emitMs = median(std::vector<double>(emitRuns.begin() + 1, emitRuns.end()));
+    const double emitCpuMs = median(std::vector<double>(emitCpuRuns.begin() + 1, emitCpuRuns.end()));
     // The save as `ptelens-cli emit` does it: the program moves into its file layout, is serialized, and is
     // written to a new file (temporary file + rename, no wait for the disk, like cp).
     auto t1 = Clock::now();
@@ -179,6 +183,7 @@ std::vector<BenchMeasurement> runEmitBench(const BenchContext& ctx)
     const double writeMs = msSince(t4);
     const double saveMs = msSince(t1);
     const double emitSaveMs = emitRuns.back() + saveMs;
+    const double firstEmitSaveMs = firstEmitMs + saveMs;
     if (!written) {
         std::fprintf(stderr, "emit: %s\n", written.error().toString().c_str());
         return { { "emit.write_failed", 1, "", "0", false } };
@@ -199,6 +204,7 @@ std::vector<BenchMeasurement> runEmitBench(const BenchContext& ctx)
     out.push_back({ "emit.nodes", double(nodes), "", "", true });
     out.push_back({ "emit.weights_mb", double(weightBytes) * weights / (1024.0 * 1024.0), "MB", "", true });
     out.push_back({ "emit.load_average", load, "", "", true });
+    out.push_back({ "emit.first_emission_ms", firstEmitMs, "ms", "< 1000 ms", firstEmitMs < 1000 });
     out.push_back({ "emit.emission_ms", emitMs, "ms", "< 1000 ms", emitMs < 1000 });
     out.push_back({ "emit.emission_cpu_ms", emitCpuMs, "ms", "< 1000 ms", emitCpuMs < 1000 });
     out.push_back({ "emit.layout_ms", layoutMs, "ms", "", true });
@@ -212,9 +218,12 @@ std::vector<BenchMeasurement> runEmitBench(const BenchContext& ctx)
     out.push_back({ "emit.replace_save_ms", replaceSaveMs, "ms", "", true });
     out.push_back({ "emit.replace_save_vs_cp_sync_ratio", cpSyncMs > 0 ? replaceSaveMs / cpSyncMs : 0, "x", "<= 2x",
         cpOk && replaceSaveMs <= 2 * cpSyncMs });
-    // Emission and save together, against cp alone: reported, no target of its own.
+    // Emission and save together, against cp alone (with the last emission, and with the first as one
+    // `ptelens-cli emit` process does it): reported, no target of their own.
     out.push_back({ "emit.emit_and_save_ms", emitSaveMs, "ms", "", true });
     out.push_back({ "emit.emit_and_save_vs_cp_ratio", cpMs > 0 ? emitSaveMs / cpMs : 0, "x", "", true });
+    out.push_back({ "emit.first_emit_and_save_ms", firstEmitSaveMs, "ms", "", true });
+    out.push_back({ "emit.first_emit_and_save_vs_cp_ratio", cpMs > 0 ? firstEmitSaveMs / cpMs : 0, "x", "", true });
 
     // The JSON + flatc route for the same program (the flatbuffer part; segments are appended either way).
     const std::string src = sourceDir(ctx.cliPath);
