@@ -1838,10 +1838,11 @@ Result<void> Lowering::lowerOp(const ResolvedTarget& r, const Node& n)
     // edge dialect does.
     if (bindSchema && !bindSchema->isOutFn()) {
         for (const auto& in : n.inputs) {
+            if (in.arg.kind != ArgKind::Int && in.arg.kind != ArgKind::Float && in.arg.kind != ArgKind::Bool)
+                continue;
             const int idx = bindSchema->argIndex(in.name);
             if (idx < 0 || bindSchema->args[std::size_t(idx)].type.base != BaseType::Tensor
-                || bindSchema->args[std::size_t(idx)].type.isList
-                || (in.arg.kind != ArgKind::Int && in.arg.kind != ArgKind::Float && in.arg.kind != ArgKind::Bool))
+                || bindSchema->args[std::size_t(idx)].type.isList)
                 continue;
             for (const OpSchema* cand : m_reg.overloads(q)) {
                 const int ci = cand->argIndex(in.name);
