@@ -194,7 +194,7 @@ private:
     Result<std::int32_t> emitArg(const LArg& a);
     std::int32_t operatorIndex(const std::string& name, const std::string& overload);
     /** The operator of a kernel instruction, found by its schema when it has one. */
-    std::int32_t operatorIndex(const emitcore::LInstr& in);
+    Result<std::int32_t> operatorIndex(const emitcore::LInstr& in);
     void plan();
     void generateDebugHandles();
     std::optional<std::int64_t> firstHandleOf(const Node& n) const;
@@ -379,10 +379,14 @@ std::int32_t MethodEmitter::operatorIndex(const std::string& name, const std::st
     return idx;
 }
 
-std::int32_t MethodEmitter::operatorIndex(const emitcore::LInstr& in)
+Result<std::int32_t> MethodEmitter::operatorIndex(const emitcore::LInstr& in)
 {
-    if (!in.schema)
-        return in.name ? operatorIndex(in.name->name, in.name->overload) : operatorIndex("?", "");
+    if (!in.schema) {
+        if (!in.name)
+            return fail(ErrorCode::Internal,
+                "method '" + m_name + "': kernel call '" + in.origin + "' has neither a schema nor an operator name");
+        return operatorIndex(in.name->name, in.name->overload);
+    }
     if (const auto it = m_opBySchema.find(in.schema); it != m_opBySchema.end())
         return it->second;
     const auto idx = operatorIndex(in.schema->qualifiedName(), in.schema->overload);
@@ -473,7 +477,7 @@ Result<void> MethodEmitter::run(EmitterOutput& out)
                     kc.args.push_back(id);
                 }
             }
-            kc.opIndex = operatorIndex(in);
+            PTE_TRY(kc.opIndex, operatorIndex(in));
             Instruction i;
             i.args = std::move(kc);
             i.rawType = std::uint8_t(InstructionKind::KernelCall);
