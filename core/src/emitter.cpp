@@ -118,15 +118,9 @@ std::vector<std::int64_t> nodeDebugHandles(const Node& n)
 {
     if (!n.debugHandles.empty())
         return n.debugHandles;
-    const auto it = n.metadata.find("debug_handle");
-    if (it == n.metadata.end())
-        return {};
-    std::int64_t v = 0;
-    const auto& s = it->second;
-    const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (r.ec != std::errc())
-        return {};
-    return { v };
+    if (const auto h = firstDebugHandle(n)) // the "debug_handle" metadata
+        return { *h };
+    return {};
 }
 
 // Parses Python traceback text: 'File "<f>", line <n>, in <name>' followed by the source line.
