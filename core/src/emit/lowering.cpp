@@ -1784,16 +1784,16 @@ Result<void> Lowering::lowerNode(const Node& n)
 const Lowering::ResolvedTarget* Lowering::resolve(const Node& n)
 {
     // Most nodes call one of a few dozen operators: resolved once per (target, namespace, op, overload).
+    const bool fromParts = !n.ns.empty() && !n.op.empty();
+    const std::string_view overload = n.overload == "default" ? std::string_view() : std::string_view(n.overload);
     const auto it = m_resolved.find(n.target);
-    if (it != m_resolved.end() && it->second.fromParts == (!n.ns.empty() && !n.op.empty())
-        && (!it->second.fromParts
-            || (it->second.t.ns == n.ns && it->second.t.op == n.op
-                && it->second.t.overload == (n.overload == "default" ? std::string_view() : n.overload))))
+    if (it != m_resolved.end() && it->second.fromParts == fromParts
+        && (!fromParts || (it->second.t.ns == n.ns && it->second.t.op == n.op && it->second.t.overload == overload)))
         return &it->second;
     ResolvedTarget r;
-    r.fromParts = !n.ns.empty() && !n.op.empty();
-    if (r.fromParts) {
-        r.t = TargetName { n.ns, n.op, n.overload == "default" ? std::string() : n.overload };
+    r.fromParts = fromParts;
+    if (fromParts) {
+        r.t = TargetName { n.ns, n.op, std::string(overload) };
     } else {
         auto t = parseTarget(n.target);
         if (!t)
