@@ -31,6 +31,18 @@ class TestCliWriter : public QObject
 {
     Q_OBJECT
 
+    /** `ptelens-cli bench --quick --json --dir <temp> NAME`: its exit code; its output, also parsed into `j`
+     *  (discarded when it is not JSON). */
+    static int runQuickBench(const char* name, nlohmann::json* j, QByteArray* out, QByteArray* err)
+    {
+        out->clear();
+        const int code = test::runCli({ QStringLiteral("bench"), QStringLiteral("--quick"), QStringLiteral("--json"),
+                                          QStringLiteral("--dir"), test::tempDir(), QString::fromLatin1(name) },
+            out, err);
+        *j = nlohmann::json::parse(out->toStdString(), nullptr, false);
+        return code;
+    }
+
 private Q_SLOTS:
     void initTestCase()
     {
@@ -186,13 +198,9 @@ private Q_SLOTS:
         QCOMPARE(test::runCli({ QStringLiteral("bench"), QStringLiteral("--list") }, &out), 0);
         QVERIFY(out.contains("info\t"));
         QVERIFY(out.contains("rewrite\t"));
-        out.clear();
+        nlohmann::json j;
         QByteArray err;
-        QCOMPARE(test::runCli({ QStringLiteral("bench"), QStringLiteral("--quick"), QStringLiteral("--json"),
-                                  QStringLiteral("--dir"), test::tempDir(), QStringLiteral("info") },
-                     &out, &err),
-            0);
-        const auto j = nlohmann::json::parse(out.toStdString(), nullptr, false);
+        QCOMPARE(runQuickBench("info", &j, &out, &err), 0);
         QVERIFY2(!j.is_discarded(), out.constData());
         QCOMPARE(j["quick"].get<bool>(), true);
         QCOMPARE(j["benchmarks"].size(), std::size_t(1));
@@ -216,12 +224,9 @@ private Q_SLOTS:
     void benchEmitReportsSaveAgainstCp()
     {
         QByteArray out;
+        nlohmann::json j;
         QByteArray err;
-        QCOMPARE(test::runCli({ QStringLiteral("bench"), QStringLiteral("--quick"), QStringLiteral("--json"),
-                                  QStringLiteral("--dir"), test::tempDir(), QStringLiteral("emit") },
-                     &out, &err),
-            0);
-        const auto j = nlohmann::json::parse(out.toStdString(), nullptr, false);
+        QCOMPARE(runQuickBench("emit", &j, &out, &err), 0);
         QVERIFY2(!j.is_discarded(), out.constData());
         std::map<std::string, double> m;
         for (const auto& x : j["benchmarks"][0]["measurements"])
