@@ -7,6 +7,8 @@ JOBS ?= $(shell nproc)
 CORPUS_GUESS := $(abspath $(CURDIR)/../shared/fixtures)
 export PTELENS_CORPUS ?= $(if $(wildcard $(CORPUS_GUESS)),$(CORPUS_GUESS),)
 EXAMPLE ?= $(BUILD_DIR)/examples/example.etrecord
+# ccache, when installed, makes rebuilds in other checkouts (git worktrees) cheap; nothing depends on it.
+LAUNCHER := $(if $(shell command -v ccache 2>/dev/null),-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache,)
 
 .PHONY: all deps configure build run test test-asan format format-check bench clean fuzz
 
@@ -16,7 +18,7 @@ deps:
 	@bash scripts/install-deps.sh
 
 $(BUILD_DIR)/build.ninja: | deps
-	@cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
+	@cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo $(LAUNCHER)
 
 configure: deps $(BUILD_DIR)/build.ninja
 
@@ -34,7 +36,7 @@ else
 endif
 
 $(ASAN_DIR)/build.ninja: | deps
-	@cmake -S . -B $(ASAN_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DPTELENS_SANITIZE=ON -DPTELENS_BUILD_GUI=OFF -DPTELENS_BUILD_BENCH=OFF
+	@cmake -S . -B $(ASAN_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DPTELENS_SANITIZE=ON -DPTELENS_BUILD_GUI=OFF -DPTELENS_BUILD_BENCH=OFF $(LAUNCHER)
 
 # The core and CLI tests again under AddressSanitizer + UndefinedBehaviorSanitizer.
 test-asan: deps $(ASAN_DIR)/build.ninja
