@@ -258,6 +258,16 @@ struct ProgramDiff
  */
 [[nodiscard]] Result<ProgramDiff> diffPrograms(const DiffSide& a, const DiffSide& b, const DiffOptions& options = {});
 
+/**
+ * A synthetic program shaped like a stack of identical layers (the `diff` benchmark's first program): the constant
+ * data of makeSyntheticProgram (ptewriter.h) and `instructions` kernel calls in layers of `layerLength` (>= 4); the
+ * instruction at position p of a layer is aten::add/mul/sub/div.out (p % 4) over f32[16 + p] tensors, so the sequence
+ * repeats with period `layerLength` as a transformer's does. Planned memory only; not meant to be executed.
+ * @returns InvalidInput for fewer than 1 instruction, a layer shorter than 4 or longer than 4096.
+ */
+[[nodiscard]] Result<Program> makeSyntheticLayers(
+    std::uint64_t instructions, std::uint32_t layerLength, std::uint64_t constantBytes);
+
 /** A synthetic program with deliberate edits, and how many of each (the `diff` benchmark's second program). */
 struct SyntheticVariant
 {
