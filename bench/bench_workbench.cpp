@@ -14,7 +14,7 @@
 #include "models/instructionmodel.h"
 #include "pte/ptereader.h"
 #include "pte/ptewriter.h"
-#include "widgets/graphpanel.h"
+#include "views/graphpanel.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

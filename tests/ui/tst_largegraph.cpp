@@ -4,7 +4,7 @@
 // module path into groups that expand on request, and still usable uncollapsed.
 #include "document/snapshot.h"
 #include "uifixtures.h"
-#include "widgets/graphpanel.h"
+#include "views/graphpanel.h"
 #include "widgets/graphview.h"
 
 #include <QCheckBox>

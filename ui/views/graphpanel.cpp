@@ -1,6 +1,6 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
-#include "widgets/graphpanel.h"
+#include "views/graphpanel.h"
 
 #include "widgets/graphlayouter.h"
 #include "widgets/graphview.h"
