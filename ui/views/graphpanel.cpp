@@ -29,8 +29,9 @@ constexpr int kCollapseThreshold = 600;
 } // namespace
 
 GraphPanel::GraphPanel(QWidget* parent)
-    : QWidget(parent)
+    : DockView(QStringLiteral("Graph"), QStringLiteral("graphDock"), Qt::RightDockWidgetArea, parent)
 {
+    setObjectName(QStringLiteral("graphPanel"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     auto* bar = new QHBoxLayout;
@@ -107,6 +108,8 @@ GraphPanel::~GraphPanel()
     for (auto& job : m_jobs)
         job.waitForFinished();
 }
+
+QWidget* GraphPanel::focusTarget() const { return m_view; }
 
 void GraphPanel::setMethod(std::shared_ptr<const Snapshot> snapshot, const QString& method)
 {
