@@ -132,9 +132,7 @@ DiffSide sideOf(const Program& emitted, const std::string& label, const WriteOpt
     DiffSide side;
     side.label = label;
     side.program = (*file)->program;
-    side.fileSize = (*file)->file.size();
-    side.header = (*file)->header;
-    side.keepAlive = *file;
+    side.file = *file;
     return side;
 }
 

@@ -30,6 +30,9 @@
 
 namespace pte {
 
+struct EmitterOutput;
+struct PteFile;
+
 /** One side of a comparison: a program and, when an ETRecord or an emission gives them, its debug maps. */
 struct DiffSide
 {
@@ -37,11 +40,14 @@ struct DiffSide
     std::shared_ptr<const Program> program;
     /** Debug handle and delegate maps (ETRecord layout), by method; nullptr when the side has none. */
     std::shared_ptr<const EtRecordMaps> debugMaps;
-    /** Whatever must stay alive with the program (the opened file, the emission); may be empty. */
-    std::shared_ptr<const void> keepAlive;
-    /** When the side is a file: its size and extended header (compared in strict mode when both sides are files). */
-    std::optional<std::uint64_t> fileSize;
-    std::optional<ExtendedHeader> header;
+    /** The .pte the program was read from (its size and header are compared in strict mode); nullptr otherwise. */
+    std::shared_ptr<const PteFile> file;
+    /** The graph dumps the program was emitted from, and the emission (whose program moved, laid out, to
+     *  `program`); nullptr for a .pte. */
+    std::shared_ptr<const DumpSet> dumps;
+    std::shared_ptr<const EmitterOutput> emitted;
+    /** For an emitted side: each method and the dump program it was emitted from. */
+    std::vector<std::pair<std::string, std::shared_ptr<const ExportedProgram>>> emittedFrom;
 };
 
 struct DiffSideOptions

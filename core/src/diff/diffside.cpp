@@ -14,11 +14,10 @@ namespace pte {
 
 namespace {
 
-/** What an emitted side keeps alive: the dumps (weights are views into them) and the emission. */
-struct EmittedSide
+/** The laid-out program of an emission, with what it views (the dumps hold the weights). */
+struct EmittedProgram
 {
     std::shared_ptr<const DumpSet> dumps;
-    std::shared_ptr<const EmitterOutput> emitted;
     Program program;
 };
 
@@ -53,20 +52,21 @@ Result<DiffSide> emitDump(const std::string& path)
         methods[0].first = "forward";
     }
     PTE_TRY(auto emitted, emitProgram(methods, options));
-    auto side = std::make_shared<EmittedSide>();
-    side->dumps = dumps;
+    auto laidOut = std::make_shared<EmittedProgram>();
+    laidOut->dumps = dumps;
     auto maps = std::make_shared<EtRecordMaps>();
     maps->debugHandleMap = emitted.debugHandleMap;
     maps->delegateMap = emitted.methodToDelegateDebugIdMap;
     maps->instructionIdToNumOutsMap = emitted.instructionIdToNumOutsMap;
-    PTE_TRY(side->program,
+    PTE_TRY(laidOut->program,
         layoutForSerialization(std::move(emitted.program), emitted.mutableData, emitted.namedData, options.serialize));
-    side->emitted = std::make_shared<const EmitterOutput>(std::move(emitted));
     DiffSide out;
     out.label = path;
-    out.program = std::shared_ptr<const Program>(side, &side->program);
+    out.program = std::shared_ptr<const Program>(laidOut, &laidOut->program);
     out.debugMaps = std::move(maps);
-    out.keepAlive = side;
+    out.dumps = dumps;
+    out.emitted = std::make_shared<const EmitterOutput>(std::move(emitted));
+    out.emittedFrom = std::move(methods);
     return out;
 }
 
@@ -80,9 +80,7 @@ Result<DiffSide> openDiffSide(const std::string& path, const DiffSideOptions& op
         PTE_TRY(auto file, readPteFile(path));
         side.label = path;
         side.program = file->program;
-        side.fileSize = file->file.size();
-        side.header = file->header;
-        side.keepAlive = file;
+        side.file = file;
     } else {
         PTE_TRY(side, emitDump(path));
     }

@@ -5,6 +5,7 @@
 
 #include "diff/methoddiffer.h"
 #include "diff/methodview.h"
+#include "pte/ptereader.h"
 
 #include <algorithm>
 #include <map>
@@ -243,16 +244,17 @@ private:
         if (!m_ctx.options.strict)
             return {};
 
-        if (m_a.fileSize && m_b.fileSize) {
-            const auto base = [](const DiffSide& s) { return s.header ? s.header->segmentBaseOffset : 0; };
-            const auto length = [](const DiffSide& s) { return s.header ? s.header->length : 0; };
-            if (m_a.header.has_value() != m_b.header.has_value() || length(m_a) != length(m_b))
+        if (m_a.file && m_b.file) {
+            const auto& ha = m_a.file->header;
+            const auto& hb = m_b.file->header;
+            const auto base = [](const std::optional<ExtendedHeader>& h) { return h ? h->segmentBaseOffset : 0; };
+            const auto length = [](const std::optional<ExtendedHeader>& h) { return h ? h->length : 0; };
+            if (ha.has_value() != hb.has_value() || length(ha) != length(hb))
                 add(out, DiffCategory::Program, DiffStatus::Changed, "extended header", "length",
-                    m_a.header ? std::to_string(length(m_a)) : "absent",
-                    m_b.header ? std::to_string(length(m_b)) : "absent", true);
-            if (base(m_a) != base(m_b))
+                    ha ? std::to_string(length(ha)) : "absent", hb ? std::to_string(length(hb)) : "absent", true);
+            if (base(ha) != base(hb))
                 add(out, DiffCategory::Program, DiffStatus::Changed, "extended header", "segment_base_offset",
-                    std::to_string(base(m_a)), std::to_string(base(m_b)), true);
+                    std::to_string(base(ha)), std::to_string(base(hb)), true);
         }
         if (m_pa.version != m_pb.version)
             add(out, DiffCategory::Program, DiffStatus::Changed, "program", "version", std::to_string(m_pa.version),
