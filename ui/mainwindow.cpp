@@ -402,6 +402,8 @@ void MainWindow::compareDialog()
     compareWith(file);
 }
 
+DiffWindow* MainWindow::diffWindow() const { return m_diffWindow; }
+
 DiffWindow* MainWindow::compareWith(const QString& path)
 {
     if (!m_diffWindow) {

@@ -74,7 +74,7 @@ public:
      */
     DiffWindow* compareWith(const QString& path);
     /** The Diff window, or nullptr when none is open. */
-    [[nodiscard]] DiffWindow* diffWindow() const { return m_diffWindow; }
+    [[nodiscard]] DiffWindow* diffWindow() const;
 
 protected:
     void closeEvent(QCloseEvent* event) override;
