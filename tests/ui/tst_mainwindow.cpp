@@ -15,6 +15,7 @@
 #include <QAbstractProxyModel>
 #include <QApplication>
 #include <QClipboard>
+#include <QComboBox>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -397,6 +398,32 @@ private Q_SLOTS:
         QTRY_COMPARE(laidOut.size(), 2);
         QVERIFY(graph->loweredModule().isEmpty());
         QVERIFY(!back->isVisibleTo(&w));
+    }
+
+    /** "Compare with" shows a second method's signature beside the current one's (issue #16). */
+    void comparesTwoSignatures()
+    {
+        MainWindow w;
+        QString error;
+        QVERIFY2(open(w, { examplePath() }, &error), qPrintable(error));
+        QCOMPARE(w.currentMethod(), QStringLiteral("forward"));
+        auto* compare = w.findChild<QComboBox*>(QStringLiteral("signatureCompare"));
+        auto* other = w.findChild<QTableView*>(QStringLiteral("comparedInputsView"));
+        QVERIFY(compare && other);
+        QVERIFY(!other->isVisibleTo(&w));
+        compare->setCurrentIndex(compare->findText(QStringLiteral("scale")));
+        QVERIFY(other->isVisibleTo(&w));
+        const auto* snap = w.document()->snapshot().get();
+        const auto* scale = snap->method("scale");
+        QVERIFY(scale && scale->exported);
+        QCOMPARE(other->model()->rowCount(), int(scale->exported->signature.inputSpecs.size()));
+        QCOMPARE(w.findChild<QTableView*>(QStringLiteral("inputsView"))->model()->rowCount(),
+            int(snap->method("forward")->exported->signature.inputSpecs.size()));
+        // Another method in the Methods view keeps the comparison; "(none)" ends it.
+        w.setCurrentMethod(QStringLiteral("scale"));
+        QCOMPARE(compare->currentText(), QStringLiteral("scale"));
+        compare->setCurrentIndex(0);
+        QVERIFY(!other->isVisibleTo(&w));
     }
 
     /** The previous file's Find and filter texts do not stay when another file opens. */

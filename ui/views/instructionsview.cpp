@@ -45,13 +45,13 @@ InstructionsView::InstructionsView(QWidget* parent)
     m_operatorFilter->setObjectName(QStringLiteral("operatorFilter"));
     // The combos give way to the text filter in a narrow window (their lists still show whole names).
     m_operatorFilter->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_operatorFilter->setMinimumContentsLength(16);
+    m_operatorFilter->setMinimumContentsLength(10);
     m_backendFilter = new QComboBox(this);
     m_backendFilter->setObjectName(QStringLiteral("backendFilter"));
     m_backendFilter->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_backendFilter->setMinimumContentsLength(12);
+    m_backendFilter->setMinimumContentsLength(8);
     m_kindFilter->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    m_textFilter->setMinimumWidth(m_textFilter->fontMetrics().averageCharWidth() * 26);
+    m_textFilter->setMinimumWidth(m_textFilter->fontMetrics().averageCharWidth() * 18);
     m_handleFilter = filterEdit(this, QStringLiteral("handleFilter"), QStringLiteral("Debug handle"));
     m_handleFilter->setValidator(new QIntValidator(0, std::numeric_limits<int>::max(), m_handleFilter));
     m_handleFilter->setMaximumWidth(m_handleFilter->fontMetrics().averageCharWidth() * 16);

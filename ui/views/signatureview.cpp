@@ -240,6 +240,10 @@ void SignatureView::fitPanes()
         in = std::max(minIn, room * inputs / (inputs + outputs));
         out = std::max(minOut, room - in);
         in = std::max(minIn, room - out);
+    } else if (room > inputs + outputs) {
+        // Room to spare goes to the inputs and outputs, not to the sample note.
+        in = inputs + (room - inputs - outputs) * inputs / std::max(inputs + outputs, 1);
+        out = room - in;
     }
     m_fitting = true;
     m_split->setSizes({ in, out, samples });
