@@ -10,6 +10,7 @@
 #include "views/graphpanel.h"
 #include "widgets/emitdialog.h"
 #include "widgets/graphview.h"
+#include "widgets/savepath.h"
 #include "widgets/tableview.h"
 
 #include <QAbstractProxyModel>
@@ -27,13 +28,17 @@
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QSettings>
 #include <QSignalSpy>
+#include <QSplitter>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTableView>
 #include <QTest>
 #include <QTimer>
 #include <QToolButton>
+
+#include <cmath>
 
 using namespace pte::ui;
 
@@ -353,9 +358,14 @@ private Q_SLOTS:
         QTRY_COMPARE(QApplication::focusWidget(), instructions);
         QTest::keyClick(instructions, Qt::Key_C, Qt::ControlModifier);
         QVERIFY(QApplication::clipboard()->text().startsWith(QStringLiteral("Id\tKind\tOperator")));
-        // The graph: the selected nodes' details.
+        // The graph: the selected nodes' details. The focused canvas and details show a frame in the highlight
+        // colour (Tab reaches them; the canvas has no cursor to show the focus otherwise).
         graph->view()->setFocus();
         QTRY_COMPARE(QApplication::focusWidget(), graph->view());
+        const QColor highlight = graph->view()->palette().color(QPalette::Highlight);
+        const QImage canvas = graph->view()->viewport()->grab().toImage();
+        QCOMPARE(canvas.pixelColor(1, canvas.height() / 2), highlight);
+        QCOMPARE(canvas.pixelColor(canvas.width() - 2, canvas.height() / 2), highlight);
         QTest::keyClick(graph->view(), Qt::Key_C, Qt::ControlModifier);
         QCOMPARE(QApplication::clipboard()->text(), details->toPlainText());
     }
@@ -424,6 +434,63 @@ private Q_SLOTS:
         QCOMPARE(compare->currentText(), QStringLiteral("scale"));
         compare->setCurrentIndex(0);
         QVERIFY(!other->isVisibleTo(&w));
+    }
+
+    /** Save proposals: the input's name beside it, never the input itself. */
+    void proposesSaveNames_data()
+    {
+        QTest::addColumn<QStringList>("inputs");
+        QTest::addColumn<QString>("suffix");
+        QTest::addColumn<QString>("proposal");
+        QTest::newRow("dump") << QStringList { QStringLiteral("/m/hades.pt2") } << QStringLiteral(".pte")
+                              << QStringLiteral("/m/hades.pte");
+        QTest::newRow("maps") << QStringList { QStringLiteral("/m/example.etrecord") }
+                              << QStringLiteral(".debug_maps.json") << QStringLiteral("/m/example.debug_maps.json");
+        QTest::newRow("a .pte saved again") << QStringList { QStringLiteral("/m/model.pte") } << QStringLiteral(".pte")
+                                            << QStringLiteral("/m/model.rewritten.pte");
+        QTest::newRow("first of several") << QStringList { QStringLiteral("/a/x.pt2"), QStringLiteral("/b/y.pt2") }
+                                          << QStringLiteral(".pte") << QStringLiteral("/a/x.pte");
+        QTest::newRow("nothing open") << QStringList {} << QStringLiteral(".pte") << QString();
+    }
+    void proposesSaveNames()
+    {
+        QFETCH(QStringList, inputs);
+        QFETCH(QString, suffix);
+        QFETCH(QString, proposal);
+        QCOMPARE(proposedSavePath(inputs, suffix), proposal);
+    }
+
+    /** A splitter the user dragged keeps its sizes when the method changes or the program is emitted again. */
+    void keepsSignatureSizesTheUserSet()
+    {
+        QSettings().remove(QStringLiteral("views/signatureSplit"));
+        MainWindow w;
+        QString error;
+        QVERIFY2(open(w, { examplePath() }, &error), qPrintable(error));
+        auto* split = w.findChild<QSplitter*>(QStringLiteral("signatureSplit"));
+        QVERIFY(split);
+        QTest::qWait(50); // the fit after the first layout
+        const QList<int> fitted = split->sizes();
+        QList<int> mine = fitted;
+        mine[0] = fitted[0] + fitted[1] - 40; // a tall Inputs pane, a short Outputs pane
+        mine[1] = 40;
+        split->setSizes(mine);
+        mine = split->sizes();
+        Q_EMIT split->splitterMoved(mine[0], 1); // as a drag does
+        w.setCurrentMethod(QStringLiteral("scale"));
+        QSignalSpy emitted(w.document(), &Document::emitFinished);
+        w.emitWith({});
+        QTRY_COMPARE_WITH_TIMEOUT(emitted.size(), 1, 60000);
+        QTest::qWait(50);
+        // The same split (the emission's message bar takes some height: QSplitter scales the panes alike), not the
+        // one fitted to the rows.
+        const QList<int> now = split->sizes();
+        auto share = [](const QList<int>& sizes) { return double(sizes[0]) / double(sizes[0] + sizes[1]); };
+        QVERIFY2(std::abs(share(now) - share(mine)) < 0.02,
+            qPrintable(QStringLiteral("%1 %2 -> %3 %4").arg(mine[0]).arg(mine[1]).arg(now[0]).arg(now[1])));
+        QVERIFY(std::abs(share(now) - share(fitted)) > 0.05);
+        QVERIFY(!QSettings().value(QStringLiteral("views/signatureSplit")).toByteArray().isEmpty());
+        QSettings().remove(QStringLiteral("views/signatureSplit"));
     }
 
     /** The previous file's Find and filter texts do not stay when another file opens. */

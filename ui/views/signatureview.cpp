@@ -230,9 +230,14 @@ void SignatureView::fitPanes()
     const int room = std::max(m_split->height() - samples, 0);
     int in = inputs;
     int out = outputs;
-    if (inputs + outputs > room && room > 0) {
-        // Not enough room for both: each gets its share, but never less than it needs for four rows (or all of
-        // its rows), taken from the larger one.
+    if (inputs + outputs > room && room > 0 && std::min(inputs, outputs) <= room / 2) {
+        // Not enough room for both, but the shorter table fits in half of it: it shows all its rows, the longer one
+        // scrolls in the rest.
+        in = inputs <= outputs ? inputs : room - outputs;
+        out = room - in;
+    } else if (inputs + outputs > room && room > 0) {
+        // Neither fits in half: each gets its share, but never less than it needs for four rows (or all of its
+        // rows), taken from the larger one.
         const int row = m_inputsView->verticalHeader()->defaultSectionSize();
         const int minIn = std::min(inputs, caption + m_inputsView->horizontalHeader()->sizeHint().height() + 4 * row);
         const int minOut =

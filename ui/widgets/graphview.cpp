@@ -283,7 +283,10 @@ void GraphView::updateOverview()
         return;
     const QRectF visible = mapToScene(viewport()->rect()).boundingRect();
     const QRectF bounds = scene()->sceneRect();
-    const bool needed = !m_items.empty() && !visible.contains(bounds.adjusted(30, 30, -30, -30));
+    // Shown when a good part of the graph is out of view (a graph that nearly fits needs no map over its nodes).
+    const QRectF shown = visible.intersected(bounds);
+    const double area = bounds.width() * bounds.height();
+    const bool needed = !m_items.empty() && area > 0 && shown.width() * shown.height() < 0.6 * area;
     if (needed) {
         // A corner of the viewport: at most a fifth of its width and a third of its height, and 180 x 140 pixels.
         const QSizeF room(std::min(viewport()->width() / 5.0, 180.0), std::min(viewport()->height() / 3.0, 140.0));
