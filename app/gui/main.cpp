@@ -75,11 +75,11 @@ QPixmap grabDock(QDockWidget* dock)
  * Opens the files, optionally emits, selects an instruction and saves PNGs of the window, each dock, the
  * memory plan (memoryplan.png) and, for graph dumps, the Emit dialog (emitdialog.png).
  */
-int takeScreenshots(
-    pte::ui::MainWindow& window, const QStringList& files, const QString& dir, bool emitFirst, const QString& method)
+int takeScreenshots(pte::ui::MainWindow& window, const QStringList& files, const QString& dir, bool emitFirst,
+    const QString& method, const QSize& size)
 {
     QDir().mkpath(dir);
-    window.resize(1600, 1000);
+    window.resize(size);
     window.show();
     window.openFiles(files);
     waitFor([&] { return idle(window); }, 120000);
@@ -187,6 +187,10 @@ int main(int argc, char** argv)
     QCommandLineOption compareOption(QStringLiteral("compare"),
         QStringLiteral("Compare the two files given (A B) in the Diff window, A opened in the main window."));
     parser.addOption(compareOption);
+    QCommandLineOption sizeOption(QStringLiteral("size"), QStringLiteral("Window size for --screenshot (1600x1000)."),
+        QStringLiteral("WxH"), QStringLiteral("1600x1000"));
+    sizeOption.setFlags(QCommandLineOption::HiddenFromHelp);
+    parser.addOption(sizeOption);
     parser.addOption(screenshot);
     parser.addOption(emitOption);
     parser.addOption(methodOption);
@@ -201,9 +205,12 @@ int main(int argc, char** argv)
     if (compare && parser.isSet(screenshot))
         return takeCompareScreenshots(
             window, parser.positionalArguments().at(0), parser.positionalArguments().at(1), parser.value(screenshot));
-    if (parser.isSet(screenshot))
+    if (parser.isSet(screenshot)) {
+        const QStringList wh = parser.value(sizeOption).split(QLatin1Char('x'));
+        const QSize size(wh.value(0).toInt(), wh.value(1).toInt());
         return takeScreenshots(window, parser.positionalArguments(), parser.value(screenshot), parser.isSet(emitOption),
-            parser.value(methodOption));
+            parser.value(methodOption), size.isValid() && !size.isEmpty() ? size : QSize(1600, 1000));
+    }
     window.show();
     if (compare) {
         const QString other = parser.positionalArguments().at(1);
