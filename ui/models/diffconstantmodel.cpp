@@ -10,23 +10,8 @@
 
 namespace pte::ui {
 
-void DiffConstantModel::setResult(std::shared_ptr<const ComparisonResult> result)
+QVariant DiffConstantModel::cell(const pte::ConstantRow& c, int column, int role) const
 {
-    beginResetModel();
-    m_result = std::move(result);
-    endResetModel();
-}
-
-int DiffConstantModel::rows() const { return m_result && m_result->diff ? int(m_result->diff->constants.size()) : 0; }
-
-const pte::ConstantRow* DiffConstantModel::constant(int row) const
-{
-    return row >= 0 && row < rows() ? &m_result->diff->constants[std::size_t(row)] : nullptr;
-}
-
-QVariant DiffConstantModel::cell(int row, int column, int role) const
-{
-    const pte::ConstantRow& c = m_result->diff->constants[std::size_t(row)];
     if (role == Qt::BackgroundRole)
         return c.status == pte::DiffStatus::Same ? QVariant() : QVariant(QBrush(diffStatusColor(c.status)));
     const bool sort = role == SortRole;

@@ -2,15 +2,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
-#include "document/comparison.h"
-#include "models/tablemodelbase.h"
-
-#include <memory>
+#include "models/diffresultmodel.h"
 
 namespace pte::ui {
 
 /** Every constant (and initial state of a planned tensor) both programs hold, and how it compares by content. */
-class DiffConstantModel : public TableModelBase
+class DiffConstantModel : public DiffResultModel<pte::ConstantRow, &pte::ProgramDiff::constants>
 {
     Q_OBJECT
 public:
@@ -30,19 +27,15 @@ public:
         FirstIndicesColumn,
         ColumnCount
     };
-    using TableModelBase::TableModelBase;
+    using DiffResultModel::DiffResultModel;
 
-    void setResult(std::shared_ptr<const ComparisonResult> result);
-    [[nodiscard]] const pte::ConstantRow* constant(int row) const;
+    [[nodiscard]] const pte::ConstantRow* constant(int row) const { return element(row); }
 
 protected:
-    int rows() const override;
     int columns() const override { return ColumnCount; }
-    QVariant cell(int row, int column, int role) const override;
+    using DiffResultModel::cell;
+    QVariant cell(const pte::ConstantRow& c, int column, int role) const override;
     QVariant headerCell(int column, int role) const override;
-
-private:
-    std::shared_ptr<const ComparisonResult> m_result;
 };
 
 } // namespace pte::ui

@@ -10,18 +10,8 @@
 
 namespace pte::ui {
 
-void DiffDelegateModel::setResult(std::shared_ptr<const ComparisonResult> result)
+QVariant DiffDelegateModel::cell(const pte::DelegateRow& d, int column, int role) const
 {
-    beginResetModel();
-    m_result = std::move(result);
-    endResetModel();
-}
-
-int DiffDelegateModel::rows() const { return m_result && m_result->diff ? int(m_result->diff->delegates.size()) : 0; }
-
-QVariant DiffDelegateModel::cell(int row, int column, int role) const
-{
-    const pte::DelegateRow& d = m_result->diff->delegates[std::size_t(row)];
     if (role == Qt::BackgroundRole)
         return d.status == pte::DiffStatus::Same ? QVariant() : QVariant(QBrush(diffStatusColor(d.status)));
     const bool sort = role == SortRole;

@@ -2,15 +2,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
-#include "document/comparison.h"
-#include "models/tablemodelbase.h"
-
-#include <memory>
+#include "models/diffresultmodel.h"
 
 namespace pte::ui {
 
 /** Every delegate of both programs: backend, payload size and SHA-256, compile specs, and how it compares. */
-class DiffDelegateModel : public TableModelBase
+class DiffDelegateModel : public DiffResultModel<pte::DelegateRow, &pte::ProgramDiff::delegates>
 {
     Q_OBJECT
 public:
@@ -27,18 +24,13 @@ public:
         CompileSpecsColumn,
         ColumnCount
     };
-    using TableModelBase::TableModelBase;
-
-    void setResult(std::shared_ptr<const ComparisonResult> result);
+    using DiffResultModel::DiffResultModel;
 
 protected:
-    int rows() const override;
     int columns() const override { return ColumnCount; }
-    QVariant cell(int row, int column, int role) const override;
+    using DiffResultModel::cell;
+    QVariant cell(const pte::DelegateRow& d, int column, int role) const override;
     QVariant headerCell(int column, int role) const override;
-
-private:
-    std::shared_ptr<const ComparisonResult> m_result;
 };
 
 } // namespace pte::ui

@@ -26,29 +26,14 @@ QString usesText(const std::vector<pte::DiffUse>& uses, std::size_t count)
 
 } // namespace
 
-void DifferenceModel::setResult(std::shared_ptr<const ComparisonResult> result)
+QVariant DifferenceModel::cell(const pte::Difference& d, int column, int role) const
 {
-    beginResetModel();
-    m_result = std::move(result);
-    endResetModel();
-}
-
-int DifferenceModel::rows() const { return m_result && m_result->diff ? int(m_result->diff->differences.size()) : 0; }
-
-const pte::Difference* DifferenceModel::difference(int row) const
-{
-    return row >= 0 && row < rows() ? &m_result->diff->differences[std::size_t(row)] : nullptr;
-}
-
-QVariant DifferenceModel::cell(int row, int column, int role) const
-{
-    const pte::Difference& d = m_result->diff->differences[std::size_t(row)];
     if (role == Qt::BackgroundRole && column == StatusColumn)
         return QBrush(diffStatusColor(d.status));
     if (role == Qt::ToolTipRole)
         return toQString(d.toString());
     if (role == SortRole && column != StatusColumn && column != CategoryColumn)
-        return cell(row, column, Qt::DisplayRole).toString().toLower();
+        return cell(d, column, Qt::DisplayRole).toString().toLower();
     if (role != Qt::DisplayRole && role != SortRole)
         return {};
     switch (column) {

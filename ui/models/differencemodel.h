@@ -2,15 +2,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
-#include "document/comparison.h"
-#include "models/tablemodelbase.h"
-
-#include <memory>
+#include "models/diffresultmodel.h"
 
 namespace pte::ui {
 
 /** Every difference of a comparison: category, status, method, subject, field, both sides, detail and uses. */
-class DifferenceModel : public TableModelBase
+class DifferenceModel : public DiffResultModel<pte::Difference, &pte::ProgramDiff::differences>
 {
     Q_OBJECT
 public:
@@ -27,19 +24,15 @@ public:
         UsesColumn,
         ColumnCount
     };
-    using TableModelBase::TableModelBase;
+    using DiffResultModel::DiffResultModel;
 
-    void setResult(std::shared_ptr<const ComparisonResult> result);
-    [[nodiscard]] const pte::Difference* difference(int row) const;
+    [[nodiscard]] const pte::Difference* difference(int row) const { return element(row); }
 
 protected:
-    int rows() const override;
     int columns() const override { return ColumnCount; }
-    QVariant cell(int row, int column, int role) const override;
+    using DiffResultModel::cell;
+    QVariant cell(const pte::Difference& d, int column, int role) const override;
     QVariant headerCell(int column, int role) const override;
-
-private:
-    std::shared_ptr<const ComparisonResult> m_result;
 };
 
 } // namespace pte::ui

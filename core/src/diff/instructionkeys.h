@@ -9,11 +9,6 @@
 
 namespace pte::diff {
 
-/** Mixes a value into a running 64-bit hash. */
-[[nodiscard]] std::uint64_t hashCombine(std::uint64_t seed, std::uint64_t value) noexcept;
-/** 64-bit hash of a string. */
-[[nodiscard]] std::uint64_t hashString(std::string_view s) noexcept;
-
 /** The alignment keys of every instruction of a method, independent of value, operator and delegate numbering. */
 struct InstructionKeys
 {

@@ -3,6 +3,7 @@
 // Matching values and delegates of two methods by the instructions that use them.
 #include "diff/matching.h"
 
+#include "diff/hashing.h"
 #include "diff/instructionkeys.h"
 
 #include <algorithm>

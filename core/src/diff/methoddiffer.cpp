@@ -4,6 +4,7 @@
 #include "diff/methoddiffer.h"
 
 #include "diff/contentcompare.h"
+#include "diff/hashing.h"
 #include "diff/instructionkeys.h"
 #include "diff/matching.h"
 #include "diff/sequencealignment.h"
@@ -34,6 +35,25 @@ Result<std::string> DiffContext::sha256(const Bytes& bytes)
     PTE_TRY(std::string hex, sha256OfBytes(bytes, options.cancel));
     m_sha.emplace(key, hex);
     return hex;
+}
+
+Difference makeDifference(DiffCategory category, DiffStatus status, std::string methodA, std::string methodB,
+    std::string subject, std::string field, std::string a, std::string b, std::int64_t indexA, std::int64_t indexB,
+    bool strictOnly)
+{
+    Difference d;
+    d.category = category;
+    d.status = status;
+    d.methodA = std::move(methodA);
+    d.methodB = std::move(methodB);
+    d.subject = std::move(subject);
+    d.field = std::move(field);
+    d.a = std::move(a);
+    d.b = std::move(b);
+    d.indexA = indexA;
+    d.indexB = indexB;
+    d.strictOnly = strictOnly;
+    return d;
 }
 
 std::uint64_t methodFingerprint(const MethodView& view)
@@ -166,19 +186,8 @@ private:
     std::size_t add(DiffCategory category, DiffStatus status, std::string subject, std::string field, std::string a,
         std::string b, std::int64_t ia, std::int64_t ib, bool strictOnly = false)
     {
-        Difference d;
-        d.category = category;
-        d.status = status;
-        d.methodA = m_a.plan().name;
-        d.methodB = m_b.plan().name;
-        d.subject = std::move(subject);
-        d.field = std::move(field);
-        d.a = std::move(a);
-        d.b = std::move(b);
-        d.indexA = ia;
-        d.indexB = ib;
-        d.strictOnly = strictOnly;
-        m_diffs.push_back(std::move(d));
+        m_diffs.push_back(makeDifference(category, status, m_a.plan().name, m_b.plan().name, std::move(subject),
+            std::move(field), std::move(a), std::move(b), ia, ib, strictOnly));
         return m_diffs.size() - 1;
     }
 

@@ -50,6 +50,11 @@ private:
 [[nodiscard]] Result<void> diffMethod(
     const MethodView* a, const MethodView* b, DiffContext& context, MethodDiff& result);
 
+/** A difference; `methodA`/`methodB` empty for one of the whole program. */
+[[nodiscard]] Difference makeDifference(DiffCategory category, DiffStatus status, std::string methodA,
+    std::string methodB, std::string subject, std::string field, std::string a, std::string b, std::int64_t indexA,
+    std::int64_t indexB, bool strictOnly);
+
 /** A hash of what a method does (its instruction keys and signature types): equal for a method renamed as is. */
 [[nodiscard]] std::uint64_t methodFingerprint(const MethodView& view);
 

@@ -179,17 +179,8 @@ private:
     void add(std::vector<Difference>& out, DiffCategory category, DiffStatus status, std::string subject,
         std::string field, std::string a, std::string b, bool strictOnly, std::int64_t ia = -1, std::int64_t ib = -1)
     {
-        Difference d;
-        d.category = category;
-        d.status = status;
-        d.subject = std::move(subject);
-        d.field = std::move(field);
-        d.a = std::move(a);
-        d.b = std::move(b);
-        d.indexA = ia;
-        d.indexB = ib;
-        d.strictOnly = strictOnly;
-        out.push_back(std::move(d));
+        out.push_back(diff::makeDifference(category, status, {}, {}, std::move(subject), std::move(field), std::move(a),
+            std::move(b), ia, ib, strictOnly));
     }
 
     static Bytes segmentBytes(const Program& p, std::uint32_t index)

@@ -4,6 +4,8 @@
 // search, or with K-gram anchors when the divergence is large.
 #include "diff/sequencealignment.h"
 
+#include "diff/hashing.h"
+
 #include <algorithm>
 #include <climits>
 #include <unordered_map>
@@ -24,16 +26,6 @@ enum Move : std::uint8_t
     Down = 1, ///< take an element of b (inserted)
     Right = 2, ///< take an element of a (removed)
 };
-
-std::uint64_t mix(std::uint64_t h)
-{
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdULL;
-    h ^= h >> 33;
-    h *= 0xc4ceb9fe1a85ec53ULL;
-    h ^= h >> 33;
-    return h;
-}
 
 class Aligner
 {
@@ -171,7 +163,7 @@ private:
     {
         std::uint64_t h = 0x9e3779b97f4a7c15ULL;
         for (std::size_t t = 0; t < m_k; ++t)
-            h = mix(h ^ s[at + t]) + t;
+            h = hashCombine(h, s[at + t]);
         return h;
     }
 
