@@ -116,11 +116,12 @@ Program baseProgram()
 }
 
 /** The program as a file would hold it: laid out, serialized with our writer, read back with our reader. */
-DiffSide sideOf(const Program& emitted, const std::string& label, const WriteOptions& write = {})
+DiffSide sideOf(const Program& emitted, const std::string& label, const WriteOptions& write = {},
+    const std::vector<std::pair<std::string, Bytes>>& namedData = {})
 {
     SerializeOptions options;
     options.write = write;
-    auto laid = layoutForSerialization(emitted, {}, {}, options);
+    auto laid = layoutForSerialization(emitted, {}, namedData, options);
     if (!laid)
         qFatal("layout failed: %s", laid.error().toString().c_str());
     auto serialized = serializePte(*laid, write);
@@ -714,6 +715,72 @@ private Q_SLOTS:
         QCOMPARE(keysOf(*d),
             (QStringList {
                 "instruction/removed/instruction 0/", "debug_info/changed/instruction 4 \u2194 3/debug_handles" }));
+    }
+
+    void namedDataByKey()
+    {
+        // Named data is compared by key and content; the segment a key lives in (its order) only in strict mode.
+        using Named = std::vector<std::pair<std::string, Bytes>>;
+        const Named base = { { "encoder.weight", Bytes::copyOf("weights of the encoder") },
+            { "decoder.weight", Bytes::copyOf("weights of the decoder") } };
+        const auto a = sideOf(baseProgram(), "a.pte", {}, base);
+        QVERIFY(a.program->namedData && a.program->namedData->size() == 2);
+        auto diffWith = [&](const Named& named, bool strict) {
+            DiffOptions o;
+            o.strict = strict;
+            auto d = diffPrograms(a, sideOf(baseProgram(), "b.pte", {}, named), o);
+            if (!d)
+                qFatal("%s", d.error().toString().c_str());
+            return std::move(d).value();
+        };
+        const Named reordered = { base[1], base[0] };
+        auto d = diffWith(reordered, false);
+        QVERIFY2(d.equal(), qPrintable(report(d)));
+        d = diffWith(reordered, true);
+        QCOMPARE(keysOf(d),
+            (QStringList { "named_data/changed/named data 'decoder.weight'/segment_index",
+                "named_data/changed/named data 'encoder.weight'/segment_index" }));
+        for (const auto& x : d.differences)
+            QVERIFY(x.strictOnly);
+        const Named changed = { base[0], { "decoder.weight", Bytes::copyOf("other weights, longer") } };
+        d = diffWith(changed, false);
+        QCOMPARE(keysOf(d), QStringList { "named_data/changed/named data 'decoder.weight'/data" });
+        QCOMPARE(d.differences.at(0).a, std::string("22 bytes"));
+        QCOMPARE(d.differences.at(0).b, std::string("21 bytes"));
+        const Named renamed = { base[0], { "head.weight", base[1].second } };
+        d = diffWith(renamed, false);
+        QCOMPARE(keysOf(d),
+            (QStringList {
+                "named_data/removed/named data 'decoder.weight'/", "named_data/added/named data 'head.weight'/" }));
+        QCOMPARE(d.countByCategory()[std::size_t(DiffCategory::NamedData)], std::size_t(2));
+    }
+
+    void delegateDebugIdentifiersAreCompared()
+    {
+        // When both sides carry delegate maps (an ETRecord or an emission), the delegate call's identifiers are
+        // compared; a map on one side only is not a difference.
+        auto mapsWith = [](std::vector<std::int64_t> handles) {
+            auto maps = std::make_shared<EtRecordMaps>();
+            maps->delegateMap["forward"][1] = DelegateMapEntry { "XnnpackBackend", { { "0", std::move(handles) } } };
+            return maps;
+        };
+        DiffSide a = sideOf(baseProgram(), "a.pte");
+        DiffSide b = sideOf(baseProgram(), "b.pte");
+        a.debugMaps = mapsWith({ 1, 2 });
+        auto d = diffPrograms(a, b);
+        QVERIFY_RESULT(d);
+        QVERIFY2(d->equal(), qPrintable(report(*d)));
+        b.debugMaps = mapsWith({ 1, 2 });
+        d = diffPrograms(a, b);
+        QVERIFY_RESULT(d);
+        QVERIFY2(d->equal(), qPrintable(report(*d)));
+        b.debugMaps = mapsWith({ 1, 3 });
+        d = diffPrograms(a, b);
+        QVERIFY_RESULT(d);
+        QCOMPARE(keysOf(*d), QStringList { "debug_info/changed/instruction 1/delegate_debug_identifiers" });
+        QCOMPARE(d->methods.at(0).changed, std::size_t(1));
+        QVERIFY(d->methods.at(0).change(1));
+        QVERIFY(d->methods.at(0).change(1)->debugHandles);
     }
 
     void reportsAreReadableAndJson()
