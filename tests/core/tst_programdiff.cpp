@@ -170,6 +170,15 @@ const std::map<std::string, Edit>& edits()
                 auto& ins = plan.chains[0].instructions;
                 ins.insert(ins.begin() + 1, Builder::kernel(1, { 3, 1, 8, 8 }));
             } },
+        { "two ops inserted",
+            [](Program& p) {
+                auto& plan = p.executionPlan.front();
+                plan.values.push_back(Builder::value(Builder::planned(160))); // %8 and %9, in the arena's free space
+                plan.values.push_back(Builder::value(Builder::planned(192)));
+                auto& ins = plan.chains[0].instructions;
+                ins.insert(
+                    ins.begin() + 1, { Builder::kernel(1, { 3, 1, 8, 8 }), Builder::kernel(0, { 8, 6, 2, 9, 9 }) });
+            } },
         { "op removed",
             [](Program& p) {
                 auto& ins = p.executionPlan.front().chains[0].instructions;
@@ -488,6 +497,7 @@ private Q_SLOTS:
                 << edit << strict << expected;
         };
         row("op inserted", false, { "instruction/added/instruction 1/" });
+        row("two ops inserted", false, { "instruction/added/instructions 1\u20132/" });
         row("op removed", false, { "instruction/removed/instruction 3/" });
         row("operator replaced", false, { "instruction/changed/instruction 3/operator" });
         row("dtype changed", false, { "value/changed/value %4/scalar_type" });
@@ -600,6 +610,16 @@ private Q_SLOTS:
             QCOMPARE(d.differences.at(0).b,
                 std::string("aten::mul.out(%3 f32[2, 3], %1 f32[2, 3], %8 f32[2, 3], %8 f32[2, 3])"));
             QCOMPARE(m.operatorCounts.at("aten::mul.out"), (std::pair<std::size_t, std::size_t>(1, 2)));
+        }
+        {
+            // A run of inserted instructions is one difference: the first instruction, and the count once.
+            const auto d = diffWith("two ops inserted");
+            QCOMPARE(d.differences.size(), std::size_t(1));
+            QCOMPARE(d.methods.at(0).inserted, std::size_t(2));
+            QCOMPARE(d.differences.at(0).toString(),
+                std::string(
+                    "+ instructions 1\u20132: aten::mul.out(%3 f32[2, 3], %1 f32[2, 3], %8 f32[2, 3], %8 f32[2, 3]) "
+                    "... (2 instructions)"));
         }
         {
             // The rewired argument names the value on each side.

@@ -509,7 +509,7 @@ private:
                     : "instructions " + std::to_string(indices[s]) + "\u2013" + std::to_string(indices[e - 1]);
                 std::string text = view.describeInstruction(std::size_t(indices[s]));
                 if (e - s > 1)
-                    text += " ... (" + std::to_string(e - s) + " instructions)";
+                    text += " ..."; // the count is the difference's detail
                 const std::size_t d = add(DiffCategory::Instruction, removed ? DiffStatus::Removed : DiffStatus::Added,
                     std::move(subject), "", removed ? text : std::string(), removed ? std::string() : text,
                     removed ? indices[s] : -1, removed ? -1 : indices[s]);
