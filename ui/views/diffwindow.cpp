@@ -43,6 +43,22 @@ namespace {
 /** The strongest status of several (changed over inserted/removed over same, as the row colours go). */
 pte::DiffStatus combine(pte::DiffStatus a, pte::DiffStatus b) { return a == pte::DiffStatus::Same ? b : a; }
 
+/** Narrows an instruction table's Arguments column (not below 24 characters) so that its Status column is in view. */
+void keepStatusInView(QTableView* view)
+{
+    const int available = view->viewport()->width();
+    if (available <= 0)
+        return;
+    int total = 0;
+    for (int c = 0; c < DiffInstructionModel::ColumnCount; ++c)
+        total += view->columnWidth(c);
+    const int excess = total - available;
+    const int arguments = view->columnWidth(DiffInstructionModel::ArgumentsColumn);
+    const int least = view->fontMetrics().averageCharWidth() * 24;
+    if (excess > 0 && arguments > least)
+        view->setColumnWidth(DiffInstructionModel::ArgumentsColumn, std::max(least, arguments - excess));
+}
+
 } // namespace
 
 DiffWindow::DiffWindow(QWidget* parent)
@@ -129,10 +145,14 @@ DiffWindow::DiffWindow(QWidget* parent)
     auto addTable = [this](const QString& name, QAbstractItemModel* model, const QString& title, const QString& empty) {
         auto* p = new TextFilterProxy(this);
         p->setSourceModel(model);
-        m_tabs->addTab(makeTable(m_tabs, name, p, empty), title);
+        auto* view = makeTable(m_tabs, name, p, empty);
+        m_tabs->addTab(view, title);
+        return view;
     };
-    addTable(QStringLiteral("diffConstants"), m_constants, QStringLiteral("Constants"), QStringLiteral("No constants"));
-    addTable(QStringLiteral("diffDelegates"), m_delegates, QStringLiteral("Delegates"), QStringLiteral("No delegates"));
+    m_constantsView = addTable(
+        QStringLiteral("diffConstants"), m_constants, QStringLiteral("Constants"), QStringLiteral("No constants"));
+    m_delegatesView = addTable(
+        QStringLiteral("diffDelegates"), m_delegates, QStringLiteral("Delegates"), QStringLiteral("No delegates"));
     auto* graphs = new QSplitter(Qt::Horizontal, m_tabs);
     m_graphA = new GraphPanel(graphs);
     m_graphA->setObjectName(QStringLiteral("diffGraphA"));
@@ -230,7 +250,7 @@ void DiffWindow::onFinished()
     m_differences->setResult(m_result);
     m_constants->setResult(m_result);
     m_delegates->setResult(m_result);
-    for (auto* t : { m_differencesView })
+    for (auto* t : { m_differencesView, m_constantsView, m_delegatesView })
         autoSize(t);
     updateHeader();
     showSummary();
@@ -312,8 +332,10 @@ void DiffWindow::setMethodIndex(int index)
         m_methods->setCurrentIndex(index);
     m_modelA->setMethod(m_result, index);
     m_modelB->setMethod(m_result, index);
-    autoSize(m_tableA);
-    autoSize(m_tableB);
+    for (auto* t : { m_tableA, m_tableB }) {
+        autoSize(t);
+        keepStatusInView(t);
+    }
     if (m_result) {
         m_graphA->setMethod(m_result->snapshotA, methodName(true));
         m_graphB->setMethod(m_result->snapshotB, methodName(false));

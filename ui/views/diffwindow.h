@@ -104,6 +104,8 @@ private:
     DiffConstantModel* m_constants = nullptr;
     DiffDelegateModel* m_delegates = nullptr;
     QTableView* m_differencesView = nullptr;
+    QTableView* m_constantsView = nullptr;
+    QTableView* m_delegatesView = nullptr;
 };
 
 } // namespace pte::ui
