@@ -89,6 +89,29 @@ private Q_SLOTS:
         QCOMPARE(w.tableB()->selectionModel()->selectedRows().front().row(), 1);
     }
 
+    void statusColumnStaysInView()
+    {
+        // In a narrow window the Arguments column gives way (down to 24 characters) so that Status is visible.
+        DiffWindow w;
+        w.resize(900, 700);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.compareFiles(tmp(QStringLiteral("a.pte")), tmp(QStringLiteral("b.pte")));
+        QVERIFY(waitShown(w));
+        for (QTableView* t : { w.tableA(), w.tableB() }) {
+            const int least = t->fontMetrics().averageCharWidth() * 24;
+            const int arguments = t->columnWidth(DiffInstructionModel::ArgumentsColumn);
+            const int statusLeft = t->columnViewportPosition(DiffInstructionModel::StatusColumn);
+            QVERIFY2(arguments == least
+                    || statusLeft + t->fontMetrics().horizontalAdvance(QStringLiteral("changed"))
+                        <= t->viewport()->width(),
+                qPrintable(QStringLiteral("arguments %1, status at %2 of %3")
+                               .arg(arguments)
+                               .arg(statusLeft)
+                               .arg(t->viewport()->width())));
+        }
+    }
+
     void selectionAndGraphsFollow()
     {
         DiffWindow w;
