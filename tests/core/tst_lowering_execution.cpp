@@ -694,29 +694,22 @@ private Q_SLOTS:
     void adaptiveAvgPool2dOfIndivisibleSizes()
     {
         // [1, 1, 5, 7] -> [3, 3]: overlapping windows of different sizes. This stays _adaptive_avg_pool2d.out (as
-        // in ATen), which ExecuTorch's portable kernels do not implement: emitted with a warning.
+        // in ATen), which ExecuTorch's portable kernels implement.
         const auto z = values(35, 93);
         Dump d;
         d.input("z", { 1, 1, 5, 7 });
         d.node("adaptive_avg_pool2d", "adaptive_avg_pool2d.default",
             json::array({ arg("self", T("z")), arg("output_size", Ints({ 3, 3 })) }), { 1, 1, 3, 3 });
         d.output("adaptive_avg_pool2d");
-        auto r = emitRun(
-            d, "adaptive_odd", { HostTensor::floats({ 1, 1, 5, 7 }, z) }, {}, { "aten::_adaptive_avg_pool2d.out" });
+        auto r = emitRun(d, "adaptive_odd", { HostTensor::floats({ 1, 1, 5, 7 }, z) });
         QVERIFY_RESULT(r);
         COMPARE_OUTPUT(r->out.at(0), ScalarType::Float, ({ 1, 1, 3, 3 }), adaptivePool(z, 1, 5, 7, 3, 3));
         QCOMPARE(operatorsOf(*r), (std::vector<std::string> { "aten::_adaptive_avg_pool2d.out" }));
         const auto& coverage = r->emitted.output.methods.at("forward").kernelCoverage;
         QCOMPARE(coverage.size(), std::size_t(1));
         QCOMPARE(coverage[0].first, std::string("aten::_adaptive_avg_pool2d.out"));
-        QCOMPARE(coverage[0].second, false);
-        const auto& warnings = r->emitted.output.warnings;
-        QCOMPARE(warnings.size(), std::size_t(1));
-        QCOMPARE(int(warnings[0].severity), int(Severity::Warning));
-        QVERIFY2(warnings[0].message.find("adaptive_avg_pool2d to [3, 3]") != std::string::npos,
-            warnings[0].message.c_str());
-        QVERIFY2(warnings[0].message.find("portable kernels do not implement") != std::string::npos,
-            warnings[0].message.c_str());
+        QCOMPARE(coverage[0].second, true);
+        QVERIFY(r->emitted.output.warnings.empty());
     }
 
     void dropoutInEvalIsIdentity()
@@ -1317,8 +1310,9 @@ private Q_SLOTS:
     void layerNormAndBatchNormWithoutAffineOrStats()
     {
         // layer_norm(x, [3, 4]) with weight, bias and eps omitted (eps 1e-5); batch_norm in training mode
-        // without running statistics (track_running_stats=False) -> _native_batch_norm_legit.no_stats_out; and
-        // batch_norm in eval mode without weight and bias.
+        // without running statistics (track_running_stats=False), decomposed into var/mean/rsqrt... as torch does
+        // (the portable _native_batch_norm_legit.no_stats_out refuses every call); and batch_norm in eval mode
+        // without weight and bias.
         const auto x = values(24, 161, 2.0); // [2, 3, 4]
         Dump d;
         d.weight("b_rm", "bn.running_mean", { 3 }, { 0.5, -0.25, 0 }, false);
@@ -1372,7 +1366,9 @@ private Q_SLOTS:
         COMPARE_OUTPUT(r->out.at(1), ScalarType::Float, ({ 2, 3, 4 }), bn);
         COMPARE_OUTPUT(r->out.at(2), ScalarType::Float, ({ 2, 3, 4 }), bnEval);
         const auto ops = operatorsOf(*r);
-        QVERIFY(std::find(ops.begin(), ops.end(), "aten::_native_batch_norm_legit.no_stats_out") != ops.end());
+        QVERIFY(std::find(ops.begin(), ops.end(), "aten::_native_batch_norm_legit.no_stats_out") == ops.end());
+        QVERIFY(std::find(ops.begin(), ops.end(), "aten::var.correction_out") != ops.end());
+        QVERIFY(std::find(ops.begin(), ops.end(), "aten::_native_batch_norm_legit_no_training.out") != ops.end());
     }
 
     void factoryOnAnotherDeviceIsRefused()

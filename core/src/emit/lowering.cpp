@@ -480,6 +480,48 @@ std::vector<std::int64_t> contiguousStrides(const std::vector<std::int32_t>& siz
     return strides;
 }
 
+/** How an operator's out tensor gets its dim order in ExecuTorch's edge dialect, where every node's metadata is
+ *  re-derived by running the op's meta function on its inputs (to_edge), not copied from the exported graph. */
+enum class LayoutRule : std::uint8_t
+{
+    Contiguous, ///< a new contiguous tensor (copies of views, matmuls, reductions, most other ops)
+    KeepInput, ///< the layout of the first tensor input (pointwise ops, convolution, pooling, batch norm...)
+    DimOrderArg, ///< dim_order_ops: the `dim_order` argument, or the input's when it is None
+    MemoryFormatArg, ///< clone: the `memory_format` argument (contiguous), or the input's (preserve / None)
+};
+
+LayoutRule layoutRule(const OpSchema& s)
+{
+    // Ops whose PyTorch meta function keeps the memory format of their input (TensorIterator pointwise ops, and
+    // those that allocate with the input's suggested memory format). Everything else writes contiguous tensors;
+    // in particular every *_copy of a view op is `view(...).clone(contiguous_format)`.
+    static const std::unordered_set<std::string_view> kKeep = { "abs", "acos", "acosh", "add", "asin", "asinh", "atan",
+        "atan2", "atanh", "bitwise_and", "bitwise_left_shift", "bitwise_not", "bitwise_or", "bitwise_right_shift",
+        "bitwise_xor", "ceil", "clamp", "copy", "copy_", "cos", "cosh", "div", "elu", "eq", "erf", "exp", "expm1",
+        "fill", "floor", "floor_divide", "fmod", "ge", "gelu", "gt", "hardtanh", "isinf", "isnan", "le", "leaky_relu",
+        "lift_fresh_copy", "log", "log10", "log1p", "log2", "logical_and", "logical_not", "logical_or", "logical_xor",
+        "logit", "lt", "masked_fill", "maximum", "minimum", "mul", "ne", "neg", "pow", "reciprocal", "relu",
+        "remainder", "round", "rsqrt", "rsub", "sigmoid", "sign", "sin", "sinh", "sqrt", "sub", "tan", "tanh", "trunc",
+        "where", "convolution", "_native_batch_norm_legit_no_training", "max_pool2d_with_indices", "avg_pool2d",
+        "_adaptive_avg_pool2d", "native_dropout", "full_like", "constant_pad_nd", "upsample_nearest2d",
+        "upsample_bilinear2d", "_to_copy", "scalar_tensor", "glu", "_conj_physical" };
+    if (s.ns == "dim_order_ops")
+        return LayoutRule::DimOrderArg;
+    if (s.ns == "aten" && s.name == "clone")
+        return LayoutRule::MemoryFormatArg;
+    if (s.ns == "aten" && kKeep.count(s.name))
+        return LayoutRule::KeepInput;
+    return LayoutRule::Contiguous;
+}
+
+std::string showOrder(const std::vector<std::uint8_t>& order)
+{
+    std::string s = "[";
+    for (std::size_t k = 0; k < order.size(); ++k)
+        s += (k ? ", " : "") + std::to_string(order[k]);
+    return s + "]";
+}
+
 class Lowering
 {
 public:
@@ -539,6 +581,13 @@ private:
     Result<void> lowerOp(const ResolvedTarget& r, const Node& n);
     Result<void> emitKernel(const OpSchema& schema, ArgMap given, const std::vector<int>& outs, const Node& n,
         const std::string& origin = {});
+    /** Gives the out tensors of a kernel call the dim order ExecuTorch derives (LayoutRule), reporting graph values
+     *  whose dump metadata says otherwise. */
+    void deriveLayouts(const LInstr& in, const Node& n);
+    void info(const Node& n, const std::string& msg);
+    /** A view's size must keep the input's number of elements (torch refuses the view otherwise, and the runtime's
+     *  view_copy then cannot size its output): checked exactly for static shapes, at the upper bounds otherwise. */
+    Result<void> checkViewSize(const Node& n, int src, int out, const LArg& size);
     Result<void> emitFunctionalAsIs(const OpSchema& schema, const Node& n);
     Result<void> emitUnknown(const TargetName& t, const Node& n);
     Result<void> lowerSymOp(const Node& n);
@@ -592,6 +641,7 @@ private:
             e.fieldPath = n.jsonPath;
         return e;
     }
+    std::size_t m_layoutNotes = 0; ///< info diagnostics about re-derived dim orders so far
     void warn(const std::string& msg, const std::string& path = {})
     {
         Diagnostic d;
@@ -649,6 +699,7 @@ Result<int> Lowering::newTensor(const std::string& name, const TensorMeta& meta,
     v.name = name;
     v.dtype = meta.dtype;
     v.requiresGrad = meta.requiresGrad;
+    v.fromDump = true;
     v.sizes.reserve(meta.sizes.size());
     for (std::size_t d = 0; d < meta.sizes.size(); ++d) {
         const auto& s = meta.sizes[d];
@@ -1225,6 +1276,7 @@ Result<void> Lowering::emitKernel(
     }
     if (s.isOutFn()) {
         in.ret = LInstr::Ret::OutArgs;
+        deriveLayouts(in, n);
     } else if (s.isSymOp()) {
         if (outs.size() != 1)
             return fail(nodeError(n, ErrorCode::InvalidInput, "a symbolic op must have exactly one output"));
@@ -1246,6 +1298,143 @@ Result<void> Lowering::emitKernel(
                     m_out.values[std::size_t(o)].isSym ? LArg { LArg::Kind::SymResult, o } : LArg::tensor(o));
         }
     }
+    return {};
+}
+
+void Lowering::info(const Node& n, const std::string& msg)
+{
+    // One note per node up to a limit, then one that counts the rest (a transformer has thousands of views).
+    constexpr std::size_t kMaxNotes = 20;
+    ++m_layoutNotes;
+    if (m_layoutNotes > kMaxNotes + 1)
+        return;
+    Diagnostic d;
+    d.severity = Severity::Info;
+    d.code = ErrorCode::Unsupported;
+    d.message = "method '" + m_method + "': "
+        + (m_layoutNotes > kMaxNotes ? std::string("more nodes whose dump metadata ExecuTorch derives differently "
+                                                   "(not listed one by one)")
+                                     : this->where(n) + ": " + msg);
+    d.fieldPath = m_layoutNotes > kMaxNotes ? std::string() : n.jsonPath;
+    d.file = m_ep.source;
+    m_out.warnings.push_back(std::move(d));
+}
+
+void Lowering::deriveLayouts(const LInstr& in, const Node& n)
+{
+    const OpSchema& s = *in.schema;
+    const LayoutRule rule = layoutRule(s);
+    // The first tensor input (a tensor list's first tensor): the layout pointwise ops and the rest keep.
+    int primary = -1;
+    for (std::size_t i = 0; i < s.args.size() && i < in.args.size() && primary < 0; ++i) {
+        const auto& a = in.args[i];
+        if (s.args[i].type.mutates || s.args[i].type.base != BaseType::Tensor)
+            continue;
+        if (a.kind == LArg::Kind::Tensor)
+            primary = a.ref;
+        else if ((a.kind == LArg::Kind::TensorList || a.kind == LArg::Kind::OptionalTensorList) && !a.refs.empty())
+            primary = a.refs[0];
+    }
+    std::optional<std::vector<std::uint8_t>> requested; // dim_order / memory_format arguments
+    if (rule == LayoutRule::DimOrderArg || rule == LayoutRule::MemoryFormatArg) {
+        const int idx = s.argIndex(rule == LayoutRule::DimOrderArg ? "dim_order" : "memory_format");
+        if (idx >= 0 && std::size_t(idx) < in.args.size()) {
+            const LArg& a = in.args[std::size_t(idx)];
+            if (a.kind == LArg::Kind::IntList) {
+                std::vector<std::uint8_t> order;
+                for (const auto& e : a.ints)
+                    order.push_back(std::uint8_t(e.literal));
+                requested = std::move(order);
+            } else if (a.kind == LArg::Kind::Int && a.i == 0) {
+                requested = std::vector<std::uint8_t> {}; // contiguous_format: filled in below
+            }
+        }
+    }
+    for (const auto i : in.outArgIndices) {
+        const LArg& a = in.args[i];
+        std::vector<int> outs;
+        if (a.kind == LArg::Kind::Tensor)
+            outs.push_back(a.ref);
+        else if (a.kind == LArg::Kind::TensorList)
+            outs = a.refs;
+        for (const int o : outs) {
+            if (o < 0 || m_out.values[std::size_t(o)].isSym)
+                continue;
+            auto& v = m_out.values[std::size_t(o)];
+            if (v.mutableBuffer || v.storage != LValue::Storage::Planned)
+                continue; // a graph input written in place keeps the layout it has
+            const std::size_t rank = v.sizes.size();
+            std::vector<std::uint8_t> order(rank);
+            std::iota(order.begin(), order.end(), std::uint8_t(0));
+            if (requested && requested->size() == rank) {
+                order = *requested;
+            } else if (!requested && rule != LayoutRule::Contiguous && primary >= 0
+                && m_out.values[std::size_t(primary)].dimOrder.size() == rank) {
+                order = m_out.values[std::size_t(primary)].dimOrder;
+            }
+            if (order == v.dimOrder)
+                continue;
+            if (v.fromDump && v.aliasOf < 0 && !v.dimOrder.empty())
+                info(n,
+                    "the dump gives '" + v.name + "' the dim order " + showOrder(v.dimOrder) + " (its strides), but "
+                        + s.key()
+                        + (rule == LayoutRule::Contiguous ? " writes a new contiguous tensor"
+                                                          : " gives it the layout of its input or arguments")
+                        + ": emitted with " + showOrder(order) + " as ExecuTorch's edge dialect derives it");
+            v.dimOrder = std::move(order);
+        }
+    }
+}
+
+Result<void> Lowering::checkViewSize(const Node& n, int src, int out, const LArg& size)
+{
+    if (size.kind != LArg::Kind::IntList)
+        return {};
+    const LValue& in = m_out.values[std::size_t(src)];
+    std::uint64_t inNumel = 1;
+    for (const auto d : in.sizes)
+        inNumel *= std::uint64_t(std::max<std::int32_t>(d, 0));
+    std::uint64_t known = 1;
+    bool inferred = false;
+    bool dynamic = in.dynamism != ShapeDynamism::Static;
+    for (const auto& e : size.ints) {
+        std::int64_t v = e.literal;
+        if (e.ref >= 0) {
+            dynamic = true;
+            const auto it = m_ep.graph.symIntValues.find(m_out.values[std::size_t(e.ref)].name);
+            const auto bound =
+                it == m_ep.graph.symIntValues.end() ? std::nullopt : symUpperBound(it->second, m_ep.rangeConstraints);
+            if (!bound)
+                return {}; // nothing to compare with
+            v = *bound;
+        }
+        if (v == -1 && !inferred) {
+            inferred = true;
+            continue;
+        }
+        if (v < 0)
+            return fail(nodeError(n, ErrorCode::InvalidInput, "view size " + std::to_string(v) + " is invalid"));
+        known *= std::uint64_t(v);
+    }
+    const LValue& o = m_out.values[std::size_t(out)];
+    std::uint64_t outNumel = 1;
+    for (const auto d : o.sizes)
+        outNumel *= std::uint64_t(std::max<std::int32_t>(d, 0));
+    if (!dynamic) {
+        const bool fits = inferred ? known != 0 && inNumel % known == 0 : known == inNumel;
+        if (!fits)
+            return fail(nodeError(n, ErrorCode::InvalidInput,
+                "the view asks for " + std::to_string(known) + (inferred ? " x -1" : "") + " elements of a tensor of "
+                    + std::to_string(inNumel) + " (torch refuses such a view: the dump is inconsistent)"));
+        return {};
+    }
+    // Dynamic: the requested size at the upper bounds must fit the output as planned.
+    if (!inferred && known > outNumel)
+        return fail(nodeError(n, ErrorCode::InvalidInput,
+            "the view's size reaches " + std::to_string(known)
+                + " elements at the symbols' upper bounds, but its output '" + o.name + "' holds at most "
+                + std::to_string(outNumel)
+                + " (the dump's sizes disagree with the size argument; the runtime would refuse to resize it)"));
     return {};
 }
 
@@ -1885,7 +2074,7 @@ Result<bool> Lowering::decompose(const TargetName& t, const Node& n)
         "_convolution", "batch_norm", "native_batch_norm", "_native_batch_norm_legit_functional",
         "_native_batch_norm_legit", "layer_norm", "dropout", "feature_dropout", "alpha_dropout", "matmul", "flatten",
         "view", "_unsafe_view", "reshape", "view_copy", "t", "transpose", "contiguous", "squeeze", "to", "_to_copy",
-        "softmax", "log_softmax", "sum", "zeros", "ones", "zeros_like", "ones_like", "max_pool2d",
+        "softmax", "log_softmax", "sum", "zeros", "ones", "zeros_like", "ones_like", "max_pool2d", "silu",
         "adaptive_avg_pool2d", "hardswish", "hardsigmoid", "mse_loss", "sigmoid_backward", "tanh_backward",
         "threshold_backward", "_log_softmax_backward_data" };
     if (!kDecomposed.count(t.op))
@@ -1991,8 +2180,8 @@ Result<bool> Lowering::decompose(const TargetName& t, const Node& n)
     }
     // batch norm family
     if (q == "aten::batch_norm" || q == "aten::native_batch_norm" || q == "aten::_native_batch_norm_legit_functional"
-        || (q == "aten::_native_batch_norm_legit" && t.overload.empty())) {
-        PTE_TRY(auto a, bound(q.c_str(), ""));
+        || (q == "aten::_native_batch_norm_legit" && (t.overload.empty() || t.overload == "no_stats"))) {
+        PTE_TRY(auto a, bound(q.c_str(), t.overload.c_str()));
         bool training = false;
         if (const auto it = a.find("training"); it != a.end())
             training = it->second.b;
@@ -2000,40 +2189,165 @@ Result<bool> Lowering::decompose(const TargetName& t, const Node& n)
         if (outs.empty())
             return fail(nodeError(n, ErrorCode::InvalidInput, "batch norm without outputs"));
         const int x = tensorRef(a, "input");
-        const std::int32_t channels = x >= 0 && val(x).sizes.size() > 1 ? val(x).sizes[1] : 0;
+        if (x < 0 || val(x).sizes.size() < 2)
+            return fail(nodeError(n, ErrorCode::InvalidInput, "batch norm needs an input with a channel dimension"));
         const auto dt = val(outs[0]).dtype;
         const int rm = tensorRef(a, "running_mean");
         const int rv = tensorRef(a, "running_var");
+        const bool functional = q == "aten::_native_batch_norm_legit_functional";
+        // The functional form returns the running statistics (unchanged in inference, updated in training).
+        auto defineStats = [&](int mean, int var) {
+            if (functional && n.outputs.size() >= 5) {
+                if (!n.outputs[3].names.empty() && mean >= 0)
+                    define(n.outputs[3].names[0], mean);
+                if (!n.outputs[4].names.empty() && var >= 0)
+                    define(n.outputs[4].names[0], var);
+            }
+        };
         if (!training) {
             if (rm < 0 || rv < 0)
                 return fail(nodeError(n, ErrorCode::InvalidInput, "inference batch norm needs running statistics"));
-            std::vector<int> o { outs[0], outs.size() > 1 ? outs[1] : newTemp(n.name, dt, { 0 }),
-                outs.size() > 2 ? outs[2] : newTemp(n.name, dt, { 0 }) };
+            // The portable kernel resizes its two statistics outputs to [0]: empty tensors (torch's CPU kernel
+            // returns empty ones in inference too).
+            auto empty = [&](std::size_t k) {
+                return outs.size() > k && val(outs[k]).sizes == std::vector<std::int32_t> { 0 }
+                    ? outs[k]
+                    : newTemp(n.name, dt, { 0 });
+            };
+            std::vector<int> o { outs[0], empty(1), empty(2) };
             a.erase("training");
             a.erase("cudnn_enabled");
             PTE_TRY(const OpSchema* bn, need("aten::_native_batch_norm_legit_no_training", "out"));
             PTE_CHECK(emitKernel(*bn, std::move(a), o, n));
-        } else {
-            std::vector<int> o { outs[0], outs.size() > 1 ? outs[1] : newTemp(n.name, dt, { channels }),
-                outs.size() > 2 ? outs[2] : newTemp(n.name, dt, { channels }) };
-            a.erase("cudnn_enabled");
-            a["training"] = LArg::boolean(true);
-            const OpSchema* bn = nullptr;
-            if (rm >= 0 && rv >= 0) {
-                PTE_TRY(bn, need("aten::_native_batch_norm_legit", "out"));
-            } else {
-                a.erase("running_mean");
-                a.erase("running_var");
-                PTE_TRY(bn, need("aten::_native_batch_norm_legit", "no_stats_out"));
-            }
-            // The out form updates the running statistics in place. Statistics the signature does not list as
-            // buffer mutations (batch_norm / _native_batch_norm_legit mutate their arguments themselves) would be
-            // constants, which the runtime may map read-only and which would not keep their state: they become
-            // mutable buffers, memory planned with the dump's bytes as initial state.
-            for (const int ref : { rm, rv }) {
-                if (ref < 0 || val(ref).storage != LValue::Storage::Constant)
-                    continue;
-                auto& v = m_out.values[std::size_t(ref)];
+            defineStats(rm, rv);
+            return true;
+        }
+        // Training mode: the portable kernels compute batch norm for inference only ("Portable kernels only support
+        // inference mode"), so it is decomposed as torch's core decomposition (native_batch_norm_helper) does:
+        //   var, mean = var_mean(x, dims = [0, 2, ...], correction = 0, keepdim = True)
+        //   rstd = rsqrt(var + eps);  out = (x - mean) * rstd  [* weight + bias, as [1, C, 1, ...]]
+        //   save_mean = squeeze(mean, dims);  save_rstd = squeeze(rstd, dims)
+        //   running_mean' = momentum * save_mean + (1 - momentum) * running_mean
+        //   running_var'  = momentum * squeeze(var, dims) * n / (n - 1) + (1 - momentum) * running_var,
+        // n = numel / C. The in-place forms copy the new statistics into the running ones (copy_); the functional
+        // form returns them.
+        if (!isStatic(x))
+            return fail(nodeError(n, ErrorCode::Unsupported, "training-mode batch norm of a dynamic input"));
+        const auto xs = val(x).sizes; // copies: newTemp may reallocate the values
+        const auto xOrder = val(x).dimOrder;
+        const std::size_t rank = xs.size();
+        const std::int32_t channels = xs[1];
+        std::vector<std::int64_t> dims { 0 };
+        std::vector<std::int32_t> statShape(rank, 1);
+        statShape[1] = channels;
+        for (std::size_t d = 2; d < rank; ++d)
+            dims.push_back(std::int64_t(d));
+        const double eps = a["eps"].kind == LArg::Kind::Double ? a["eps"].d : double(a["eps"].i);
+        const double momentum = a["momentum"].kind == LArg::Kind::Double ? a["momentum"].d : double(a["momentum"].i);
+        const int weight = tensorRef(a, "weight");
+        const int bias = tensorRef(a, "bias");
+        PTE_TRY(const OpSchema* varOut, need("aten::var", "correction_out"));
+        PTE_TRY(const OpSchema* meanOut, need("aten::mean", "out"));
+        PTE_TRY(const OpSchema* addS, need("aten::add", "Scalar_out"));
+        PTE_TRY(const OpSchema* rsqrt, need("aten::rsqrt", "out"));
+        PTE_TRY(const OpSchema* sub, need("aten::sub", "out"));
+        PTE_TRY(const OpSchema* mul, need("aten::mul", "out"));
+        PTE_TRY(const OpSchema* mulS, need("aten::mul", "Scalar_out"));
+        PTE_TRY(const OpSchema* add, need("aten::add", "out"));
+        PTE_TRY(const OpSchema* squeeze, need("aten::squeeze_copy", "dims_out"));
+        auto temp = [&](const std::vector<std::int32_t>& shape) { return newTemp(n.name, dt, shape); };
+        auto reduceArgs = [&](int src) -> ArgMap {
+            return { { "self", LArg::tensor(src) }, { "dim", LArg::intList(dims) },
+                { "keepdim", LArg::boolean(true) } };
+        };
+        const int var = temp(statShape);
+        ArgMap va = reduceArgs(x);
+        va["correction"] = LArg::integer(0);
+        PTE_CHECK(emitKernel(*varOut, std::move(va), { var }, n));
+        const int mean = temp(statShape);
+        PTE_CHECK(emitKernel(*meanOut, reduceArgs(x), { mean }, n));
+        const int varEps = temp(statShape);
+        LArg epsArg;
+        epsArg.kind = LArg::Kind::Double;
+        epsArg.d = eps;
+        PTE_CHECK(emitKernel(*addS, { { "self", LArg::tensor(var) }, { "other", epsArg } }, { varEps }, n));
+        const int rstd = temp(statShape);
+        PTE_CHECK(emitKernel(*rsqrt, { { "self", LArg::tensor(varEps) } }, { rstd }, n));
+        const int centered = newTemp(n.name, dt, xs, xOrder);
+        PTE_CHECK(emitKernel(*sub, { { "self", LArg::tensor(x) }, { "other", LArg::tensor(mean) } }, { centered }, n));
+        const bool affine = weight >= 0 || bias >= 0;
+        int cur = affine ? newTemp(n.name, dt, xs, xOrder) : outs[0];
+        PTE_CHECK(
+            emitKernel(*mul, { { "self", LArg::tensor(centered) }, { "other", LArg::tensor(rstd) } }, { cur }, n));
+        // weight and bias broadcast over the channel dimension: viewed as [1, C, 1, ...].
+        auto perChannel = [&](int p) -> Result<int> {
+            if (rank == 2)
+                return p; // [C] broadcasts against [N, C] as it is
+            return viewTo(p, statShape);
+        };
+        if (weight >= 0) {
+            PTE_TRY(const int w, perChannel(weight));
+            const int next = bias >= 0 ? newTemp(n.name, dt, xs, xOrder) : outs[0];
+            PTE_CHECK(emitKernel(*mul, { { "self", LArg::tensor(cur) }, { "other", LArg::tensor(w) } }, { next }, n));
+            cur = next;
+        }
+        if (bias >= 0) {
+            PTE_TRY(const int b, perChannel(bias));
+            PTE_CHECK(
+                emitKernel(*add, { { "self", LArg::tensor(cur) }, { "other", LArg::tensor(b) } }, { outs[0] }, n));
+        }
+        // save_mean and save_rstd (outputs 1 and 2), when the node has them with the squeezed shape.
+        auto squeezed = [&](int src, std::size_t k) -> Result<int> {
+            const bool given = outs.size() > k && val(outs[k]).sizes == std::vector<std::int32_t> { channels };
+            const int dst = given ? outs[k] : temp({ channels });
+            PTE_CHECK(
+                emitKernel(*squeeze, { { "self", LArg::tensor(src) }, { "dim", LArg::intList(dims) } }, { dst }, n));
+            return dst;
+        };
+        PTE_TRY(const int saveMean, squeezed(mean, 1));
+        if (outs.size() > 2) {
+            PTE_TRY(const int saveRstd, squeezed(rstd, 2));
+            (void)saveRstd;
+        }
+        if (rm < 0 || rv < 0)
+            return true;
+        auto scaled = [&](int src, double factor, int dst) -> Result<void> {
+            LArg f;
+            f.kind = LArg::Kind::Double;
+            f.d = factor;
+            return emitKernel(*mulS, { { "self", LArg::tensor(src) }, { "other", f } }, { dst }, n);
+        };
+        std::int64_t count = 1; // elements per channel
+        for (std::size_t d = 0; d < rank; ++d)
+            count *= d == 1 ? 1 : xs[d];
+        auto update = [&](int stat, int running) -> Result<int> {
+            const int a1 = temp({ channels });
+            PTE_CHECK(scaled(stat, momentum, a1));
+            const int a2 = temp({ channels });
+            PTE_CHECK(scaled(running, 1.0 - momentum, a2));
+            const int updated = temp({ channels });
+            PTE_CHECK(
+                emitKernel(*add, { { "self", LArg::tensor(a1) }, { "other", LArg::tensor(a2) } }, { updated }, n));
+            return updated;
+        };
+        PTE_TRY(const int newMean, update(saveMean, rm));
+        const int varSqueezed = temp({ channels });
+        PTE_CHECK(emitKernel(
+            *squeeze, { { "self", LArg::tensor(var) }, { "dim", LArg::intList(dims) } }, { varSqueezed }, n));
+        const int unbiased = temp({ channels });
+        PTE_CHECK(scaled(varSqueezed, double(count) / double(std::max<std::int64_t>(count - 1, 1)), unbiased));
+        PTE_TRY(const int newVar, update(unbiased, rv));
+        if (functional) {
+            defineStats(newMean, newVar);
+            return true;
+        }
+        // In-place forms: the running statistics are updated (copy_). Statistics the signature does not list as
+        // buffer mutations would be constants, which the runtime may map read-only and which would not keep their
+        // state: they become mutable buffers, memory planned with the dump's bytes as initial state.
+        const OpSchema* copy = m_reg.find("aten::copy_", "");
+        for (const auto& [running, updated] : { std::pair { rm, newMean }, std::pair { rv, newVar } }) {
+            if (val(running).storage == LValue::Storage::Constant) {
+                auto& v = m_out.values[std::size_t(running)];
                 v.storage = LValue::Storage::Planned;
                 v.mutableBuffer = true;
                 v.initialised = true;
@@ -2042,14 +2356,17 @@ Result<bool> Lowering::decompose(const TargetName& t, const Node& n)
                           "state from the dump",
                     n.jsonPath);
             }
-            PTE_CHECK(emitKernel(*bn, std::move(a), o, n));
-            // The functional form returns the updated statistics: the out form updates them in place.
-            if (q == "aten::_native_batch_norm_legit_functional" && n.outputs.size() >= 5) {
-                if (!n.outputs[3].names.empty() && rm >= 0)
-                    define(n.outputs[3].names[0], rm);
-                if (!n.outputs[4].names.empty() && rv >= 0)
-                    define(n.outputs[4].names[0], rv);
-            }
+            LInstr in;
+            in.kind = LInstr::Kind::Kernel;
+            in.schema = copy;
+            if (!copy)
+                in.name = LInstr::OperatorName { "aten::copy_", "" };
+            in.args = { LArg::tensor(running), LArg::tensor(updated), LArg::boolean(false) };
+            in.retSlots = { LArg::tensor(running) };
+            in.node = &n;
+            in.origin = n.name;
+            in.recordDebug = m_recordDebug;
+            m_out.instrs.push_back(std::move(in));
         }
         return true;
     }
@@ -2208,6 +2525,7 @@ Result<bool> Lowering::decompose(const TargetName& t, const Node& n)
             if (!sz)
                 return fail(withPath(n, sz.error()));
             size = std::move(*sz);
+            PTE_CHECK(checkViewSize(n, *src, outs[0], size));
         }
         PTE_CHECK(emitKernel(*vc, { { "self", LArg::tensor(*src) }, { "size", std::move(size) } }, outs, n));
         return true;
@@ -2275,12 +2593,29 @@ Result<bool> Lowering::decompose(const TargetName& t, const Node& n)
             lookup(n.inputs.empty() || n.inputs[0].arg.names.empty() ? std::string() : n.inputs[0].arg.names[0], where);
         if (!src || outs.size() != 1)
             return fail(nodeError(n, ErrorCode::InvalidInput, "expects one input tensor and one output"));
-        const auto& order = val(outs[0]).dimOrder;
+        // ExecuTorch's MemoryFormatOpsPass: the memory_format becomes a dim order (contiguous when absent), and
+        // preserve_format becomes None (the input's layout).
+        const std::size_t rank = val(*src).sizes.size();
+        std::vector<std::int64_t> order(rank);
+        std::iota(order.begin(), order.end(), 0);
+        LArg dimOrder = LArg::intList(order);
+        if (const NamedArgument* mf = n.input("memory_format");
+            mf && mf->arg.kind == ArgKind::MemoryFormat && !mf->arg.ints.empty()) {
+            const auto code =
+                mf->arg.ints[0]; // torch serde: 1 contiguous, 2 channels_last, 3 channels_last_3d, 4 preserve
+            if (code == 4) {
+                dimOrder = LArg {};
+            } else if ((code == 2 && rank == 4) || (code == 3 && rank == 5)) {
+                order.erase(order.begin() + 1);
+                order.push_back(1);
+                dimOrder = LArg::intList(order);
+            } else if (code != 1) {
+                return fail(nodeError(n, ErrorCode::Unsupported,
+                    "memory format code " + std::to_string(code) + " for a rank-" + std::to_string(rank) + " tensor"));
+            }
+        }
         PTE_TRY(const OpSchema* td, need("dim_order_ops::_to_dim_order_copy", "out"));
-        PTE_CHECK(emitKernel(*td,
-            { { "self", LArg::tensor(*src) },
-                { "dim_order", LArg::intList(std::vector<std::int64_t>(order.begin(), order.end())) } },
-            outs, n));
+        PTE_CHECK(emitKernel(*td, { { "self", LArg::tensor(*src) }, { "dim_order", std::move(dimOrder) } }, outs, n));
         return true;
     }
     if (q == "aten::softmax" || q == "aten::log_softmax") {
@@ -2328,8 +2663,7 @@ Result<bool> Lowering::decompose(const TargetName& t, const Node& n)
         PTE_TRY(const auto outs, nodeOutputs(n));
         const auto& size = a["output_size"].ints;
         if (size.size() == 2 && size[0].ref < 0 && size[1].ref < 0 && size[0].literal == 1 && size[1].literal == 1) {
-            // ATen's composite: global pooling is the mean over the last two dimensions (keepdim), which the
-            // portable kernels implement (there is no portable _adaptive_avg_pool2d).
+            // ATen's composite: global pooling is the mean over the last two dimensions (keepdim).
             PTE_TRY(const OpSchema* mean, need("aten::mean", "out"));
             PTE_CHECK(emitKernel(*mean,
                 { { "self", a["self"] }, { "dim", LArg::intList({ -1, -2 }) }, { "keepdim", LArg::boolean(true) } },
@@ -2354,13 +2688,7 @@ Result<bool> Lowering::decompose(const TargetName& t, const Node& n)
                 return true;
             }
         }
-        std::string sizes;
-        for (const auto& e : size)
-            sizes += (sizes.empty() ? "" : ", ") + (e.ref < 0 ? std::to_string(e.literal) : std::string("sym"));
-        warn(where + ": adaptive_avg_pool2d to [" + sizes
-                + "] does not divide the input's height and width (or they are dynamic); emitted as "
-                  "aten::_adaptive_avg_pool2d.out, which ExecuTorch's portable kernels do not implement",
-            n.jsonPath);
+        // Other sizes: ATen's _adaptive_avg_pool2d, which the portable kernels implement.
         PTE_TRY(const OpSchema* ap, need("aten::_adaptive_avg_pool2d", "out"));
         PTE_CHECK(emitKernel(*ap, std::move(a), outs, n));
         return true;
@@ -2486,6 +2814,20 @@ Result<bool> Lowering::decompose(const TargetName& t, const Node& n)
         const int scaled = tempLike(y);
         PTE_CHECK(emitKernel(*mul, { { "self", LArg::tensor(e) }, { "other", LArg::tensor(total) } }, { scaled }, n));
         PTE_CHECK(emitKernel(*sub, { { "self", LArg::tensor(g) }, { "other", LArg::tensor(scaled) } }, outs, n));
+        return true;
+    }
+    // silu(x) = x * sigmoid(x), as torch's decomposition defines it: the portable kernels have no silu.out.
+    if (q == "aten::silu") {
+        PTE_TRY(auto a, bound("aten::silu", ""));
+        PTE_TRY(const auto outs, nodeOutputs(n));
+        const int x = tensorRef(a, "self");
+        if (x < 0 || outs.size() != 1)
+            return fail(nodeError(n, ErrorCode::InvalidInput, "silu needs one input tensor and one output"));
+        PTE_TRY(const OpSchema* sigmoid, need("aten::sigmoid", "out"));
+        PTE_TRY(const OpSchema* mul, need("aten::mul", "out"));
+        const int s = tempLike(outs[0]);
+        PTE_CHECK(emitKernel(*sigmoid, { { "self", LArg::tensor(x) } }, { s }, n));
+        PTE_CHECK(emitKernel(*mul, { { "self", LArg::tensor(x) }, { "other", LArg::tensor(s) } }, outs, n));
         return true;
     }
     // hardswish(x) = x * clamp(x + 3, 0, 6) / 6 and hardsigmoid(x) = clamp(x + 3, 0, 6) / 6, as PyTorch's
