@@ -6,6 +6,9 @@ ASAN_DIR ?= build-asan
 JOBS ?= $(shell nproc)
 CORPUS_GUESS := $(abspath $(CURDIR)/../shared/fixtures)
 export PTELENS_CORPUS ?= $(if $(wildcard $(CORPUS_GUESS)),$(CORPUS_GUESS),)
+# ExecuTorch's own runtime for the `runtime` tests (skipped when it is missing).
+RUNNER_GUESS := $(abspath $(CURDIR)/../shared/tools/etrt_runner)
+export PTELENS_ET_RUNNER ?= $(if $(wildcard $(RUNNER_GUESS)),$(RUNNER_GUESS),)
 EXAMPLE ?= $(BUILD_DIR)/examples/example.etrecord
 # ccache, when installed, makes rebuilds in other checkouts (git worktrees) cheap; nothing depends on it.
 LAUNCHER := $(if $(shell command -v ccache 2>/dev/null),-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache,)
