@@ -158,6 +158,8 @@ Result<RunnerRun> runEtRunner(const std::string& ptePath, const RunnerOptions& o
         args << QStringLiteral("--planned-fill") << QString::number(*options.plannedFill);
     if (!options.data.empty())
         args << QStringLiteral("--data") << QString::fromStdString(options.data);
+    if (options.runs != 1)
+        args << QStringLiteral("--runs") << QString::number(options.runs);
     if (!options.inputs.empty()) {
         json in = json::object();
         for (const auto& [method, tensors] : options.inputs) {

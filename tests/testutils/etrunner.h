@@ -64,6 +64,7 @@ struct RunnerOptions
      *  (non-tensor inputs must: ExecuTorch accepts only the value stored in the program). */
     std::map<std::string, std::vector<std::optional<HostTensor>>> inputs;
     std::string data; ///< --data FILE.ptd
+    int runs = 1; ///< --runs N: the outputs are those of the last execution
 };
 
 /** Runs the runner on `ptePath`. Fails (Internal) only when the runner cannot be started or its JSON not read;

@@ -1496,6 +1496,9 @@ Result<void> Lowering::lowerSymOp(const Node& n)
         { "sym_max", "sym_max" },
         { "sym_min", "sym_min" },
         { "sym_float", "sym_float" },
+        { "sym_int", "sym_int" },
+        { "sym_not", "sym_not" },
+        { "sym_ite", "sym_ite" },
         { "ceil", "ceil" },
         { "round", "round" },
         { "trunc", "trunc" },
@@ -1999,11 +2002,15 @@ const Lowering::ResolvedTarget* Lowering::resolve(const Node& n)
         { "aten::select", { "aten::select_copy", "int" } },
         { "aten::slice", { "aten::slice_copy", "Tensor" } },
         { "aten::alias", { "aten::alias_copy", "" } },
-        { "aten::detach", { "aten::alias_copy", "" } },
+        { "aten::detach", { "aten::detach_copy", "" } },
         { "aten::split", { "aten::split_copy", "Tensor" } },
         { "aten::split_with_sizes", { "aten::split_with_sizes_copy", "" } },
         { "aten::unbind", { "aten::unbind_copy", "int" } },
         { "aten::transpose", { "aten::transpose_copy", "int" } },
+        { "aten::as_strided", { "aten::as_strided_copy", "" } },
+        { "aten::diagonal", { "aten::diagonal_copy", "" } },
+        { "aten::unfold", { "aten::unfold_copy", "" } },
+        { "aten::view_as_real", { "aten::view_as_real_copy", "" } },
     };
     if (const auto v = kViews.find(r.q); v != kViews.end()) {
         r.isView = true;
@@ -2074,7 +2081,7 @@ Result<bool> Lowering::decompose(const TargetName& t, const Node& n)
         "_convolution", "batch_norm", "native_batch_norm", "_native_batch_norm_legit_functional",
         "_native_batch_norm_legit", "layer_norm", "dropout", "feature_dropout", "alpha_dropout", "matmul", "flatten",
         "view", "_unsafe_view", "reshape", "view_copy", "t", "transpose", "contiguous", "squeeze", "to", "_to_copy",
-        "softmax", "log_softmax", "sum", "zeros", "ones", "zeros_like", "ones_like", "max_pool2d", "silu",
+        "softmax", "log_softmax", "sum", "zeros", "ones", "zeros_like", "ones_like", "max_pool2d", "silu", "clone", "empty",
         "adaptive_avg_pool2d", "hardswish", "hardsigmoid", "mse_loss", "sigmoid_backward", "tanh_backward",
         "threshold_backward", "_log_softmax_backward_data" };
     if (!kDecomposed.count(t.op))
@@ -2215,8 +2222,14 @@ Result<bool> Lowering::decompose(const TargetName& t, const Node& n)
                     : newTemp(n.name, dt, { 0 });
             };
             std::vector<int> o { outs[0], empty(1), empty(2) };
-            a.erase("training");
             a.erase("cudnn_enabled");
+            if (q == "aten::_native_batch_norm_legit" && t.overload.empty()) {
+                // A core ATen op: the edge dialect keeps it, and its portable kernel runs inference.
+                PTE_TRY(const OpSchema* bn, need("aten::_native_batch_norm_legit", "out"));
+                PTE_CHECK(emitKernel(*bn, std::move(a), o, n));
+                return true;
+            }
+            a.erase("training");
             PTE_TRY(const OpSchema* bn, need("aten::_native_batch_norm_legit_no_training", "out"));
             PTE_CHECK(emitKernel(*bn, std::move(a), o, n));
             defineStats(rm, rv);
@@ -2540,9 +2553,11 @@ Result<bool> Lowering::decompose(const TargetName& t, const Node& n)
         const auto rank = std::int64_t(val(*src).sizes.size());
         std::vector<std::int64_t> perm(static_cast<std::size_t>(rank), 0);
         std::iota(perm.begin(), perm.end(), 0);
-        if (q == "aten::contiguous") {
-            PTE_TRY(const OpSchema* cl, need("aten::clone", "out"));
-            PTE_CHECK(emitKernel(*cl, { { "self", LArg::tensor(*src) } }, outs, n));
+        if (q == "aten::contiguous") { // clone(memory_format=contiguous_format), which the edge dialect makes
+            std::vector<std::int64_t> order(std::size_t(rank), 0);
+            std::iota(order.begin(), order.end(), 0);
+            PTE_TRY(const OpSchema* cl, need("dim_order_ops::_clone_dim_order", "out"));
+            PTE_CHECK(emitKernel(*cl, { { "self", LArg::tensor(*src) }, { "dim_order", LArg::intList(order) } }, outs, n));
             return true;
         }
         if (q == "aten::t") {
@@ -2616,6 +2631,53 @@ Result<bool> Lowering::decompose(const TargetName& t, const Node& n)
         }
         PTE_TRY(const OpSchema* td, need("dim_order_ops::_to_dim_order_copy", "out"));
         PTE_CHECK(emitKernel(*td, { { "self", LArg::tensor(*src) }, { "dim_order", std::move(dimOrder) } }, outs, n));
+        return true;
+    }
+    // clone and empty take a memory format, which ExecuTorch's MemoryFormatOpsPass turns into a dim order:
+    // dim_order_ops::_clone_dim_order / _empty_dim_order (absent or contiguous_format: contiguous; preserve_format:
+    // None, the input's layout; channels_last: [0, 2, 3, 1]).
+    if (q == "aten::clone" || (q == "aten::empty" && t.overload == "memory_format")) {
+        PTE_TRY(const auto outs, nodeOutputs(n));
+        if (outs.size() != 1)
+            return fail(nodeError(n, ErrorCode::InvalidInput, "expects one output"));
+        const std::size_t rank = val(outs[0]).sizes.size();
+        std::vector<std::int64_t> order(rank);
+        std::iota(order.begin(), order.end(), 0);
+        LArg dimOrder = LArg::intList(order);
+        if (const NamedArgument* mf = n.input("memory_format");
+            mf && mf->arg.kind == ArgKind::MemoryFormat && !mf->arg.ints.empty()) {
+            const auto code = mf->arg.ints[0];
+            if (code == 4) {
+                dimOrder = LArg {};
+            } else if ((code == 2 && rank == 4) || (code == 3 && rank == 5)) {
+                order.erase(order.begin() + 1);
+                order.push_back(1);
+                dimOrder = LArg::intList(order);
+            } else if (code != 1) {
+                return fail(nodeError(n, ErrorCode::Unsupported,
+                    "memory format code " + std::to_string(code) + " for a rank-" + std::to_string(rank) + " tensor"));
+            }
+        }
+        ArgMap a;
+        if (q == "aten::clone") {
+            auto src = lookup(n.inputs.empty() || n.inputs[0].arg.names.empty() ? std::string() : n.inputs[0].arg.names[0],
+                where);
+            if (!src)
+                return fail(withPath(n, src.error()));
+            a["self"] = LArg::tensor(*src);
+        } else {
+            const NamedArgument* size = n.input("size");
+            if (!size)
+                return fail(nodeError(n, ErrorCode::InvalidInput, "empty without a size"));
+            auto sz = convertArg(size->arg, ArgType { BaseType::SymInt, false, true }, where);
+            if (!sz)
+                return fail(withPath(n, sz.error()));
+            a["size"] = std::move(*sz);
+        }
+        a["dim_order"] = std::move(dimOrder);
+        PTE_TRY(const OpSchema* op,
+            need(q == "aten::clone" ? "dim_order_ops::_clone_dim_order" : "dim_order_ops::_empty_dim_order", "out"));
+        PTE_CHECK(emitKernel(*op, std::move(a), outs, n));
         return true;
     }
     if (q == "aten::softmax" || q == "aten::log_softmax") {
