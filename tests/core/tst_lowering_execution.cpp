@@ -1226,10 +1226,11 @@ private Q_SLOTS:
         QVERIFY2(out.error().message.find("zeros") != std::string::npos, out.error().message.c_str());
     }
 
-    void dropoutInTrainingBecomesNativeDropout()
+    void dropoutInTrainingIsDecomposed()
     {
-        // dropout(x, 0.5, train=True) -> native_dropout.out(input, p, train, out0, out1 = the Bool mask): every
-        // element is either dropped (0) or kept and scaled by 1 / (1 - p) = 2; p = 1 drops everything.
+        // dropout(x, 0.5, train=True) as torch decomposes native_dropout: rand > p is the mask, times x, times
+        // 1 / (1 - p) = 2 (the portable native_dropout.out does not scale): every element is either dropped (0) or
+        // kept and scaled; p = 1 drops everything.
         const auto x = values(64, 171);
         Dump d;
         d.input("x", { 8, 8 });
@@ -1241,7 +1242,9 @@ private Q_SLOTS:
         d.output("dropout_1");
         auto r = emitRun(d, "dropout_train", { HostTensor::floats({ 8, 8 }, x) });
         QVERIFY_RESULT(r);
-        QCOMPARE(operatorsOf(*r), (std::vector<std::string> { "aten::native_dropout.out" }));
+        QCOMPARE(operatorsOf(*r),
+            (std::vector<std::string> { "aten::rand.out", "aten::gt.Scalar_out", "aten::mul.out",
+                "aten::mul.Scalar_out", "aten::full_like.out" }));
         const auto& y = r->out.at(0).values;
         QCOMPARE(y.size(), x.size());
         std::size_t kept = 0;

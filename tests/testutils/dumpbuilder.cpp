@@ -35,6 +35,14 @@ json OptionalTensors(const std::vector<std::string>& names)
         a.push_back(n.empty() ? json { { "as_none", true } } : json { { "as_tensor", { { "name", n } } } });
     return { { "as_optional_tensors", a } };
 }
+json SymInts(const std::vector<std::string>& names)
+{
+    json a = json::array();
+    for (const auto& n : names)
+        a.push_back({ { "as_name", n } });
+    return { { "as_sym_ints", a } };
+}
+json SymArg(const std::string& name) { return { { "as_sym_int", { { "as_name", name } } } }; }
 json MemoryFormat(int code) { return { { "as_memory_format", code } }; }
 json arg(const char* name, json value, int kind)
 {
@@ -100,7 +108,13 @@ std::vector<std::uint8_t> encode(const std::vector<double>& values, int dtype)
     return bytes;
 }
 
-std::string Dump::target(const std::string& t) { return t.rfind("torch.ops.", 0) == 0 ? t : "torch.ops.aten." + t; }
+std::string Dump::target(const std::string& t)
+{
+    for (const char* prefix : { "torch.", "executorch.", "_operator.", "math.", "builtins." })
+        if (t.rfind(prefix, 0) == 0)
+            return t;
+    return "torch.ops.aten." + t;
+}
 
 void Dump::input(const std::string& name, std::vector<std::int64_t> shape, int dtype)
 {
@@ -115,7 +129,8 @@ void Dump::weight(const std::string& placeholder, const std::string& fqn, std::v
     m_inputs.push_back(tensorArgJson(placeholder));
     m_tv[placeholder] = tensorMetaJson(std::move(shape), dtype);
     if (parameter)
-        m_inputSpecs.push_back({ { "parameter", { { "arg", { { "name", placeholder } } }, { "parameter_name", fqn } } } });
+        m_inputSpecs.push_back(
+            { { "parameter", { { "arg", { { "name", placeholder } } }, { "parameter_name", fqn } } } });
     else
         m_inputSpecs.push_back({ { "buffer",
             { { "arg", { { "name", placeholder } } }, { "buffer_name", fqn }, { "persistent", true } } } });
@@ -127,8 +142,8 @@ void Dump::constant(const std::string& placeholder, const std::string& fqn, std:
 {
     m_inputs.push_back(tensorArgJson(placeholder));
     m_tv[placeholder] = tensorMetaJson(std::move(shape), dtype);
-    m_inputSpecs.push_back({ { "tensor_constant",
-        { { "arg", { { "name", placeholder } } }, { "tensor_constant_name", fqn } } } });
+    m_inputSpecs.push_back(
+        { { "tensor_constant", { { "arg", { { "name", placeholder } } }, { "tensor_constant_name", fqn } } } });
     m_weights.push_back({ placeholder, fqn, false, dtype, std::move(data) });
 }
 
@@ -140,7 +155,8 @@ void Dump::node(const std::string& name, const std::string& t, json args, std::v
 }
 
 void Dump::tupleNode(const std::string& name, const std::string& t, json args,
-    const std::vector<std::pair<std::string, std::vector<std::int64_t>>>& outs, int dtype, const std::vector<int>& dtypes)
+    const std::vector<std::pair<std::string, std::vector<std::int64_t>>>& outs, int dtype,
+    const std::vector<int>& dtypes)
 {
     json o = json::array();
     for (std::size_t k = 0; k < outs.size(); ++k) {
@@ -163,11 +179,18 @@ void Dump::listNode(const std::string& name, const std::string& t, json args,
         { "outputs", json::array({ Tensors(names) }) }, { "metadata", json::object() } });
 }
 
-void Dump::symNode(const std::string& name, const std::string& t, json args, const std::string& expr, std::int64_t hint)
+void Dump::symNode(const std::string& name, const std::string& t, json args, const std::string& expr, std::int64_t hint,
+    const std::string& kind)
 {
-    m_symInts[name] = { { "as_expr", { { "expr_str", expr }, { "hint", { { "as_int", hint } } } } } };
-    m_nodes.push_back({ { "name", name }, { "target", t.find('.') == std::string::npos ? target(t) : t },
-        { "inputs", std::move(args) }, { "outputs", json::array({ { { "as_sym_int", { { "as_name", name } } } } }) },
+    const json value = { { "as_expr", { { "expr_str", expr }, { "hint", { { "as_int", hint } } } } } };
+    if (kind == "int")
+        m_symInts[name] = value;
+    else if (kind == "bool")
+        m_symBools[name] = value;
+    else
+        m_symFloats[name] = value;
+    m_nodes.push_back({ { "name", name }, { "target", target(t) }, { "inputs", std::move(args) },
+        { "outputs", json::array({ { { "as_sym_" + kind, { { "as_name", name } } } } }) },
         { "metadata", json::object() } });
 }
 
@@ -177,9 +200,9 @@ void Dump::output(const std::string& name)
     m_outputSpecs.push_back({ { "user_output", { { "arg", tensorArgJson(name) } } } });
 }
 
-void Dump::symOutput(const std::string& name)
+void Dump::symOutput(const std::string& name, const std::string& kind)
 {
-    const json a = { { "as_sym_int", { { "as_name", name } } } };
+    const json a = { { "as_sym_" + kind, { { "as_name", name } } } };
     m_outputs.push_back(a);
     m_outputSpecs.push_back({ { "user_output", { { "arg", a } } } });
 }
@@ -190,7 +213,7 @@ void Dump::mutation(const std::string& name, const std::string& fqn)
     m_outputSpecs.push_back({ { "buffer_mutation", { { "arg", { { "name", name } } }, { "buffer_name", fqn } } } });
 }
 
-void Dump::dynamicInput(const std::string& name, std::size_t dim, const std::string& symbol, std::int64_t max)
+void Dump::dynamic(const std::string& name, std::size_t dim, const std::string& symbol, std::int64_t max)
 {
     m_tv[name]["sizes"][dim] = { { "as_expr", { { "expr_str", symbol }, { "hint", { { "as_int", max } } } } } };
     m_ranges[symbol] = { { "min_val", 2 }, { "max_val", max } };
@@ -202,7 +225,7 @@ Result<std::shared_ptr<ExportedProgram>> Dump::build(const std::string& label) c
                            { { "graph",
                                  { { "inputs", m_inputs }, { "outputs", m_outputs }, { "nodes", m_nodes },
                                      { "tensor_values", m_tv }, { "sym_int_values", m_symInts },
-                                     { "sym_bool_values", json::object() }, { "sym_float_values", json::object() },
+                                     { "sym_bool_values", m_symBools }, { "sym_float_values", m_symFloats },
                                      { "custom_obj_values", json::object() }, { "is_single_tensor_return", false } } },
                                { "signature", { { "input_specs", m_inputSpecs }, { "output_specs", m_outputSpecs } } },
                                { "module_call_graph", json::array() }, { "metadata", json::object() } } },

@@ -45,6 +45,8 @@ nlohmann::json Bools(std::vector<bool> v);
 nlohmann::json Tensors(const std::vector<std::string>& names);
 /** A list of optional tensors (index.Tensor's indices); an empty name is None. */
 nlohmann::json OptionalTensors(const std::vector<std::string>& names);
+nlohmann::json SymInts(const std::vector<std::string>& names);
+nlohmann::json SymArg(const std::string& name);
 /** A memory format (torch serde: 1 contiguous, 2 channels_last, 4 preserve). */
 nlohmann::json MemoryFormat(int code);
 /** A positional (kind 1) or keyword (kind 2) argument. */
@@ -71,8 +73,8 @@ public:
     /** A lifted tensor constant (torch.tensor(...) in the module) with its bytes. */
     void constant(const std::string& placeholder, const std::string& fqn, std::vector<std::int64_t> shape,
         std::vector<double> data, int dtype = kFloat);
-    /** A call_function node with one tensor output `name`. `target` is "add.Tensor" (aten) or a full
-     *  "torch.ops.<ns>.<op>.<overload>". */
+    /** A call_function node with one tensor output `name`. `target` is "add.Tensor" (aten) or a full target
+     *  ("torch.ops.<ns>.<op>.<overload>", "_operator.add", "executorch.exir.memory.view"...). */
     void node(const std::string& name, const std::string& target, nlohmann::json args, std::vector<std::int64_t> shape,
         int dtype = kFloat);
     /** A node returning a tuple of tensors (one output entry each), all of `dtype` unless `dtypes` says. */
@@ -82,16 +84,17 @@ public:
     /** A node returning Tensor[] (split, unbind): one as_tensors output. */
     void listNode(const std::string& name, const std::string& target, nlohmann::json args,
         const std::vector<std::pair<std::string, std::vector<std::int64_t>>>& outs, int dtype = kFloat);
-    /** A node returning a SymInt / a float / a bool scalar (sym_size, _local_scalar_dense...). */
+    /** A node returning a symbolic scalar (sym_size, _local_scalar_dense, Python operators on SymInts): `kind` is
+     *  "int", "bool" or "float". */
     void symNode(const std::string& name, const std::string& target, nlohmann::json args, const std::string& expr,
-        std::int64_t hint);
+        std::int64_t hint, const std::string& kind = "int");
     void output(const std::string& name);
-    /** A SymInt output. */
-    void symOutput(const std::string& name);
+    /** A symbolic scalar output ("int", "bool" or "float"). */
+    void symOutput(const std::string& name, const std::string& kind = "int");
     /** A buffer mutation output: `name` is the new value of buffer `fqn`. */
     void mutation(const std::string& name, const std::string& fqn);
-    /** Marks dimension `dim` of a user input as dynamic: symbol `symbol` with upper bound `max`. */
-    void dynamicInput(const std::string& name, std::size_t dim, const std::string& symbol, std::int64_t max);
+    /** Makes dimension `dim` of tensor `name` (an input or a node's output) the symbol `symbol`, at most `max`. */
+    void dynamic(const std::string& name, std::size_t dim, const std::string& symbol, std::int64_t max);
 
     [[nodiscard]] Result<std::shared_ptr<ExportedProgram>> build(const std::string& label) const;
 
@@ -107,6 +110,8 @@ private:
     static std::string target(const std::string& t);
     nlohmann::json m_tv = nlohmann::json::object();
     nlohmann::json m_symInts = nlohmann::json::object();
+    nlohmann::json m_symBools = nlohmann::json::object();
+    nlohmann::json m_symFloats = nlohmann::json::object();
     nlohmann::json m_ranges = nlohmann::json::object();
     nlohmann::json m_nodes = nlohmann::json::array();
     nlohmann::json m_inputs = nlohmann::json::array();

@@ -201,7 +201,9 @@ Result<RunnerRun> runEtRunner(const std::string& ptePath, const RunnerOptions& o
     const QByteArray text = f.readAll();
     const json j = json::parse(text.constData(), text.constData() + text.size(), nullptr, false);
     if (j.is_discarded() || !j.is_object())
-        return fail(ErrorCode::Internal, "etrt_runner wrote unreadable JSON for " + ptePath);
+        return fail(ErrorCode::Internal,
+            "etrt_runner wrote unreadable JSON for " + ptePath + " (exit " + std::to_string(run.exitCode)
+                + "): " + run.log.substr(run.log.size() > 400 ? run.log.size() - 400 : 0));
     run.detail = j.value("detail", std::string());
     if (const auto ms = j.find("methods"); ms != j.end() && ms->is_object()) {
         for (const auto& [name, m] : ms->items()) {
@@ -281,11 +283,11 @@ std::vector<std::optional<HostTensor>> runnerInputs(const ExecutionPlan& plan, c
     return out;
 }
 
-std::optional<std::string> compareOutputs(
-    const std::vector<RunnerValue>& runner, const std::vector<HostTensor>& reference, double rtol)
+std::optional<std::string> compareOutputs(const std::vector<RunnerValue>& runner,
+    const std::vector<HostTensor>& reference, double rtol, const std::string& other)
 {
     if (runner.size() != reference.size())
-        return "the runner returned " + std::to_string(runner.size()) + " outputs, the reference interpreter "
+        return "the runner returned " + std::to_string(runner.size()) + " outputs, the " + other + " "
             + std::to_string(reference.size());
     for (std::size_t k = 0; k < runner.size(); ++k) {
         const RunnerValue& r = runner[k];
@@ -293,14 +295,14 @@ std::optional<std::string> compareOutputs(
         const std::string what = "output " + std::to_string(k);
         if (r.tag == "String") {
             if (r.text != h.text)
-                return what + ": String \"" + r.text + "\" from the runner, \"" + h.text + "\" from the reference";
+                return what + ": String \"" + r.text + "\" from the runner, \"" + h.text + "\" from the " + other;
             continue;
         }
         if (r.tag == "Tensor" && r.sizes != h.sizes)
             return what + ": sizes differ";
         if (r.values.size() != h.values.size())
             return what + ": " + std::to_string(r.values.size()) + " values from the runner, "
-                + std::to_string(h.values.size()) + " from the reference interpreter";
+                + std::to_string(h.values.size()) + " from the " + other;
         const bool exact = r.tag != "Double" && r.dtype != "Float" && r.dtype != "Double" && r.dtype != "Half"
             && r.dtype != "BFloat16";
         for (std::size_t e = 0; e < r.values.size(); ++e) {
@@ -311,7 +313,7 @@ std::optional<std::string> compareOutputs(
             const bool same = exact ? a == b : (a == b || std::fabs(a - b) <= rtol * std::max(1.0, std::fabs(b)));
             if (!same)
                 return what + " (" + r.tag + (r.dtype.empty() ? "" : " " + r.dtype) + ") element " + std::to_string(e)
-                    + ": runner " + std::to_string(a) + ", reference interpreter " + std::to_string(b);
+                    + ": runner " + std::to_string(a) + ", " + other + " " + std::to_string(b);
         }
     }
     return std::nullopt;

@@ -79,9 +79,10 @@ std::vector<HostTensor> sampleInputs(const ExecutionPlan& plan);
 std::vector<std::optional<HostTensor>> runnerInputs(const ExecutionPlan& plan, const std::vector<HostTensor>& inputs);
 
 /** Compares outputs element-wise: integers and bools exactly, floating values within `rtol` (relative, absolute
- *  below 1). NaN equals NaN. On a mismatch, returns a message naming the output, the index and both values. */
-std::optional<std::string> compareOutputs(
-    const std::vector<RunnerValue>& runner, const std::vector<HostTensor>& reference, double rtol = 1e-5);
+ *  below 1). NaN equals NaN. On a mismatch, returns a message naming the output, the index and both values (the
+ *  expected side called `other`). */
+std::optional<std::string> compareOutputs(const std::vector<RunnerValue>& runner,
+    const std::vector<HostTensor>& reference, double rtol = 1e-5, const std::string& other = "reference interpreter");
 
 } // namespace pte::test
 

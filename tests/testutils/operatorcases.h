@@ -29,6 +29,8 @@ struct Case
     int runs = 1; ///< executions (outputs of the last one): mutable state
     /** Replaces the comparison with `expected` (random or uninitialised outputs). */
     std::function<std::optional<std::string>(const std::vector<RunnerValue>&)> check;
+    /** Replaces `dump` (a program read from tests/data). */
+    std::function<Result<std::shared_ptr<const ExportedProgram>>()> program;
 
     /** A user input with its values. */
     Case& in(const std::string& name, std::vector<std::int64_t> shape, std::vector<double> v, int dtype = kFloat);

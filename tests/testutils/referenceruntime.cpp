@@ -1237,6 +1237,15 @@ Result<void> ReferenceRuntime::Impl::kernel(const std::string& op, const std::ve
                 out->set(e, fill);
             return {};
         }
+        if (op == "aten::zeros.out" || op == "aten::ones.out") { // [size, out, ret]
+            PTE_CHECK(need(3));
+            PTE_TRY(const auto size, intList(arg(0)));
+            PTE_TRY(auto out, tensor(arg(1)));
+            PTE_CHECK(resize(*out, size));
+            for (std::size_t e = 0; e < out->numel(); ++e)
+                out->set(e, name == "ones" ? 1.0 : 0.0);
+            return {};
+        }
         if (op == "aten::full_like.out") { // [self, fill_value, memory_format?, out, ret]
             PTE_CHECK(need(5));
             PTE_TRY(auto self, tensor(arg(0)));
@@ -1810,6 +1819,20 @@ Result<void> ReferenceRuntime::Impl::kernel(const std::string& op, const std::ve
                 const bool keep = !train || double(state) / 4294967296.0 >= p;
                 out->set(e, keep ? (train ? in->get(e) / (1 - p) : in->get(e)) : 0.0);
                 mask->set(e, keep ? 1 : 0);
+            }
+            return {};
+        }
+        if (op == "aten::rand.out") { // [size, out, ret]: uniform in [0, 1) from a fixed xorshift sequence
+            PTE_CHECK(need(3));
+            PTE_TRY(const auto size, intList(arg(0)));
+            PTE_TRY(auto out, tensor(arg(1)));
+            PTE_CHECK(resize(*out, size));
+            std::uint32_t state = 2463534242u;
+            for (std::size_t e = 0; e < out->numel(); ++e) {
+                state ^= state << 13;
+                state ^= state >> 17;
+                state ^= state << 5;
+                out->set(e, double(state) / 4294967296.0);
             }
             return {};
         }

@@ -873,7 +873,13 @@ Result<LArg> Lowering::convertUntyped(const Argument& a, const Where& where)
                                                             : (a.ints.empty() ? 0 : a.ints[0]);
         return r;
     case ArgKind::SymInt:
-    case ArgKind::SymBool: {
+    case ArgKind::SymBool:
+    case ArgKind::SymFloat: {
+        if (a.kind == ArgKind::SymFloat && a.syms.empty() && a.names.empty()) {
+            r.kind = LArg::Kind::Double;
+            r.d = a.floats.empty() ? 0.0 : a.floats[0];
+            return r;
+        }
         PTE_TRY(const auto e, intElem(a, 0, where));
         if (e.ref < 0) {
             r.kind = a.kind == ArgKind::SymBool ? LArg::Kind::Bool : LArg::Kind::Int;
@@ -2079,11 +2085,12 @@ Result<bool> Lowering::decompose(const TargetName& t, const Node& n)
         return false;
     static const std::unordered_set<std::string_view> kDecomposed = { "linear", "conv1d", "conv2d", "conv3d",
         "_convolution", "batch_norm", "native_batch_norm", "_native_batch_norm_legit_functional",
-        "_native_batch_norm_legit", "layer_norm", "dropout", "feature_dropout", "alpha_dropout", "matmul", "flatten",
-        "view", "_unsafe_view", "reshape", "view_copy", "t", "transpose", "contiguous", "squeeze", "to", "_to_copy",
-        "softmax", "log_softmax", "sum", "zeros", "ones", "zeros_like", "ones_like", "max_pool2d", "silu", "clone", "empty",
-        "adaptive_avg_pool2d", "hardswish", "hardsigmoid", "mse_loss", "sigmoid_backward", "tanh_backward",
-        "threshold_backward", "_log_softmax_backward_data" };
+        "_native_batch_norm_legit", "layer_norm", "dropout", "feature_dropout", "alpha_dropout", "native_dropout",
+        "max_pool2d_with_indices_backward", "matmul", "flatten", "view", "_unsafe_view", "reshape", "view_copy", "t",
+        "transpose", "contiguous", "squeeze", "to", "_to_copy", "softmax", "log_softmax", "sum", "zeros", "ones",
+        "zeros_like", "ones_like", "max_pool2d", "silu", "clone", "empty", "adaptive_avg_pool2d", "hardswish",
+        "hardsigmoid", "mse_loss", "sigmoid_backward", "tanh_backward", "threshold_backward",
+        "_log_softmax_backward_data" };
     if (!kDecomposed.count(t.op))
         return false;
     const std::string q = t.ns + "::" + t.op;
@@ -2402,21 +2409,78 @@ Result<bool> Lowering::decompose(const TargetName& t, const Node& n)
         PTE_CHECK(emitKernel(*ln, std::move(a), { outs[0], mean, rstd }, n));
         return true;
     }
-    if (q == "aten::dropout" || q == "aten::feature_dropout" || q == "aten::alpha_dropout") {
-        PTE_TRY(auto a, bound("aten::dropout", ""));
+    // dropout and native_dropout, as torch's decomposition of native_dropout defines them: in training,
+    // mask = rand_like(x) > p and out = mask * x * (1 / (1 - p)) (p = 1: zeros); otherwise out = x and an all-true
+    // mask. The portable native_dropout.out keeps elements without the 1 / (1 - p) scaling (measured on
+    // ExecuTorch's runtime), so it is not used.
+    if (q == "aten::dropout" || q == "aten::feature_dropout" || q == "aten::alpha_dropout"
+        || q == "aten::native_dropout") {
+        const bool native = q == "aten::native_dropout";
+        PTE_TRY(auto a, bound(native ? "aten::native_dropout" : "aten::dropout", ""));
         const int x = tensorRef(a, "input");
         if (x < 0)
             return fail(nodeError(n, ErrorCode::InvalidInput, "dropout without an input tensor"));
-        if (!a["train"].b) {
+        const LArg& trainArg = a["train"];
+        const bool train = trainArg.kind == LArg::Kind::Null || trainArg.b; // native_dropout's train=None: training
+        const double p = a["p"].kind == LArg::Kind::Double ? a["p"].d : double(a["p"].i);
+        if (!train && !native) {
             alias(n, x); // identity in eval mode
             return true;
         }
         PTE_TRY(const auto outs, nodeOutputs(n));
-        const int mask = newTemp(n.name, ScalarType::Bool, val(x).sizes, val(x).dimOrder);
-        PTE_TRY(const OpSchema* nd, need("aten::native_dropout", "out"));
-        if (outs.empty())
-            return fail(nodeError(n, ErrorCode::InvalidInput, "dropout without an output"));
-        PTE_CHECK(emitKernel(*nd, std::move(a), { outs[0], mask }, n));
+        if (outs.empty() || (native && outs.size() != 2))
+            return fail(nodeError(n, ErrorCode::InvalidInput, "dropout without its outputs"));
+        if (!isStatic(x))
+            return fail(nodeError(n, ErrorCode::Unsupported, "dropout of a dynamic tensor"));
+        const auto sizes = val(x).sizes;
+        const auto dt = val(x).dtype;
+        const int mask = native ? outs[1] : newTemp(n.name, ScalarType::Bool, sizes);
+        PTE_TRY(const OpSchema* fullLike, need("aten::full_like", "out"));
+        PTE_TRY(const OpSchema* mulS, need("aten::mul", "Scalar_out"));
+        auto scalar = [](double v) {
+            LArg s;
+            s.kind = LArg::Kind::Double;
+            s.d = v;
+            return s;
+        };
+        if (!train || p >= 1) {
+            // eval (native_dropout): out = x * 1, mask all true; p = 1: out zeros, mask all false
+            PTE_CHECK(emitKernel(*fullLike,
+                { { "self", LArg::tensor(x) }, { "fill_value", LArg::boolean(!train ? true : false) } }, { mask }, n));
+            PTE_CHECK(emitKernel(
+                *mulS, { { "self", LArg::tensor(x) }, { "other", scalar(train ? 0.0 : 1.0) } }, { outs[0] }, n));
+            return true;
+        }
+        PTE_TRY(const OpSchema* rand, need("aten::rand", "out"));
+        PTE_TRY(const OpSchema* gtS, need("aten::gt", "Scalar_out"));
+        PTE_TRY(const OpSchema* mul, need("aten::mul", "out"));
+        const int r = newTemp(n.name, dt, sizes);
+        PTE_CHECK(emitKernel(
+            *rand, { { "size", LArg::intList(std::vector<std::int64_t>(sizes.begin(), sizes.end())) } }, { r }, n));
+        PTE_CHECK(emitKernel(*gtS, { { "self", LArg::tensor(r) }, { "other", scalar(p) } }, { mask }, n));
+        const int kept = newTemp(n.name, dt, sizes);
+        PTE_CHECK(emitKernel(*mul, { { "self", LArg::tensor(mask) }, { "other", LArg::tensor(x) } }, { kept }, n));
+        PTE_CHECK(emitKernel(
+            *mulS, { { "self", LArg::tensor(kept) }, { "other", scalar(1.0 / (1.0 - p)) } }, { outs[0] }, n));
+        return true;
+    }
+    // The portable max_pool2d_with_indices_backward writes only the positions of the maxima and leaves the rest of
+    // grad_input as planned memory holds it (measured on ExecuTorch's runtime); PyTorch's grad_input is zero there.
+    // A full.out of zeros into grad_input comes first.
+    if (q == "aten::max_pool2d_with_indices_backward") {
+        PTE_TRY(auto a, bound("aten::max_pool2d_with_indices_backward", ""));
+        PTE_TRY(const auto outs, nodeOutputs(n));
+        if (outs.size() != 1 || !isStatic(outs[0]))
+            return fail(
+                nodeError(n, ErrorCode::InvalidInput, "max_pool2d_with_indices_backward needs one static output"));
+        PTE_TRY(const OpSchema* full, need("aten::full", "out"));
+        PTE_TRY(const OpSchema* bw, need("aten::max_pool2d_with_indices_backward", "grad_input"));
+        const auto& sizes = val(outs[0]).sizes;
+        PTE_CHECK(emitKernel(*full,
+            { { "size", LArg::intList(std::vector<std::int64_t>(sizes.begin(), sizes.end())) },
+                { "fill_value", LArg::integer(0) } },
+            outs, n));
+        PTE_CHECK(emitKernel(*bw, std::move(a), outs, n));
         return true;
     }
     if (q == "aten::matmul") {
@@ -2557,7 +2621,8 @@ Result<bool> Lowering::decompose(const TargetName& t, const Node& n)
             std::vector<std::int64_t> order(std::size_t(rank), 0);
             std::iota(order.begin(), order.end(), 0);
             PTE_TRY(const OpSchema* cl, need("dim_order_ops::_clone_dim_order", "out"));
-            PTE_CHECK(emitKernel(*cl, { { "self", LArg::tensor(*src) }, { "dim_order", LArg::intList(order) } }, outs, n));
+            PTE_CHECK(
+                emitKernel(*cl, { { "self", LArg::tensor(*src) }, { "dim_order", LArg::intList(order) } }, outs, n));
             return true;
         }
         if (q == "aten::t") {
@@ -2660,8 +2725,8 @@ Result<bool> Lowering::decompose(const TargetName& t, const Node& n)
         }
         ArgMap a;
         if (q == "aten::clone") {
-            auto src = lookup(n.inputs.empty() || n.inputs[0].arg.names.empty() ? std::string() : n.inputs[0].arg.names[0],
-                where);
+            auto src = lookup(
+                n.inputs.empty() || n.inputs[0].arg.names.empty() ? std::string() : n.inputs[0].arg.names[0], where);
             if (!src)
                 return fail(withPath(n, src.error()));
             a["self"] = LArg::tensor(*src);
@@ -2701,12 +2766,15 @@ Result<bool> Lowering::decompose(const TargetName& t, const Node& n)
         PTE_TRY(const auto outs, nodeOutputs(n));
         const bool like = q.find("_like") != std::string::npos;
         ArgMap g;
-        if (like)
-            g["self"] = a["self"];
-        else
+        if (!like) { // zeros.out / ones.out (the portable kernels have both)
             g["size"] = a["size"];
+            PTE_TRY(const OpSchema* f, need(q.c_str(), "out"));
+            PTE_CHECK(emitKernel(*f, std::move(g), outs, n));
+            return true;
+        }
+        g["self"] = a["self"];
         g["fill_value"] = LArg::integer(q.find("ones") != std::string::npos ? 1 : 0);
-        PTE_TRY(const OpSchema* f, need(like ? "aten::full_like" : "aten::full", "out"));
+        PTE_TRY(const OpSchema* f, need("aten::full_like", "out"));
         PTE_CHECK(emitKernel(*f, std::move(g), outs, n));
         return true;
     }
