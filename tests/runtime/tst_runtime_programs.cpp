@@ -6,6 +6,7 @@
 // 255 (a program that reads memory it never wrote gives different results), and its outputs must equal those of
 // the tests' reference interpreter for the same inputs (rewritten programs: also those of the original file).
 // A program the runtime refuses fails with the runner's message.
+#include "dumpbuilder.h"
 #include "etrunner.h"
 #include "executiontestutils.h"
 #include "pte/dumpreader.h"
@@ -22,10 +23,12 @@
 #include <QTest>
 
 #include <cmath>
+#include <functional>
 #include <set>
 
 using namespace pte;
 using namespace pte::test;
+using nlohmann::json;
 
 namespace {
 
@@ -111,6 +114,24 @@ std::optional<std::string> runBoth(
     return std::nullopt;
 }
 
+/** The first KernelCall of `plan` calling `op`, or null. */
+KernelCall* findCall(ExecutionPlan& plan, const std::string& op)
+{
+    for (auto& in : plan.chains.at(0).instructions)
+        if (auto* k = std::get_if<KernelCall>(&in.args);
+            k && plan.operators.at(std::size_t(k->opIndex)).qualifiedName() == op)
+            return k;
+    return nullptr;
+}
+
+/** A program the runtime must refuse: emitted from a sound dump, then broken the way an emitter could get it wrong. */
+struct Broken
+{
+    Dump dump;
+    std::vector<HostTensor> inputs;
+    std::function<bool(ExecutionPlan&)> breakIt; ///< false when the program does not have what it breaks
+};
+
 QString builtExample()
 {
     return qEnvironmentVariable("PTELENS_BUILD_DIR") + QStringLiteral("/examples/example.etrecord");
@@ -160,6 +181,171 @@ private Q_SLOTS:
             return;
         }
         QVERIFY_RESULT(emitted);
+        const auto failure = runBoth(*emitted->file);
+        QVERIFY2(!failure, failure ? failure->c_str() : "");
+    }
+
+    void referenceRefusesWhatTheRuntimeRefuses_data()
+    {
+        // Each row: a program the runtime refuses, the runtime's message and the reference interpreter's. The
+        // interpreter applies the portable kernels' own checks, so it must refuse it too.
+        QTest::addColumn<int>("row");
+        QTest::addColumn<QString>("runtimeSays");
+        QTest::addColumn<QString>("referenceSays");
+        QTest::newRow("permute_copy writing a transposed dim order") << 0 << "different dim orders"
+                                                                     << "different dim orders";
+        QTest::newRow("batch norm in training mode") << 1 << "only support inference mode"
+                                                     << "only support inference mode";
+        QTest::newRow("view_copy to another number of elements") << 2 << "resize"
+                                                                 << "resize";
+        QTest::newRow("mm writing another dtype") << 3 << "dtype"
+                                                  << "dtype";
+    }
+
+    void referenceRefusesWhatTheRuntimeRefuses()
+    {
+        PTE_REQUIRE_ET_RUNNER();
+        QFETCH(int, row);
+        QFETCH(QString, runtimeSays);
+        QFETCH(QString, referenceSays);
+        Broken b;
+        switch (row) {
+        case 0: // t(w) + x: the permute_copy's out keeps the view's dim order [1, 0], as ptelens once emitted it
+            b.dump.weight("p_w", "w", { 2, 3 }, values(6, 1));
+            b.dump.input("x", { 3, 2 });
+            b.dump.node("t", "t.default", json::array({ arg("self", T("p_w")) }), { 3, 2 });
+            b.dump.node("y", "add.Tensor", json::array({ arg("self", T("t")), arg("other", T("x")) }), { 3, 2 });
+            b.dump.output("y");
+            b.inputs = { HostTensor::floats({ 3, 2 }, values(6, 2)) };
+            b.breakIt = [](ExecutionPlan& p) {
+                auto* k = findCall(p, "aten::permute_copy.out");
+                if (!k)
+                    return false;
+                std::get<Tensor>(p.values.at(std::size_t(k->args.at(2))).val).dimOrder = { 1, 0 };
+                return true;
+            };
+            break;
+        case 1: // _native_batch_norm_legit(training=False), its training flag then set
+            b.dump.weight("b_rm", "rm", { 3 }, { 0, 0.5, 1 }, false);
+            b.dump.weight("b_rv", "rv", { 3 }, { 1, 2, 0.5 }, false);
+            b.dump.input("x", { 2, 3 });
+            b.dump.tupleNode("bn", "_native_batch_norm_legit.default",
+                json::array({ arg("input", T("x")), arg("weight", None()), arg("bias", None()),
+                    arg("running_mean", T("b_rm")), arg("running_var", T("b_rv")), arg("training", B(false)),
+                    arg("momentum", F(0.1)), arg("eps", F(1e-5)) }),
+                { { "out", { 2, 3 } }, { "save_mean", { 0 } }, { "save_rstd", { 0 } } });
+            b.dump.output("out");
+            b.inputs = { HostTensor::floats({ 2, 3 }, values(6, 3)) };
+            b.breakIt = [](ExecutionPlan& p) {
+                auto* k = findCall(p, "aten::_native_batch_norm_legit.out");
+                if (!k)
+                    return false;
+                std::get<Bool>(p.values.at(std::size_t(k->args.at(5))).val).boolVal = true;
+                return true;
+            };
+            break;
+        case 2: // view(x, [3, 2]) asking for [3, 3]
+            b.dump.input("x", { 2, 3 });
+            b.dump.node(
+                "y", "view.default", json::array({ arg("self", T("x")), arg("size", Ints({ 3, 2 })) }), { 3, 2 });
+            b.dump.output("y");
+            b.inputs = { HostTensor::floats({ 2, 3 }, values(6, 4)) };
+            b.breakIt = [](ExecutionPlan& p) {
+                auto* k = findCall(p, "aten::view_copy.out");
+                if (!k)
+                    return false;
+                const auto& size = std::get<IntList>(p.values.at(std::size_t(k->args.at(1))).val).items;
+                std::get<Int>(p.values.at(std::size_t(size.at(1))).val).intVal = 3;
+                return true;
+            };
+            break;
+        default: // mm of floats into an Int tensor (same size)
+            b.dump.input("a", { 2, 2 });
+            b.dump.input("c", { 2, 2 });
+            b.dump.node("y", "mm.default", json::array({ arg("self", T("a")), arg("mat2", T("c")) }), { 2, 2 });
+            b.dump.output("y");
+            b.inputs = { HostTensor::floats({ 2, 2 }, values(4, 5)), HostTensor::floats({ 2, 2 }, values(4, 6)) };
+            b.breakIt = [](ExecutionPlan& p) {
+                auto* k = findCall(p, "aten::mm.out");
+                if (!k)
+                    return false;
+                std::get<Tensor>(p.values.at(std::size_t(k->args.at(2))).val).scalarType = ScalarType::Int;
+                return true;
+            };
+            break;
+        }
+        auto ep = b.dump.build("broken");
+        QVERIFY_RESULT(ep);
+        auto emitted = emitAndReload({ { "forward", *ep } }, "broken" + std::to_string(row));
+        QVERIFY_RESULT(emitted);
+        // The sound program runs on both.
+        {
+            auto sound = ReferenceRuntime::load(*emitted->file->program, "forward");
+            QVERIFY_RESULT(sound);
+            QVERIFY_RESULT((*sound)->run(b.inputs));
+        }
+        Program broken = *emitted->file->program;
+        QVERIFY(b.breakIt(broken.executionPlan.at(0)));
+        const std::string path = (tempDir() + QStringLiteral("/broken%1.pte").arg(row)).toStdString();
+        QVERIFY_RESULT(writePte(broken, path));
+        RunnerOptions options;
+        options.inputs["forward"] = runnerInputs(broken.executionPlan[0], b.inputs);
+        auto run = runEtRunner(path, options);
+        QVERIFY_RESULT(run);
+        QVERIFY2(run->exitCode != 0, "the runtime accepted the broken program");
+        QVERIFY2(QString::fromStdString(run->log).contains(runtimeSays), run->message().c_str());
+        auto rt = ReferenceRuntime::load(broken, "forward");
+        std::string refused;
+        if (!rt) {
+            refused = rt.error().message;
+        } else if (auto out = (*rt)->run(b.inputs); !out) {
+            refused = out.error().message;
+        }
+        QVERIFY2(!refused.empty(), "the reference interpreter accepted a program the runtime refuses");
+        QVERIFY2(QString::fromStdString(refused).contains(referenceSays), refused.c_str());
+    }
+
+    void layoutsAreExecuTorchs()
+    {
+        // Dim orders as the edge dialect derives them: t(w) is a permute_copy writing a contiguous tensor (the dump
+        // says [1, 0], its view strides: an info diagnostic names the node); relu keeps a channels-last input's
+        // layout; _to_copy without a memory format writes a contiguous tensor. The program runs on the runtime
+        // and on the reference interpreter alike.
+        PTE_REQUIRE_ET_RUNNER();
+        Dump d;
+        d.weight("p_w", "w", { 2, 3 }, values(6, 7));
+        d.input("x", { 3, 2 });
+        d.input("img", { 1, 2, 2, 3 });
+        d.strides("img", { 12, 1, 6, 2 }); // channels-last
+        d.node("t", "t.default", json::array({ arg("self", T("p_w")) }), { 3, 2 });
+        d.strides("t", { 1, 3 }); // a view of w, as torch.export records it
+        d.node("y", "add.Tensor", json::array({ arg("self", T("t")), arg("other", T("x")) }), { 3, 2 });
+        d.node("r", "relu.default", json::array({ arg("self", T("img")) }), { 1, 2, 2, 3 });
+        d.strides("r", { 12, 1, 6, 2 });
+        d.node("l", "_to_copy.default", json::array({ arg("self", T("img")), kwarg("dtype", Dtype(kLong)) }),
+            { 1, 2, 2, 3 }, kLong);
+        for (const char* o : { "y", "r", "l" })
+            d.output(o);
+        auto ep = d.build("layouts");
+        QVERIFY_RESULT(ep);
+        auto emitted = emitAndReload({ { "forward", *ep } }, "layouts");
+        QVERIFY_RESULT(emitted);
+        const ExecutionPlan& plan = *emitted->file->program->method("forward");
+        auto orderOf = [&](std::size_t output) {
+            return plan.values.at(std::size_t(plan.outputs.at(output))).tensor()->dimOrder;
+        };
+        QCOMPARE(orderOf(0), (std::vector<std::uint8_t> { 0, 1 }));
+        QCOMPARE(orderOf(1), (std::vector<std::uint8_t> { 0, 2, 3, 1 }));
+        QCOMPARE(orderOf(2), (std::vector<std::uint8_t> { 0, 1, 2, 3 }));
+        const auto& permute = *findCall(const_cast<ExecutionPlan&>(plan), "aten::permute_copy.out");
+        QCOMPARE(
+            plan.values.at(std::size_t(permute.args.at(2))).tensor()->dimOrder, (std::vector<std::uint8_t> { 0, 1 }));
+        std::size_t notes = 0;
+        for (const auto& w : emitted->output.warnings)
+            if (w.severity == Severity::Info && w.message.find("node 't'") != std::string::npos
+                && w.message.find("[1, 0]") != std::string::npos)
+                ++notes;
+        QCOMPARE(notes, std::size_t(1));
         const auto failure = runBoth(*emitted->file);
         QVERIFY2(!failure, failure ? failure->c_str() : "");
     }

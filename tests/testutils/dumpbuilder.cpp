@@ -213,6 +213,14 @@ void Dump::mutation(const std::string& name, const std::string& fqn)
     m_outputSpecs.push_back({ { "buffer_mutation", { { "arg", { { "name", name } } }, { "buffer_name", fqn } } } });
 }
 
+void Dump::strides(const std::string& name, const std::vector<std::int64_t>& strides)
+{
+    json st = json::array();
+    for (const auto s : strides)
+        st.push_back({ { "as_int", s } });
+    m_tv[name]["strides"] = st;
+}
+
 void Dump::dynamic(const std::string& name, std::size_t dim, const std::string& symbol, std::int64_t max)
 {
     m_tv[name]["sizes"][dim] = { { "as_expr", { { "expr_str", symbol }, { "hint", { { "as_int", max } } } } } };

@@ -93,6 +93,8 @@ public:
     void symOutput(const std::string& name, const std::string& kind = "int");
     /** A buffer mutation output: `name` is the new value of buffer `fqn`. */
     void mutation(const std::string& name, const std::string& fqn);
+    /** Gives tensor `name` these strides (a channels-last input, a transposed view...). */
+    void strides(const std::string& name, const std::vector<std::int64_t>& strides);
     /** Makes dimension `dim` of tensor `name` (an input or a node's output) the symbol `symbol`, at most `max`. */
     void dynamic(const std::string& name, std::size_t dim, const std::string& symbol, std::int64_t max);
 

@@ -42,36 +42,6 @@ double number(const json& v)
     return std::numeric_limits<double>::quiet_NaN();
 }
 
-/** Reorders `memory` (elements in memory order for `dimOrder`) into row-major order over `sizes`. */
-std::vector<double> rowMajor(const std::vector<double>& memory, const std::vector<std::int64_t>& sizes,
-    const std::vector<std::int64_t>& dimOrder)
-{
-    bool contiguous = true;
-    for (std::size_t k = 0; k < dimOrder.size(); ++k)
-        contiguous = contiguous && dimOrder[k] == std::int64_t(k);
-    if (contiguous || dimOrder.size() != sizes.size())
-        return memory;
-    // Strides of each dimension in memory: the innermost dimension of the dim order has stride 1.
-    std::vector<std::size_t> stride(sizes.size(), 1);
-    std::size_t s = 1;
-    for (std::size_t k = dimOrder.size(); k-- > 0;) {
-        stride[std::size_t(dimOrder[k])] = s;
-        s *= std::size_t(std::max<std::int64_t>(sizes[std::size_t(dimOrder[k])], 1));
-    }
-    std::vector<double> out(memory.size());
-    for (std::size_t e = 0; e < out.size(); ++e) {
-        std::size_t rest = e;
-        std::size_t index = 0;
-        for (std::size_t k = sizes.size(); k-- > 0;) {
-            const auto len = std::size_t(std::max<std::int64_t>(sizes[k], 1));
-            index += (rest % len) * stride[k];
-            rest /= len;
-        }
-        out[e] = index < memory.size() ? memory[index] : std::nan("");
-    }
-    return out;
-}
-
 RunnerValue parseValue(const json& j)
 {
     RunnerValue v;
@@ -82,11 +52,11 @@ RunnerValue parseValue(const json& j)
             v.sizes.push_back(s.get<std::int64_t>());
         for (const auto& d : j.value("dim_order", json::array()))
             v.dimOrder.push_back(d.get<std::int64_t>());
-        std::vector<double> memory;
+        // --json lists the elements in row-major order over the sizes, whatever the dim order (measured: a
+        // channels-last tensor's values come back as they were given in --inputs).
         if (const auto it = j.find("values"); it != j.end() && it->is_array())
             for (const auto& x : *it)
-                memory.push_back(number(x));
-        v.values = rowMajor(memory, v.sizes, v.dimOrder);
+                v.values.push_back(number(x));
     } else if (const auto it = j.find("value"); it != j.end()) {
         if (it->is_string())
             v.text = it->get<std::string>();

@@ -29,8 +29,8 @@ struct RunnerValue
     std::string dtype; ///< tensors: ExecuTorch's name ("Float", "Long", ...)
     std::vector<std::int64_t> sizes;
     std::vector<std::int64_t> dimOrder;
-    /** Tensor elements in row-major order over `sizes` (the runner prints memory order; this is reordered by
-     *  the dim order), NaN and infinities included; or the one value of an Int/Double/Bool. */
+    /** Tensor elements in row-major order over `sizes` (as --json lists them, whatever the dim order), NaN and
+     *  infinities included; or the one value of an Int/Double/Bool. */
     std::vector<double> values;
     std::string text; ///< String values
 };

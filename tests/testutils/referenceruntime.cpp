@@ -924,6 +924,8 @@ Result<void> ReferenceRuntime::Impl::kernel(const std::string& op, const std::ve
             PTE_TRY(auto m1, tensor(arg(add ? 1 : 0)));
             PTE_TRY(auto m2, tensor(arg(add ? 2 : 1)));
             PTE_TRY(auto out, tensor(arg(add ? 5 : 2)));
+            if (m1->dtype != m2->dtype || m1->dtype != out->dtype) // as the portable kernels (tensors_have_same_dtype)
+                return fail(ErrorCode::InvalidInput, where() + ": " + op + ": the tensors do not have the same dtype");
             if (m1->sizes.size() != 2 || m2->sizes.size() != 2 || m1->sizes[1] != m2->sizes[0])
                 return fail(ErrorCode::InvalidInput, where() + ": " + op + ": matrix shapes do not match");
             const auto n = std::size_t(m1->sizes[0]);
@@ -1170,6 +1172,8 @@ Result<void> ReferenceRuntime::Impl::kernel(const std::string& op, const std::ve
             PTE_TRY(auto m1, tensor(arg(0)));
             PTE_TRY(auto m2, tensor(arg(1)));
             PTE_TRY(auto out, tensor(arg(2)));
+            if (m1->dtype != m2->dtype || m1->dtype != out->dtype)
+                return fail(ErrorCode::InvalidInput, where() + ": " + op + ": the tensors do not have the same dtype");
             if (m1->sizes.size() != 3 || m2->sizes.size() != 3 || m1->sizes[0] != m2->sizes[0]
                 || m1->sizes[2] != m2->sizes[1])
                 return fail(ErrorCode::InvalidInput, where() + ": bmm: batch matrix shapes do not match");
