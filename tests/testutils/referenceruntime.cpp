@@ -281,6 +281,27 @@ std::size_t broadcastIndex(
     return index;
 }
 
+/** A reduction over `dims` (every dimension when empty): which dimensions it removes and its output shape (kept
+ *  as 1 with `keep`); nullopt when a dimension is out of range. */
+std::optional<std::pair<std::vector<bool>, std::vector<std::int64_t>>> reduction(
+    const std::vector<std::int64_t>& sizes, const std::vector<std::int64_t>& dims, bool keep)
+{
+    const auto rank = std::int64_t(sizes.size());
+    std::vector<bool> reduce(sizes.size(), dims.empty());
+    for (const auto d : dims) {
+        if (d < -rank || d >= rank)
+            return std::nullopt;
+        reduce[std::size_t((d + rank) % rank)] = true;
+    }
+    std::vector<std::int64_t> shape;
+    for (std::size_t k = 0; k < sizes.size(); ++k)
+        if (!reduce[k])
+            shape.push_back(sizes[k]);
+        else if (keep)
+            shape.push_back(1);
+    return std::pair { std::move(reduce), std::move(shape) };
+}
+
 /** sum over q < n of a[a0 + q * as] * b[b0 + q * bs], accumulated in the element type as the portable kernels do
  *  (float sums in float, in order), so long sums round as they do on the runtime. */
 double dotProduct(const TensorState& a, std::size_t a0, std::size_t as, const TensorState& b, std::size_t b0,
@@ -1603,20 +1624,11 @@ Result<void> ReferenceRuntime::Impl::kernel(const std::string& op, const std::ve
                     PTE_TRY(dims, intList(arg(1)));
                 }
             }
-            const auto rank = std::int64_t(self->sizes.size());
-            std::vector<bool> reduce(self->sizes.size(), dims.empty());
-            for (auto d : dims) {
-                if (d < -rank || d >= rank)
-                    return fail(ErrorCode::InvalidInput, where() + ": " + op + ": dimension out of range");
-                reduce[std::size_t((d + rank) % rank)] = true;
-            }
-            std::vector<std::int64_t> shape;
-            for (std::size_t k = 0; k < self->sizes.size(); ++k)
-                if (!reduce[k])
-                    shape.push_back(self->sizes[k]);
-                else if (keep != 0)
-                    shape.push_back(1);
-            PTE_CHECK(resize(*out, shape));
+            const auto red = reduction(self->sizes, dims, keep != 0);
+            if (!red)
+                return fail(ErrorCode::InvalidInput, where() + ": " + op + ": dimension out of range");
+            const std::vector<bool>& reduce = red->first;
+            PTE_CHECK(resize(*out, red->second));
             std::vector<double> acc(out->numel(), mean || sum ? 0.0 : -INFINITY);
             std::vector<double> where_(out->numel(), -1);
             std::vector<std::size_t> count(out->numel(), 0);
@@ -1667,20 +1679,11 @@ Result<void> ReferenceRuntime::Impl::kernel(const std::string& op, const std::ve
             if (!isNull(arg(1))) {
                 PTE_TRY(dims, intList(arg(1)));
             }
-            const auto rank = std::int64_t(self->sizes.size());
-            std::vector<bool> reduce(self->sizes.size(), dims.empty());
-            for (const auto d : dims) {
-                if (d < -rank || d >= rank)
-                    return fail(ErrorCode::InvalidInput, where() + ": " + op + ": dimension out of range");
-                reduce[std::size_t((d + rank) % rank)] = true;
-            }
-            std::vector<std::int64_t> shape;
-            for (std::size_t k = 0; k < self->sizes.size(); ++k)
-                if (!reduce[k])
-                    shape.push_back(self->sizes[k]);
-                else if (keep != 0)
-                    shape.push_back(1);
-            PTE_CHECK(resize(*out, shape));
+            const auto red = reduction(self->sizes, dims, keep != 0);
+            if (!red)
+                return fail(ErrorCode::InvalidInput, where() + ": " + op + ": dimension out of range");
+            const std::vector<bool>& reduce = red->first;
+            PTE_CHECK(resize(*out, red->second));
             // index of each input element's output element
             std::vector<std::size_t> to(self->numel());
             for (std::size_t e = 0; e < to.size(); ++e) {

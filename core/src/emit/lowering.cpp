@@ -585,6 +585,9 @@ private:
      *  whose dump metadata says otherwise. */
     void deriveLayouts(const LInstr& in, const Node& n);
     void info(const Node& n, const std::string& msg);
+    /** The dim_order argument ExecuTorch's MemoryFormatOpsPass makes of the node's memory_format (torch serde codes):
+     *  absent or contiguous_format -> contiguous, channels_last(_3d) -> [0, 2, 3, (4,) 1], preserve_format -> None. */
+    Result<LArg> memoryFormatDimOrder(const Node& n, std::size_t rank) const;
     /** A view's size must keep the input's number of elements (torch refuses the view otherwise, and the runtime's
      *  view_copy then cannot size its output): checked exactly for static shapes, at the upper bounds otherwise. */
     Result<void> checkViewSize(const Node& n, int src, int out, const LArg& size);
@@ -1390,6 +1393,27 @@ void Lowering::deriveLayouts(const LInstr& in, const Node& n)
             v.dimOrder = std::move(order);
         }
     }
+}
+
+Result<LArg> Lowering::memoryFormatDimOrder(const Node& n, std::size_t rank) const
+{
+    std::vector<std::int64_t> order(rank);
+    std::iota(order.begin(), order.end(), 0);
+    const NamedArgument* mf = n.input("memory_format");
+    if (!mf || mf->arg.kind != ArgKind::MemoryFormat || mf->arg.ints.empty())
+        return LArg::intList(order);
+    const auto code = mf->arg.ints[0]; // torch serde: 1 contiguous, 2 channels_last, 3 channels_last_3d, 4 preserve
+    if (code == 4)
+        return LArg {};
+    if ((code == 2 && rank == 4) || (code == 3 && rank == 5)) {
+        order.erase(order.begin() + 1);
+        order.push_back(1);
+        return LArg::intList(order);
+    }
+    if (code != 1)
+        return fail(nodeError(n, ErrorCode::Unsupported,
+            "memory format code " + std::to_string(code) + " for a rank-" + std::to_string(rank) + " tensor"));
+    return LArg::intList(order);
 }
 
 Result<void> Lowering::checkViewSize(const Node& n, int src, int out, const LArg& size)
@@ -2673,27 +2697,7 @@ Result<bool> Lowering::decompose(const TargetName& t, const Node& n)
             lookup(n.inputs.empty() || n.inputs[0].arg.names.empty() ? std::string() : n.inputs[0].arg.names[0], where);
         if (!src || outs.size() != 1)
             return fail(nodeError(n, ErrorCode::InvalidInput, "expects one input tensor and one output"));
-        // ExecuTorch's MemoryFormatOpsPass: the memory_format becomes a dim order (contiguous when absent), and
-        // preserve_format becomes None (the input's layout).
-        const std::size_t rank = val(*src).sizes.size();
-        std::vector<std::int64_t> order(rank);
-        std::iota(order.begin(), order.end(), 0);
-        LArg dimOrder = LArg::intList(order);
-        if (const NamedArgument* mf = n.input("memory_format");
-            mf && mf->arg.kind == ArgKind::MemoryFormat && !mf->arg.ints.empty()) {
-            const auto code =
-                mf->arg.ints[0]; // torch serde: 1 contiguous, 2 channels_last, 3 channels_last_3d, 4 preserve
-            if (code == 4) {
-                dimOrder = LArg {};
-            } else if ((code == 2 && rank == 4) || (code == 3 && rank == 5)) {
-                order.erase(order.begin() + 1);
-                order.push_back(1);
-                dimOrder = LArg::intList(order);
-            } else if (code != 1) {
-                return fail(nodeError(n, ErrorCode::Unsupported,
-                    "memory format code " + std::to_string(code) + " for a rank-" + std::to_string(rank) + " tensor"));
-            }
-        }
+        PTE_TRY(auto dimOrder, memoryFormatDimOrder(n, val(*src).sizes.size()));
         PTE_TRY(const OpSchema* td, need("dim_order_ops::_to_dim_order_copy", "out"));
         PTE_CHECK(emitKernel(*td, { { "self", LArg::tensor(*src) }, { "dim_order", std::move(dimOrder) } }, outs, n));
         return true;
@@ -2705,24 +2709,7 @@ Result<bool> Lowering::decompose(const TargetName& t, const Node& n)
         PTE_TRY(const auto outs, nodeOutputs(n));
         if (outs.size() != 1)
             return fail(nodeError(n, ErrorCode::InvalidInput, "expects one output"));
-        const std::size_t rank = val(outs[0]).sizes.size();
-        std::vector<std::int64_t> order(rank);
-        std::iota(order.begin(), order.end(), 0);
-        LArg dimOrder = LArg::intList(order);
-        if (const NamedArgument* mf = n.input("memory_format");
-            mf && mf->arg.kind == ArgKind::MemoryFormat && !mf->arg.ints.empty()) {
-            const auto code = mf->arg.ints[0];
-            if (code == 4) {
-                dimOrder = LArg {};
-            } else if ((code == 2 && rank == 4) || (code == 3 && rank == 5)) {
-                order.erase(order.begin() + 1);
-                order.push_back(1);
-                dimOrder = LArg::intList(order);
-            } else if (code != 1) {
-                return fail(nodeError(n, ErrorCode::Unsupported,
-                    "memory format code " + std::to_string(code) + " for a rank-" + std::to_string(rank) + " tensor"));
-            }
-        }
+        PTE_TRY(auto dimOrder, memoryFormatDimOrder(n, val(outs[0]).sizes.size()));
         ArgMap a;
         if (q == "aten::clone") {
             auto src = lookup(
