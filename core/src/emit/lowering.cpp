@@ -514,6 +514,16 @@ LayoutRule layoutRule(const OpSchema& s)
     return LayoutRule::Contiguous;
 }
 
+bool isIdentity(const std::vector<std::uint8_t>& order, std::size_t rank)
+{
+    if (order.size() != rank)
+        return false;
+    for (std::size_t k = 0; k < rank; ++k)
+        if (order[k] != k)
+            return false;
+    return true;
+}
+
 std::string showOrder(const std::vector<std::uint8_t>& order)
 {
     std::string s = "[";
@@ -645,6 +655,7 @@ private:
         return e;
     }
     std::size_t m_layoutNotes = 0; ///< info diagnostics about re-derived dim orders so far
+    std::unordered_map<const OpSchema*, LayoutRule> m_layoutRules; ///< layoutRule() by schema
     void warn(const std::string& msg, const std::string& path = {})
     {
         Diagnostic d;
@@ -1331,20 +1342,27 @@ void Lowering::info(const Node& n, const std::string& msg)
 
 void Lowering::deriveLayouts(const LInstr& in, const Node& n)
 {
+    // Runs for every kernel call of big graphs: the rule is cached per schema, and an out tensor that already has
+    // the derived order (nearly all) costs a comparison, no allocation.
     const OpSchema& s = *in.schema;
-    const LayoutRule rule = layoutRule(s);
+    auto cached = m_layoutRules.find(&s);
+    if (cached == m_layoutRules.end())
+        cached = m_layoutRules.emplace(&s, layoutRule(s)).first;
+    const LayoutRule rule = cached->second;
     // The first tensor input (a tensor list's first tensor): the layout pointwise ops and the rest keep.
     int primary = -1;
-    for (std::size_t i = 0; i < s.args.size() && i < in.args.size() && primary < 0; ++i) {
-        const auto& a = in.args[i];
-        if (s.args[i].type.mutates || s.args[i].type.base != BaseType::Tensor)
-            continue;
-        if (a.kind == LArg::Kind::Tensor)
-            primary = a.ref;
-        else if ((a.kind == LArg::Kind::TensorList || a.kind == LArg::Kind::OptionalTensorList) && !a.refs.empty())
-            primary = a.refs[0];
+    if (rule != LayoutRule::Contiguous) {
+        for (std::size_t i = 0; i < s.args.size() && i < in.args.size() && primary < 0; ++i) {
+            const auto& a = in.args[i];
+            if (s.args[i].type.mutates || s.args[i].type.base != BaseType::Tensor)
+                continue;
+            if (a.kind == LArg::Kind::Tensor)
+                primary = a.ref;
+            else if ((a.kind == LArg::Kind::TensorList || a.kind == LArg::Kind::OptionalTensorList) && !a.refs.empty())
+                primary = a.refs[0];
+        }
     }
-    std::optional<std::vector<std::uint8_t>> requested; // dim_order / memory_format arguments
+    std::optional<std::vector<std::uint8_t>> requested; // dim_order / memory_format arguments (empty: contiguous)
     if (rule == LayoutRule::DimOrderArg || rule == LayoutRule::MemoryFormatArg) {
         const int idx = s.argIndex(rule == LayoutRule::DimOrderArg ? "dim_order" : "memory_format");
         if (idx >= 0 && std::size_t(idx) < in.args.size()) {
@@ -1355,43 +1373,45 @@ void Lowering::deriveLayouts(const LInstr& in, const Node& n)
                     order.push_back(std::uint8_t(e.literal));
                 requested = std::move(order);
             } else if (a.kind == LArg::Kind::Int && a.i == 0) {
-                requested = std::vector<std::uint8_t> {}; // contiguous_format: filled in below
+                requested = std::vector<std::uint8_t> {};
             }
         }
     }
+    auto derive = [&](int o) {
+        if (o < 0 || m_out.values[std::size_t(o)].isSym)
+            return;
+        auto& v = m_out.values[std::size_t(o)];
+        if (v.mutableBuffer || v.storage != LValue::Storage::Planned)
+            return; // a graph input written in place keeps the layout it has
+        const std::size_t rank = v.sizes.size();
+        const std::vector<std::uint8_t>* want = nullptr; // null: contiguous
+        if (requested && requested->size() == rank)
+            want = &*requested;
+        else if (!requested && primary >= 0 && m_out.values[std::size_t(primary)].dimOrder.size() == rank)
+            want = &m_out.values[std::size_t(primary)].dimOrder;
+        if (want ? *want == v.dimOrder : isIdentity(v.dimOrder, rank))
+            return;
+        std::vector<std::uint8_t> order(rank);
+        if (want)
+            order = *want;
+        else
+            std::iota(order.begin(), order.end(), std::uint8_t(0));
+        if (v.fromDump && v.aliasOf < 0 && !v.dimOrder.empty())
+            info(n,
+                "the dump gives '" + v.name + "' the dim order " + showOrder(v.dimOrder) + " (its strides), but "
+                    + s.key()
+                    + (rule == LayoutRule::Contiguous ? " writes a new contiguous tensor"
+                                                      : " gives it the layout of its input or arguments")
+                    + ": emitted with " + showOrder(order) + " as ExecuTorch's edge dialect derives it");
+        v.dimOrder = std::move(order);
+    };
     for (const auto i : in.outArgIndices) {
         const LArg& a = in.args[i];
-        std::vector<int> outs;
         if (a.kind == LArg::Kind::Tensor)
-            outs.push_back(a.ref);
+            derive(a.ref);
         else if (a.kind == LArg::Kind::TensorList)
-            outs = a.refs;
-        for (const int o : outs) {
-            if (o < 0 || m_out.values[std::size_t(o)].isSym)
-                continue;
-            auto& v = m_out.values[std::size_t(o)];
-            if (v.mutableBuffer || v.storage != LValue::Storage::Planned)
-                continue; // a graph input written in place keeps the layout it has
-            const std::size_t rank = v.sizes.size();
-            std::vector<std::uint8_t> order(rank);
-            std::iota(order.begin(), order.end(), std::uint8_t(0));
-            if (requested && requested->size() == rank) {
-                order = *requested;
-            } else if (!requested && rule != LayoutRule::Contiguous && primary >= 0
-                && m_out.values[std::size_t(primary)].dimOrder.size() == rank) {
-                order = m_out.values[std::size_t(primary)].dimOrder;
-            }
-            if (order == v.dimOrder)
-                continue;
-            if (v.fromDump && v.aliasOf < 0 && !v.dimOrder.empty())
-                info(n,
-                    "the dump gives '" + v.name + "' the dim order " + showOrder(v.dimOrder) + " (its strides), but "
-                        + s.key()
-                        + (rule == LayoutRule::Contiguous ? " writes a new contiguous tensor"
-                                                          : " gives it the layout of its input or arguments")
-                        + ": emitted with " + showOrder(order) + " as ExecuTorch's edge dialect derives it");
-            v.dimOrder = std::move(order);
-        }
+            for (const int r : a.refs)
+                derive(r);
     }
 }
 
