@@ -1226,6 +1226,32 @@ private Q_SLOTS:
         QVERIFY2(out.error().message.find("zeros") != std::string::npos, out.error().message.c_str());
     }
 
+    void pointwiseSizesAreDerivedFromTheInputs()
+    {
+        // add(a [2, 3], b [3]) whose dump metadata says [3, 2]: emitted as the broadcast [2, 3] ExecuTorch derives,
+        // with an info diagnostic naming the node.
+        const auto a = values(6, 181);
+        const auto b = values(3, 182);
+        Dump d;
+        d.input("a", { 2, 3 });
+        d.input("b", { 3 });
+        d.node("add", "add.Tensor", json::array({ arg("self", T("a")), arg("other", T("b")) }), { 3, 2 });
+        d.output("add");
+        auto r = emitRun(d, "pointwise_sizes", { HostTensor::floats({ 2, 3 }, a), HostTensor::floats({ 3 }, b) });
+        QVERIFY_RESULT(r);
+        std::vector<double> sum(6);
+        for (std::size_t e = 0; e < 6; ++e)
+            sum[e] = f32(a[e] + b[e % 3]);
+        COMPARE_OUTPUT(r->out.at(0), ScalarType::Float, ({ 2, 3 }), sum);
+        const auto& warnings = r->emitted.output.warnings;
+        QCOMPARE(warnings.size(), std::size_t(1));
+        QCOMPARE(int(warnings[0].severity), int(Severity::Info));
+        QVERIFY2(warnings[0].message.find("node 'add'") != std::string::npos
+                && warnings[0].message.find("[3, 2]") != std::string::npos
+                && warnings[0].message.find("[2, 3]") != std::string::npos,
+            warnings[0].message.c_str());
+    }
+
     void dropoutInTrainingIsDecomposed()
     {
         // dropout(x, 0.5, train=True) as torch decomposes native_dropout: rand > p is the mask, times x, times

@@ -514,6 +514,32 @@ LayoutRule layoutRule(const OpSchema& s)
     return LayoutRule::Contiguous;
 }
 
+/** A pointwise op: its output has the broadcast shape of its tensor inputs (among the KeepInput ops, not those
+ *  computing a new shape: convolution, pooling, padding, upsampling, glu...). */
+bool isPointwise(const OpSchema& s)
+{
+    static const std::unordered_set<std::string_view> kShaped = { "convolution", "_native_batch_norm_legit_no_training",
+        "max_pool2d_with_indices", "avg_pool2d", "_adaptive_avg_pool2d", "constant_pad_nd", "upsample_nearest2d",
+        "upsample_bilinear2d", "scalar_tensor", "glu", "copy_" };
+    return layoutRule(s) == LayoutRule::KeepInput && !kShaped.count(s.name);
+}
+
+/** Numpy broadcasting of two shapes; nullopt when they do not broadcast. */
+std::optional<std::vector<std::int32_t>> broadcastShapes(
+    const std::vector<std::int32_t>& a, const std::vector<std::int32_t>& b)
+{
+    const std::size_t n = std::max(a.size(), b.size());
+    std::vector<std::int32_t> out(n, 1);
+    for (std::size_t k = 0; k < n; ++k) {
+        const std::int32_t x = k + a.size() < n ? 1 : a[k + a.size() - n];
+        const std::int32_t y = k + b.size() < n ? 1 : b[k + b.size() - n];
+        if (x != y && x != 1 && y != 1)
+            return std::nullopt;
+        out[k] = x == 1 ? y : x;
+    }
+    return out;
+}
+
 bool isIdentity(const std::vector<std::uint8_t>& order, std::size_t rank)
 {
     if (order.size() != rank)
@@ -522,6 +548,14 @@ bool isIdentity(const std::vector<std::uint8_t>& order, std::size_t rank)
         if (order[k] != k)
             return false;
     return true;
+}
+
+std::string showSizes(const std::vector<std::int32_t>& sizes)
+{
+    std::string s = "[";
+    for (std::size_t k = 0; k < sizes.size(); ++k)
+        s += (k ? ", " : "") + std::to_string(sizes[k]);
+    return s + "]";
 }
 
 std::string showOrder(const std::vector<std::uint8_t>& order)
@@ -591,8 +625,8 @@ private:
     Result<void> lowerOp(const ResolvedTarget& r, const Node& n);
     Result<void> emitKernel(const OpSchema& schema, ArgMap given, const std::vector<int>& outs, const Node& n,
         const std::string& origin = {});
-    /** Gives the out tensors of a kernel call the dim order ExecuTorch derives (LayoutRule), reporting graph values
-     *  whose dump metadata says otherwise. */
+    /** Gives the out tensors of a kernel call the dim order ExecuTorch derives (LayoutRule) and, for pointwise ops,
+     *  the broadcast shape of their inputs, reporting graph values whose dump metadata says otherwise. */
     void deriveLayouts(const LInstr& in, const Node& n);
     void info(const Node& n, const std::string& msg);
     /** The dim_order argument ExecuTorch's MemoryFormatOpsPass makes of the node's memory_format (torch serde codes):
@@ -655,7 +689,12 @@ private:
         return e;
     }
     std::size_t m_layoutNotes = 0; ///< info diagnostics about re-derived dim orders so far
-    std::unordered_map<const OpSchema*, LayoutRule> m_layoutRules; ///< layoutRule() by schema
+    struct OutputRule
+    {
+        LayoutRule layout;
+        bool pointwise;
+    };
+    std::unordered_map<const OpSchema*, OutputRule> m_outputRules; ///< by schema
     void warn(const std::string& msg, const std::string& path = {})
     {
         Diagnostic d;
@@ -1345,10 +1384,27 @@ void Lowering::deriveLayouts(const LInstr& in, const Node& n)
     // Runs for every kernel call of big graphs: the rule is cached per schema, and an out tensor that already has
     // the derived order (nearly all) costs a comparison, no allocation.
     const OpSchema& s = *in.schema;
-    auto cached = m_layoutRules.find(&s);
-    if (cached == m_layoutRules.end())
-        cached = m_layoutRules.emplace(&s, layoutRule(s)).first;
-    const LayoutRule rule = cached->second;
+    auto cached = m_outputRules.find(&s);
+    if (cached == m_outputRules.end())
+        cached = m_outputRules.emplace(&s, OutputRule { layoutRule(s), isPointwise(s) }).first;
+    const LayoutRule rule = cached->second.layout;
+    // Pointwise ops: the out tensor has the broadcast shape of the (static) tensor inputs.
+    std::optional<std::vector<std::int32_t>> shape;
+    if (cached->second.pointwise) {
+        for (std::size_t i = 0; i < s.args.size() && i < in.args.size(); ++i) {
+            const auto& a = in.args[i];
+            if (s.args[i].type.mutates || a.kind != LArg::Kind::Tensor)
+                continue;
+            const LValue& t = m_out.values[std::size_t(a.ref)];
+            if (t.isSym || t.dynamism != ShapeDynamism::Static) {
+                shape.reset();
+                break;
+            }
+            shape = shape ? broadcastShapes(*shape, t.sizes) : t.sizes;
+            if (!shape)
+                break;
+        }
+    }
     // The first tensor input (a tensor list's first tensor): the layout pointwise ops and the rest keep.
     int primary = -1;
     if (rule != LayoutRule::Contiguous) {
@@ -1383,6 +1439,15 @@ void Lowering::deriveLayouts(const LInstr& in, const Node& n)
         auto& v = m_out.values[std::size_t(o)];
         if (v.mutableBuffer || v.storage != LValue::Storage::Planned)
             return; // a graph input written in place keeps the layout it has
+        if (shape && *shape != v.sizes && v.dynamism == ShapeDynamism::Static) {
+            if (v.fromDump)
+                info(n,
+                    "the dump gives '" + v.name + "' the sizes " + showSizes(v.sizes) + ", but " + s.key()
+                        + " broadcasts its inputs to " + showSizes(*shape)
+                        + ": emitted with those, as ExecuTorch's "
+                          "edge dialect derives them");
+            v.sizes = *shape;
+        }
         const std::size_t rank = v.sizes.size();
         const std::vector<std::uint8_t>* want = nullptr; // null: contiguous
         if (requested && requested->size() == rank)
