@@ -865,6 +865,49 @@ private Q_SLOTS:
         QCOMPARE(first->at(0), 6.0);
     }
 
+    void mutableBuffersWithoutStateNamed_data()
+    {
+        QTest::addColumn<int>("buffers");
+        QTest::addColumn<QString>("named");
+        QTest::newRow("one") << 1 << QStringLiteral("1 mutable buffer ('buf0') is memory planned");
+        QTest::newRow("three") << 3 << QStringLiteral("3 mutable buffers ('buf0', 'buf1', 'buf2') are memory planned");
+        QTest::newRow("six: the first four and a count")
+            << 6 << QStringLiteral("6 mutable buffers ('buf0', 'buf1', 'buf2', 'buf3' and 2 more) are memory planned");
+    }
+
+    void mutableBuffersWithoutStateNamed()
+    {
+        // Several mutated buffers emitted without their initial state: one warning names them all (or the count and
+        // the first four) and the option as the Emit dialog and the CLI call it.
+        QFETCH(int, buffers);
+        QFETCH(QString, named);
+        Dump d;
+        d.input("x", { 2 });
+        for (int b = 0; b < buffers; ++b) {
+            const auto n = std::to_string(b);
+            d.weight("b_buf" + n, "buf" + n, { 2 }, { 1, 2 }, false);
+            d.node("upd" + n, "add.Tensor", json::array({ arg("self", T("b_buf" + n)), arg("other", T("x")) }), { 2 });
+            d.mutation("upd" + n, "buf" + n);
+        }
+        d.node("y", "mul.Tensor", json::array({ arg("self", T("x")), arg("other", T("x")) }), { 2 });
+        d.output("y");
+        auto ep = d.build("buffers" + std::to_string(buffers));
+        QVERIFY_RESULT(ep);
+        auto e = emitAndReload({ { "forward", *ep } }, "buffers" + std::to_string(buffers), EmitOptions {});
+        QVERIFY_RESULT(e);
+        std::vector<std::string> about;
+        for (const auto& w : e->output.warnings)
+            if (w.message.find("mutable buffer") != std::string::npos)
+                about.push_back(w.message);
+        QCOMPARE(about.size(), std::size_t(1));
+        const QString msg = QString::fromStdString(about[0]);
+        QVERIFY2(msg.contains(named), qPrintable(msg));
+        QVERIFY2(msg.contains(QStringLiteral("\"Store mutable buffers' initial state\" in the Emit dialog")),
+            qPrintable(msg));
+        QVERIFY2(msg.contains(QStringLiteral("--init-mutable-buffers")), qPrintable(msg));
+        QVERIFY2(!msg.contains(QStringLiteral("initialiseMutableBuffers")), qPrintable(msg));
+    }
+
     void plainOpsWithOmittedDefaults()
     {
         // Out variants whose omitted arguments take their schema defaults: avg_pool2d's stride (= the kernel)

@@ -675,6 +675,8 @@ private:
     }
     Result<void> placeholders();
     Result<void> writeBacksAndOutputs();
+    /// One warning naming the mutable buffers planned without their initial state (count, first few, the option).
+    void warnPlannedWithoutState(const std::vector<std::string>& fqns);
     void computeLifetimes();
     Error nodeError(const Node& n, ErrorCode code, const std::string& what) const
     {
@@ -3078,7 +3080,7 @@ Result<void> Lowering::placeholders()
         if (o.kind == OutputKind::GradientToParameter)
             m_trainable.insert(o.target);
     }
-    bool warnedState = false;
+    std::vector<std::string> plannedWithoutState; // mutable buffers whose dump bytes are not stored
     for (std::size_t i = 0; i < specs.size(); ++i) {
         const auto& spec = specs[i];
         const auto& arg = g.inputs[i];
@@ -3213,11 +3215,8 @@ Result<void> Lowering::placeholders()
                 // in the mutable data segment, which the runtime copies into planned memory at load.
                 v.initialised = true;
                 v.data = data;
-            } else if (!warnedState && w != m_ep.weights.end() && !m_options.initialiseMutableBuffers) {
-                warn("mutable buffer '" + fqn
-                    + "' is memory planned: its initial state is not stored in the program "
-                      "(like ExecuTorch without emit_mutable_buffer_names; see initialiseMutableBuffers)");
-                warnedState = true;
+            } else if (w != m_ep.weights.end() && !m_options.initialiseMutableBuffers) {
+                plannedWithoutState.push_back(fqn);
             }
         } else if (trainable) {
             v.storage = LValue::Storage::Planned;
@@ -3230,7 +3229,27 @@ Result<void> Lowering::placeholders()
         }
         m_out.placeholders.push_back(std::move(ph));
     }
+    warnPlannedWithoutState(plannedWithoutState);
     return {};
+}
+
+void Lowering::warnPlannedWithoutState(const std::vector<std::string>& fqns)
+{
+    // One warning for all of them: how many, the first few by name, and the option as the user sees it.
+    if (fqns.empty())
+        return;
+    constexpr std::size_t shown = 4;
+    std::string names;
+    for (std::size_t i = 0; i < fqns.size() && i < shown; ++i)
+        names += (i == 0 ? "'" : ", '") + fqns[i] + "'";
+    if (fqns.size() > shown)
+        names += " and " + std::to_string(fqns.size() - shown) + " more";
+    const bool one = fqns.size() == 1;
+    warn(std::to_string(fqns.size()) + (one ? " mutable buffer (" : " mutable buffers (") + names
+        + (one ? ") is" : ") are")
+        + " memory planned: the dump's initial state is not stored in the program, so the first run starts from "
+          "undefined memory (ExecuTorch's default, without et_init_buffer). To store it, tick \"Store mutable "
+          "buffers' initial state\" in the Emit dialog or pass --init-mutable-buffers to ptelens-cli emit.");
 }
 
 Result<void> Lowering::writeBacksAndOutputs()
