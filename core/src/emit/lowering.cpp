@@ -642,6 +642,7 @@ private:
     Result<void> lowerCond(const Node& n);
     Result<void> lowerMap(const Node& n);
     Result<void> lowerScan(const Node& n);
+    Result<void> lowerWithEffects(const Node& n);
     void closeLoop(const Node& n, int iter, int count, int loop);
     Result<void> lowerMemoryView(const Node& n);
     /**
@@ -1875,6 +1876,31 @@ void Lowering::closeLoop(const Node& n, int iter, int count, int loop)
 // scan(combine_fn, init, xs, additional): the map loop with carries. Each carry output is initialised from its
 // init before the loop, read by the body (its carry placeholders are bound to the carry outputs) and
 // overwritten with the body's new carry at the end of each iteration; the y outputs are stacked.
+// with_effects(token, op, *args) -> (token, *results): torch.export threads an effect token through an operator with
+// side effects. ExecuTorch strips the tokens before emission (graph-dump-formats §9): the token inputs and outputs go
+// (placeholders() skips token inputs, token outputs are dropped) and the node becomes the plain call op(*args).
+Result<void> Lowering::lowerWithEffects(const Node& n)
+{
+    if (n.inputs.size() < 2 || n.inputs[1].arg.kind != ArgKind::Operator || n.inputs[1].arg.strings.empty()
+        || n.outputs.empty())
+        return fail(
+            nodeError(n, ErrorCode::InvalidInput, "with_effects expects (token, operator, *args) -> (token, ...)"));
+    auto call = std::make_shared<Node>();
+    call->name = n.name;
+    call->setTarget(n.inputs[1].arg.strings[0]);
+    if (call->targetKind != TargetKind::OpOverload)
+        return fail(nodeError(n, ErrorCode::InvalidInput,
+            "with_effects calls '" + n.inputs[1].arg.strings[0] + "', which is not an operator"));
+    call->inputs.assign(n.inputs.begin() + 2, n.inputs.end());
+    call->outputs.assign(n.outputs.begin() + 1, n.outputs.end());
+    call->metadata = n.metadata;
+    call->debugHandles = n.debugHandles;
+    call->jsonPath = n.jsonPath;
+    // Kept alive with the lowered method: instructions point at the node they came from.
+    m_out.madeNodes.push_back(call);
+    return lowerNode(*call);
+}
+
 Result<void> Lowering::lowerScan(const Node& n)
 {
     if (n.inputs.size() != 4 || n.inputs[0].arg.kind != ArgKind::Graph || !n.inputs[0].arg.graph)
@@ -2054,6 +2080,8 @@ Result<void> Lowering::lowerNode(const Node& n)
             return lowerMap(n);
         if (op == "scan")
             return lowerScan(n);
+        if (op == "with_effects")
+            return lowerWithEffects(n);
         return fail(nodeError(n, ErrorCode::Unsupported, "higher-order operator '" + op + "' cannot be emitted"));
     }
     if (!opOverload && (n.targetKind == TargetKind::MemoryAlloc || target == "memory.alloc")) {
