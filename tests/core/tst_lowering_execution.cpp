@@ -869,10 +869,14 @@ private Q_SLOTS:
     {
         QTest::addColumn<int>("buffers");
         QTest::addColumn<QString>("named");
-        QTest::newRow("one") << 1 << QStringLiteral("1 mutable buffer ('buf0') is memory planned");
-        QTest::newRow("three") << 3 << QStringLiteral("3 mutable buffers ('buf0', 'buf1', 'buf2') are memory planned");
+        QTest::newRow("one") << 1 << QStringLiteral("mutable buffer 'buf0' is memory planned");
+        QTest::newRow("three") << 3
+                               << QStringLiteral(
+                                      "3 mutable buffers (buffer 'buf0', 'buf1', 'buf2') are memory planned");
         QTest::newRow("six: the first four and a count")
-            << 6 << QStringLiteral("6 mutable buffers ('buf0', 'buf1', 'buf2', 'buf3' and 2 more) are memory planned");
+            << 6
+            << QStringLiteral(
+                   "6 mutable buffers (buffer 'buf0', 'buf1', 'buf2', 'buf3' and 2 more) are memory planned");
     }
 
     void mutableBuffersWithoutStateNamed()

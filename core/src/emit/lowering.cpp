@@ -3263,19 +3263,24 @@ Result<void> Lowering::placeholders()
 
 void Lowering::warnPlannedWithoutState(const std::vector<std::string>& fqns)
 {
-    // One warning for all of them: how many, the first few by name, and the option as the user sees it.
+    // One warning for all of them: how many, the first few by name ("buffer 'x'", which the workbench resolves to
+    // the buffer's placeholder), and the option as the user sees it.
     if (fqns.empty())
         return;
     constexpr std::size_t shown = 4;
-    std::string names;
-    for (std::size_t i = 0; i < fqns.size() && i < shown; ++i)
-        names += (i == 0 ? "'" : ", '") + fqns[i] + "'";
-    if (fqns.size() > shown)
-        names += " and " + std::to_string(fqns.size() - shown) + " more";
-    const bool one = fqns.size() == 1;
-    warn(std::to_string(fqns.size()) + (one ? " mutable buffer (" : " mutable buffers (") + names
-        + (one ? ") is" : ") are")
-        + " memory planned: the dump's initial state is not stored in the program, so the first run starts from "
+    std::string which;
+    if (fqns.size() == 1) {
+        which = "mutable buffer '" + fqns[0] + "' is";
+    } else {
+        which = std::to_string(fqns.size()) + " mutable buffers (buffer";
+        for (std::size_t i = 0; i < fqns.size() && i < shown; ++i)
+            which += (i == 0 ? " '" : ", '") + fqns[i] + "'";
+        if (fqns.size() > shown)
+            which += " and " + std::to_string(fqns.size() - shown) + " more";
+        which += ") are";
+    }
+    warn(which
+        + " memory planned and the dump's initial state is not stored in the program: the first run starts from "
           "undefined memory (ExecuTorch's default, without et_init_buffer). To store it, tick \"Store mutable "
           "buffers' initial state\" in the Emit dialog or pass --init-mutable-buffers to ptelens-cli emit.");
 }
