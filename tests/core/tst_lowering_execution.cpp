@@ -1299,6 +1299,69 @@ private Q_SLOTS:
             warnings[0].message.c_str());
     }
 
+    void pointwiseDtypesAreDerivedFromTheOperands_data()
+    {
+        // Each row: the node (target, `other` a tensor of `otherDtype` or a Python float), the dtype the dump gives
+        // its output, the dtype torch's type promotion gives it (what is emitted) and whether an info says so.
+        QTest::addColumn<QString>("target");
+        QTest::addColumn<int>("selfDtype");
+        QTest::addColumn<int>("otherDtype"); // -1: other is the Python float 2.5
+        QTest::addColumn<int>("dumpDtype");
+        QTest::addColumn<int>("emitted");
+        QTest::addColumn<bool>("noted");
+        const int f = int(ScalarType::Float), l = int(ScalarType::Long), b = int(ScalarType::Bool);
+        QTest::newRow("eq of floats is bool") << "eq.Tensor" << kFloat << kFloat << kFloat << b << true;
+        QTest::newRow("long + 2.5 is float") << "add.Tensor" << kLong << -1 << kLong << f << true;
+        QTest::newRow("long / long is float (true division)") << "div.Tensor" << kLong << kLong << kLong << f << true;
+        QTest::newRow("long * long stays long") << "mul.Tensor" << kLong << kLong << kLong << l << false;
+        // Operands of different dtypes are not modelled: the dump's dtype stays.
+        QTest::newRow("int * long: the dump's") << "mul.Tensor" << kInt << kLong << kLong << l << false;
+    }
+
+    void pointwiseDtypesAreDerivedFromTheOperands()
+    {
+        QFETCH(QString, target);
+        QFETCH(int, selfDtype);
+        QFETCH(int, otherDtype);
+        QFETCH(int, dumpDtype);
+        QFETCH(int, emitted);
+        QFETCH(bool, noted);
+        const std::vector<double> a { 3, -4, 5, 8 }, c { 2, 2, -5, 3 };
+        Dump d;
+        d.input("a", { 4 }, selfDtype);
+        if (otherDtype >= 0)
+            d.input("c", { 4 }, otherDtype);
+        d.node("y", target.toStdString(),
+            json::array({ arg("self", T("a")), otherDtype >= 0 ? arg("other", T("c")) : arg("other", F(2.5)) }), { 4 },
+            dumpDtype);
+        d.output("y");
+        auto host = [](int dtype, const std::vector<double>& v) {
+            HostTensor t = HostTensor::floats({ 4 }, v);
+            t.dtype = dtype == kLong ? ScalarType::Long : dtype == kInt ? ScalarType::Int : ScalarType::Float;
+            return t;
+        };
+        std::vector<HostTensor> inputs { host(selfDtype, a) };
+        if (otherDtype >= 0)
+            inputs.push_back(host(otherDtype, c));
+        auto r = emitRun(d, "pointwise_dtype", inputs);
+        QVERIFY_RESULT(r);
+        std::vector<double> want(4);
+        for (std::size_t e = 0; e < 4; ++e) {
+            const double o = otherDtype >= 0 ? c[e] : 2.5;
+            want[e] = target.startsWith("eq") ? double(a[e] == o)
+                : target.startsWith("add")    ? a[e] + o
+                : target.startsWith("div")    ? f32(a[e] / o)
+                                              : a[e] * o;
+        }
+        COMPARE_OUTPUT(r->out.at(0), ScalarType(emitted), ({ 4 }), want);
+        bool said = false;
+        for (const auto& w : r->emitted.output.warnings)
+            said = said
+                || (w.severity == Severity::Info && w.message.find("node 'y'") != std::string::npos
+                    && w.message.find("from its operands") != std::string::npos);
+        QCOMPARE(said, noted);
+    }
+
     void dropoutInTrainingIsDecomposed()
     {
         // dropout(x, 0.5, train=True) as torch decomposes native_dropout: rand > p is the mask, times x, times

@@ -524,6 +524,57 @@ bool isPointwise(const OpSchema& s)
     return layoutRule(s) == LayoutRule::KeepInput && !kShaped.count(s.name);
 }
 
+/** How a pointwise op's result dtype follows from its operands (torch's type promotion), where that is certain. */
+enum class DtypeRule : std::uint8_t
+{
+    None, ///< not derived: the dump's dtype is kept
+    Bool, ///< comparisons, logical ops, isinf/isnan: always bool
+    Promote, ///< the operands' common dtype (one tensor dtype, raised by a scalar of a higher category)
+    FloatOp, ///< as Promote, then an integral or bool result becomes the default float dtype (true division...)
+};
+
+DtypeRule dtypeRule(const OpSchema& s)
+{
+    static const std::unordered_set<std::string_view> kBool = { "eq", "ne", "lt", "le", "gt", "ge", "logical_and",
+        "logical_or", "logical_xor", "logical_not", "isinf", "isnan" };
+    static const std::unordered_set<std::string_view> kPromote = { "add", "sub", "rsub", "mul", "maximum", "minimum",
+        "where", "neg", "abs", "remainder", "fmod", "floor_divide" };
+    static const std::unordered_set<std::string_view> kFloat = { "sin", "cos", "tan", "asin", "acos", "atan", "sinh",
+        "cosh", "tanh", "asinh", "acosh", "atanh", "exp", "expm1", "log", "log10", "log1p", "log2", "sqrt", "rsqrt",
+        "sigmoid", "erf", "reciprocal", "atan2" };
+    if (s.ns != "aten")
+        return DtypeRule::None;
+    if (kBool.count(s.name))
+        return DtypeRule::Bool;
+    if (kPromote.count(s.name))
+        return DtypeRule::Promote;
+    if (kFloat.count(s.name) || (s.name == "div" && (s.overload == "out" || s.overload == "Scalar_out")))
+        return DtypeRule::FloatOp;
+    return DtypeRule::None;
+}
+
+/** torch's type categories: bool < integral < floating; -1 for the others (complex, quantized...). */
+int dtypeCategory(ScalarType t)
+{
+    switch (t) {
+    case ScalarType::Bool:
+        return 0;
+    case ScalarType::Byte:
+    case ScalarType::Char:
+    case ScalarType::Short:
+    case ScalarType::Int:
+    case ScalarType::Long:
+        return 1;
+    case ScalarType::Half:
+    case ScalarType::Float:
+    case ScalarType::Double:
+    case ScalarType::BFloat16:
+        return 2;
+    default:
+        return -1;
+    }
+}
+
 /** Numpy broadcasting of two shapes; nullopt when they do not broadcast. */
 std::optional<std::vector<std::int32_t>> broadcastShapes(
     const std::vector<std::int32_t>& a, const std::vector<std::int32_t>& b)
@@ -696,6 +747,7 @@ private:
     {
         LayoutRule layout;
         bool pointwise;
+        DtypeRule dtype;
     };
     std::unordered_map<const OpSchema*, OutputRule> m_outputRules; ///< by schema
     void warn(const std::string& msg, const std::string& path = {})
@@ -1389,7 +1441,7 @@ void Lowering::deriveLayouts(const LInstr& in, const Node& n)
     const OpSchema& s = *in.schema;
     auto cached = m_outputRules.find(&s);
     if (cached == m_outputRules.end())
-        cached = m_outputRules.emplace(&s, OutputRule { layoutRule(s), isPointwise(s) }).first;
+        cached = m_outputRules.emplace(&s, OutputRule { layoutRule(s), isPointwise(s), dtypeRule(s) }).first;
     const LayoutRule rule = cached->second.layout;
     // Pointwise ops: the out tensor has the broadcast shape of the (static) tensor inputs.
     std::optional<std::vector<std::int32_t>> shape;
@@ -1406,6 +1458,42 @@ void Lowering::deriveLayouts(const LInstr& in, const Node& n)
             shape = shape ? broadcastShapes(*shape, t.sizes) : t.sizes;
             if (!shape)
                 break;
+        }
+    }
+    // Pointwise ops whose result dtype torch's type promotion fixes: the out tensor gets it.
+    std::optional<ScalarType> dtype;
+    if (const DtypeRule dr = cached->second.dtype; dr == DtypeRule::Bool) {
+        dtype = ScalarType::Bool;
+    } else if (dr != DtypeRule::None) {
+        // The operands (self, other): one tensor dtype, raised by a Python scalar of a higher category. Tensors of
+        // different dtypes or categories this does not model leave the dump's dtype in place.
+        std::optional<ScalarType> common;
+        int scalarCategory = -1;
+        bool certain = true;
+        for (std::size_t i = 0; i < s.args.size() && i < in.args.size() && certain; ++i) {
+            if (s.args[i].type.mutates || (s.args[i].name != "self" && s.args[i].name != "other"))
+                continue;
+            const auto& a = in.args[i];
+            if (a.kind == LArg::Kind::Tensor) {
+                const ScalarType t = m_out.values[std::size_t(a.ref)].dtype;
+                certain = dtypeCategory(t) >= 0 && (!common || *common == t);
+                common = t;
+            } else if (a.kind == LArg::Kind::Bool || a.kind == LArg::Kind::Int || a.kind == LArg::Kind::Double) {
+                scalarCategory = std::max(scalarCategory,
+                    a.kind == LArg::Kind::Bool      ? 0
+                        : a.kind == LArg::Kind::Int ? 1
+                                                    : 2);
+            } else {
+                certain = false; // a symbolic scalar, None...
+            }
+        }
+        if (certain && common) {
+            ScalarType t = *common;
+            if (scalarCategory > dtypeCategory(t))
+                t = scalarCategory == 2 ? ScalarType::Float : ScalarType::Long;
+            if (dr == DtypeRule::FloatOp && dtypeCategory(t) < 2)
+                t = ScalarType::Float;
+            dtype = t;
         }
     }
     // The first tensor input (a tensor list's first tensor): the layout pointwise ops and the rest keep.
@@ -1450,6 +1538,14 @@ void Lowering::deriveLayouts(const LInstr& in, const Node& n)
                         + ": emitted with those, as ExecuTorch's "
                           "edge dialect derives them");
             v.sizes = *shape;
+        }
+        if (dtype && *dtype != v.dtype) {
+            if (v.fromDump)
+                info(n,
+                    "the dump gives '" + v.name + "' the dtype " + scalarTypeShortName(v.dtype) + ", but " + s.key()
+                        + " computes " + scalarTypeShortName(*dtype) + " from its operands: emitted with "
+                        + scalarTypeShortName(*dtype) + " as ExecuTorch's edge dialect derives it");
+            v.dtype = *dtype;
         }
         const std::size_t rank = v.sizes.size();
         const std::vector<std::uint8_t>* want = nullptr; // null: contiguous
