@@ -748,6 +748,7 @@ private:
         LayoutRule layout;
         bool pointwise;
         DtypeRule dtype;
+        std::array<int, 2> operands; ///< argument indices of self and other (-1: none), for the dtype
     };
     std::unordered_map<const OpSchema*, OutputRule> m_outputRules; ///< by schema
     void warn(const std::string& msg, const std::string& path = {})
@@ -1441,7 +1442,11 @@ void Lowering::deriveLayouts(const LInstr& in, const Node& n)
     const OpSchema& s = *in.schema;
     auto cached = m_outputRules.find(&s);
     if (cached == m_outputRules.end())
-        cached = m_outputRules.emplace(&s, OutputRule { layoutRule(s), isPointwise(s), dtypeRule(s) }).first;
+        cached = m_outputRules
+                     .emplace(&s,
+                         OutputRule {
+                             layoutRule(s), isPointwise(s), dtypeRule(s), { s.argIndex("self"), s.argIndex("other") } })
+                     .first;
     const LayoutRule rule = cached->second.layout;
     // Pointwise ops: the out tensor has the broadcast shape of the (static) tensor inputs.
     std::optional<std::vector<std::int32_t>> shape;
@@ -1470,10 +1475,10 @@ void Lowering::deriveLayouts(const LInstr& in, const Node& n)
         std::optional<ScalarType> common;
         int scalarCategory = -1;
         bool certain = true;
-        for (std::size_t i = 0; i < s.args.size() && i < in.args.size() && certain; ++i) {
-            if (s.args[i].type.mutates || (s.args[i].name != "self" && s.args[i].name != "other"))
+        for (const int i : cached->second.operands) {
+            if (i < 0 || std::size_t(i) >= in.args.size() || s.args[std::size_t(i)].type.mutates || !certain)
                 continue;
-            const auto& a = in.args[i];
+            const auto& a = in.args[std::size_t(i)];
             if (a.kind == LArg::Kind::Tensor) {
                 const ScalarType t = m_out.values[std::size_t(a.ref)].dtype;
                 certain = dtypeCategory(t) >= 0 && (!common || *common == t);
