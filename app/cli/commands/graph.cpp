@@ -6,6 +6,7 @@
 // named data, and the sample inputs kept with the program.
 #include "command.h"
 #include "pte/dumpreader.h"
+#include "pte/emitter.h"
 
 #include <QCommandLineParser>
 
@@ -292,30 +293,6 @@ Json namedDataJson(const std::string& file, const std::string& key, const pte::L
     return j;
 }
 
-/** Why the emitted method does not return this output, or nullptr when it does. */
-const char* dropReason(pte::OutputKind k)
-{
-    switch (k) {
-    case pte::OutputKind::UserOutput:
-        return nullptr;
-    case pte::OutputKind::BufferMutation:
-        return "buffer mutation: written back into the buffer, not returned";
-    case pte::OutputKind::UserInputMutation:
-        return "user input mutation: written back into the input, not returned";
-    case pte::OutputKind::ParameterMutation:
-        return "parameter mutation: written back into the parameter, not returned";
-    case pte::OutputKind::GradientToParameter:
-        return "gradient to a parameter: training output, not returned";
-    case pte::OutputKind::GradientToUserInput:
-        return "gradient to a user input: training output, not returned";
-    case pte::OutputKind::LossOutput:
-        return "loss: training output, not returned";
-    case pte::OutputKind::Token:
-        return "side-effect token: stripped before emission";
-    }
-    return nullptr;
-}
-
 /** The argument as shown; the lowered-module JSON of a delegate call is summarized (it can be megabytes). */
 std::string inputText(const pte::ExportedProgram& ep, const pte::Node& n, std::size_t i)
 {
@@ -366,7 +343,7 @@ Json methodJson(const std::string& name, const pte::ExportedProgram& ep, bool wi
         j["kind"] = pte::outputKindName(s.kind);
         j["name"] = argName(s.arg);
         j["target"] = s.target;
-        const char* reason = dropReason(s.kind);
+        const char* reason = pte::emissionDropReason(s.kind);
         j["returned"] = reason == nullptr;
         if (reason)
             j["dropped_reason"] = reason;
@@ -508,7 +485,7 @@ void printMethodText(std::string& out, const std::string& name, const pte::Expor
         const std::string meta = valueMeta(g, n);
         if (!meta.empty())
             out += "  " + meta;
-        if (const char* reason = dropReason(s.kind))
+        if (const char* reason = pte::emissionDropReason(s.kind))
             out += "  [not returned: " + std::string(reason) + "]";
         out += "\n";
     }
