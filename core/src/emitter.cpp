@@ -816,6 +816,7 @@ Result<EmitterOutput> emitProgram(
     std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
 
     EmitterOutput out;
+    out.serialize = options.serialize;
     ProgramState ps;
     std::vector<std::pair<std::string, LoweredMethod>> trainingMethods;
     std::vector<LoweredMethod> finished; // freed in the background once every method is emitted

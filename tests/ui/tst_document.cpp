@@ -1,6 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
+#include "../core/dumptestutils.h"
 #include "document/document.h"
+#include "pte/ptereader.h"
 #include "testutils.h"
 #include "uifixtures.h"
 
@@ -236,6 +238,101 @@ private Q_SLOTS:
         QByteArray stdOut, stdErr;
         const int rc = pte::test::runCli({ QStringLiteral("verify"), out }, &stdOut, &stdErr);
         QVERIFY2(rc == 0, stdErr.constData());
+    }
+
+    void savesWithTheEmitOptions_data()
+    {
+        QTest::addColumn<bool>("extractDelegates");
+        QTest::addColumn<int>("segmentAlignment");
+        QTest::addColumn<int>("constantAlignment");
+        QTest::addColumn<int>("delegateAlignment");
+        QTest::addRow("defaults") << true << 128 << 16 << 16;
+        QTest::addRow("delegates inline") << false << 128 << 16 << 16;
+        QTest::addRow("segments at 4096") << true << 4096 << 16 << 16;
+        QTest::addRow("constants at 64") << true << 128 << 64 << 16;
+        QTest::addRow("inline delegates at 256") << false << 128 << 16 << 256;
+    }
+
+    /** The Emit dialog's serialization options (EmitSettings::serialize) reach the saved file. */
+    void savesWithTheEmitOptions()
+    {
+        QFETCH(bool, extractDelegates);
+        QFETCH(int, segmentAlignment);
+        QFETCH(int, constantAlignment);
+        QFETCH(int, delegateAlignment);
+        // Two counters whose weights differ (two constants: f32[4] each) and a delegate call.
+        using namespace pte::test;
+        QStringList inputs;
+        for (const float first : { 1.f, 5.f }) {
+            const std::int64_t steps = 0;
+            const QString path = tempDir() + QStringLiteral("/counter-%1.pt2").arg(first);
+            if (!QFileInfo::exists(path))
+                QVERIFY(writeZip(path,
+                    { { "serialized_exported_program.json", readDumpData("counter_single_key.json") },
+                        { "serialized_state_dict.pt",
+                            torchSaveZip(stateDictPickle({ { "weight", "FloatStorage", "0", 4, { 4 }, { 1 }, 0, true },
+                                             { "steps", "LongStorage", "1", 1, {}, {}, 0, false } }),
+                                { { "0", floatBytes({ first, 2.f, 3.f, 4.f }) },
+                                    { "1", QByteArray(reinterpret_cast<const char*>(&steps), 8) } }) } }));
+            inputs << path;
+        }
+        inputs << testDataDir() + QStringLiteral("/dumps/delegate_edge.json");
+        Document doc;
+        QSignalSpy loaded(&doc, &Document::loadFinished);
+        QSignalSpy loadFailed(&doc, &Document::loadFailed);
+        doc.open(inputs);
+        QVERIFY(waitEither(loaded, loadFailed));
+        QVERIFY2(loadFailed.isEmpty(), qPrintable(loadFailed.value(0).value(0).toString()));
+        QCOMPARE(doc.snapshot()->dumpMethods.size(), std::size_t(3));
+
+        EmitSettings settings;
+        for (const auto& dm : doc.snapshot()->dumpMethods)
+            settings.methodNames.push_back(dm.name);
+        settings.serialize.extractDelegateSegments = extractDelegates;
+        settings.serialize.write.segmentAlignment = std::uint64_t(segmentAlignment);
+        settings.serialize.write.constantTensorAlignment = std::uint32_t(constantAlignment);
+        settings.serialize.write.delegateAlignment = std::uint32_t(delegateAlignment);
+        QSignalSpy emitted(&doc, &Document::emitFinished);
+        QSignalSpy emitFailed(&doc, &Document::emitFailed);
+        doc.emitProgram(settings);
+        QVERIFY(waitEither(emitted, emitFailed));
+        QVERIFY2(emitFailed.isEmpty(), qPrintable(emitFailed.value(0).value(0).toString()));
+
+        const QString out = tempDir() + QStringLiteral("/options-%1.pte").arg(QLatin1String(QTest::currentDataTag()));
+        QSignalSpy saved(&doc, &Document::saveFinished);
+        QSignalSpy saveFailed(&doc, &Document::saveFailed);
+        doc.save(out); // no options here: the emission's own travel with it
+        QVERIFY(waitEither(saved, saveFailed));
+        QVERIFY2(saveFailed.isEmpty(), qPrintable(saveFailed.value(0).value(0).toString()));
+
+        auto file = pte::readPteFile(out.toStdString());
+        QVERIFY_RESULT(file);
+        const pte::PteFile& f = **file;
+        QVERIFY(f.runtimeWouldAccept());
+        const pte::Program& p = *f.program;
+        // Delegate blobs: a segment of their own, or inline in the flatbuffer at the asked alignment.
+        const pte::BackendDelegate* delegate = nullptr;
+        for (const auto& plan : p.executionPlan)
+            if (!plan.delegates.empty())
+                delegate = &plan.delegates.front();
+        QVERIFY(delegate);
+        QCOMPARE(delegate->processed.location, extractDelegates ? pte::DataLocation::Segment : pte::DataLocation::Inline);
+        if (!extractDelegates) {
+            const pte::Bytes& blob = p.backendDelegateData.at(delegate->processed.index).storage;
+            QVERIFY(!blob.empty());
+            const auto offset = std::uintptr_t(blob.data()) - std::uintptr_t(f.file.data());
+            QCOMPARE(offset % std::uintptr_t(delegateAlignment), std::uintptr_t(0));
+        }
+        // Segments start at multiples of the segment alignment, the header's segment base included.
+        QVERIFY(f.header);
+        QCOMPARE(f.header->segmentBaseOffset % std::uint64_t(segmentAlignment), std::uint64_t(0));
+        QVERIFY(p.segments.size() >= 2);
+        for (const auto& seg : p.segments)
+            QCOMPARE(seg.offset % std::uint64_t(segmentAlignment), std::uint64_t(0));
+        // The second 16-byte constant starts at the constant alignment.
+        QVERIFY(p.constantSegment);
+        QCOMPARE(p.constantSegment->offsets.size(), std::size_t(3));
+        QCOMPARE(p.constantSegment->offsets[2], std::uint64_t(std::max(16, constantAlignment)));
     }
 };
 

@@ -413,10 +413,8 @@ void Document::save(const QString& path, const pte::WriteOptions& options)
         [snap, target, options](QPromise<SaveOutcome>& promise, std::atomic<bool>&) {
             promise.setProgressRange(0, 2);
             if (snap->emitted) {
-                pte::SerializeOptions serialize;
-                serialize.write = options;
-                auto laid = pte::layoutForSerialization(
-                    snap->emitted->program, snap->emitted->mutableData, snap->emitted->namedData, serialize);
+                // Laid out with the serialize options of the emission (the Emit dialog's), not `options`.
+                auto laid = pte::layoutEmitted(snap->emitted->program, *snap->emitted);
                 if (!laid) {
                     promise.addResult(SaveOutcome { errorText(laid.error()) });
                     return;
@@ -424,7 +422,9 @@ void Document::save(const QString& path, const pte::WriteOptions& options)
                 promise.setProgressValue(1);
                 if (promise.isCanceled())
                     return;
-                auto w = pte::writePte(laid.value(), target, options);
+                pte::WriteOptions write = snap->emitted->serialize.write;
+                write.sync = options.sync;
+                auto w = pte::writePte(laid.value(), target, write);
                 promise.addResult(SaveOutcome { w ? QString() : errorText(w.error()) });
                 return;
             }

@@ -60,7 +60,9 @@ public:
     void open(const QStringList& paths, bool append = false);
     /** Emits the dump methods (background); emitFinished/emitFailed. */
     void emitProgram(const EmitSettings& settings);
-    /** Serializes the current program to path (background, atomic); saveFinished/saveFailed. */
+    /** Serializes the current program to path (background, atomic); saveFinished/saveFailed. An emitted program is
+     *  laid out with the serialize options it was emitted with (EmitSettings::serialize); `options` lay out a loaded
+     *  program, and their `sync` applies to both. */
     void save(const QString& path, const pte::WriteOptions& options = {});
     /** Writes the debug maps (ETRecord JSON layout); returns false and sets *error on failure. */
     bool exportDebugMaps(const QString& path, QString* error = nullptr);

@@ -159,13 +159,12 @@ int runEmit(const QStringList& args)
     for (const auto& p : emitted->program.executionPlan)
         for (const auto& c : p.chains)
             instructions += c.instructions.size();
-    auto laid = pte::layoutForSerialization(
-        std::move(emitted->program), emitted->mutableData, emitted->namedData, options.serialize);
+    auto laid = pte::layoutEmitted(std::move(emitted->program), *emitted);
     if (!laid) {
         printError(laid.error());
         return exitFor(laid.error());
     }
-    if (auto w = pte::writePte(*laid, out.toStdString(), options.serialize.write); !w) {
+    if (auto w = pte::writePte(*laid, out.toStdString(), emitted->serialize.write); !w) {
         printError(w.error());
         return ExitInternal;
     }
