@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "pte/dumpreader.h"
 
+#include "fieldpath.h"
+
 #include "pte/mappedfile.h"
 #include "unpickler.h"
 #include "ziparchive.h"
@@ -403,8 +405,8 @@ std::string describe(const json& j)
     }
 }
 
-std::string joinPath(const std::string& path, const std::string& key) { return path.empty() ? key : path + "." + key; }
-std::string indexPath(const std::string& path, std::size_t i) { return path + "[" + std::to_string(i) + "]"; }
+using detail::indexPath;
+using detail::joinPath;
 
 /** dtype tables: the same code means different types depending on the writer and the schema version. */
 enum class DtypeTable
@@ -1970,7 +1972,7 @@ private:
         case K::Tuple:
         case K::List:
             for (std::size_t i = 0; i < v->items.size(); ++i)
-                visit(v->items[i], path + "[" + std::to_string(i) + "]", depth + 1);
+                visit(v->items[i], indexPath(path, i), depth + 1);
             return;
         case K::Dict:
             visitDictItems(v, path, depth);
