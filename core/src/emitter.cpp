@@ -873,48 +873,4 @@ Result<EmitterOutput> emitProgram(
     return out;
 }
 
-std::string debugMapsJson(const EmitterOutput& output)
-{
-    using nlohmann::ordered_json;
-    ordered_json root;
-    ordered_json dh = ordered_json::object();
-    ordered_json dm = ordered_json::object();
-    ordered_json no = ordered_json::object();
-    for (const auto& [method, m] : output.debugHandleMap) {
-        ordered_json j = ordered_json::object();
-        const auto delegates = output.instructionIdToNumOutsMap.find(method);
-        for (const auto& [id, handles] : m) {
-            const bool isDelegate = delegates != output.instructionIdToNumOutsMap.end() && delegates->second.count(id);
-            if (!isDelegate && handles.size() == 1)
-                j[std::to_string(id)] = handles[0];
-            else
-                j[std::to_string(id)] = handles;
-        }
-        dh[method] = std::move(j);
-    }
-    for (const auto& [method, m] : output.methodToDelegateDebugIdMap) {
-        ordered_json j = ordered_json::object();
-        for (const auto& [id, entry] : m) {
-            ordered_json e;
-            e["name"] = entry.name;
-            ordered_json map = ordered_json::object();
-            for (const auto& [k, v] : entry.delegateMap)
-                map[k] = v;
-            e["delegate_map"] = std::move(map);
-            j[std::to_string(id)] = std::move(e);
-        }
-        dm[method] = std::move(j);
-    }
-    for (const auto& [method, m] : output.instructionIdToNumOutsMap) {
-        ordered_json j = ordered_json::object();
-        for (const auto& [id, n] : m)
-            j[std::to_string(id)] = n;
-        no[method] = std::move(j);
-    }
-    root["debug_handle_map"] = std::move(dh);
-    root["delegate_map"] = std::move(dm);
-    root["instruction_id_to_num_outs_map"] = std::move(no);
-    return root.dump(2);
-}
-
 } // namespace pte

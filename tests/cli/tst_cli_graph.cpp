@@ -122,7 +122,8 @@ private Q_SLOTS:
         QCOMPARE(lm["processed_bytes"].get<int>(), 8);
         QCOMPARE(lm["original_nodes"].get<int>(), 1);
         QCOMPARE(j["methods"][0]["nodes"][0]["debug_handles"][0].get<int>(), 1);
-        QCOMPARE(j["etrecord"]["debug_handle_map"]["forward"]["0"][0].get<int>(), 1);
+        // ETRecord's layout: a kernel instruction's single debug handle is a number.
+        QCOMPARE(j["etrecord"]["debug_handle_map"]["forward"]["0"].get<int>(), 1);
         QByteArray err;
         QCOMPARE(runCli({ "graph", path, "--method", "nope" }, &out, &err), 2);
         QVERIFY2(err.contains("has no method 'nope' (methods: forward, step)"), err.constData());
@@ -262,7 +263,7 @@ private Q_SLOTS:
         QCOMPARE(runCli({ "graph", path }, &out), 0);
         QVERIFY2(out.contains("  sample inputs (1): " + path.toUtf8()
                      + ":linear_3/data/sample_inputs/model.pt\n"
-                       "    args[0]  f32[3] = [0.230967, 0.693077, -0.266861]\n"),
+                       "    args[0]  f32[3] = [0.2309668, 0.6930773, -0.26686057]\n"), // shortest f32 text
             out.constData());
         QCOMPARE(runCli({ "graph", "--json", path }, &out), 0);
         const auto j = nlohmann::json::parse(out.constData(), out.constData() + out.size(), nullptr, false);
@@ -272,6 +273,8 @@ private Q_SLOTS:
         QVERIFY(x["shape"] == nlohmann::json::array({ 3 }));
         QCOMPARE(x["values"].size(), std::size_t(3));
         QCOMPARE(x["values"][0].get<float>(), 0.23096681f);
+        QCOMPARE(x["values"][0].get<float>(), 0.2309668f); // the text above names the same f32
+        QCOMPARE(x["values"][1].get<float>(), 0.6930773f);
         QCOMPARE(x["values"][2].get<float>(), -0.26686057f);
     }
 

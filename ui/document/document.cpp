@@ -452,16 +452,8 @@ bool Document::exportDebugMaps(const QString& path, QString* error)
         return setError(QStringLiteral("There are no debug maps: emit the program or open an ETRecord."));
     if (isInputFile(path))
         return setError(QStringLiteral("%1 is an input file; ptelens never overwrites its inputs.").arg(path));
-    std::string json;
-    if (m_snapshot->emitted) {
-        json = pte::debugMapsJson(*m_snapshot->emitted);
-    } else {
-        pte::EmitterOutput maps;
-        maps.debugHandleMap = m_snapshot->etrecordMaps->debugHandleMap;
-        maps.methodToDelegateDebugIdMap = m_snapshot->etrecordMaps->delegateMap;
-        maps.instructionIdToNumOutsMap = m_snapshot->etrecordMaps->instructionIdToNumOutsMap;
-        json = pte::debugMapsJson(maps);
-    }
+    const std::string json = m_snapshot->emitted ? pte::debugMapsJson(*m_snapshot->emitted)
+                                                 : pte::debugMapsJson(*m_snapshot->etrecordMaps);
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
         return setError(QStringLiteral("Cannot write %1: %2").arg(path, file.errorString()));

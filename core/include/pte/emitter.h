@@ -148,8 +148,14 @@ struct EmitterOutput
  */
 [[nodiscard]] Result<Program> layoutEmitted(Program program, const EmitterOutput& output);
 
-/** The ETRecord-layout JSON of the three maps ({"debug_handle_map": {method: {"0": ...}}, ...}). */
+/**
+ * The ETRecord-layout JSON of the three debug maps ({"debug_handle_map": {method: {"0": ...}}, "delegate_map": ...,
+ * "instruction_id_to_num_outs_map": ...}), the one writer of that layout: a kernel instruction's single debug handle
+ * is a number, a delegate call's handles (instructions in instruction_id_to_num_outs_map) a list.
+ */
 [[nodiscard]] std::string debugMapsJson(const EmitterOutput& output);
+/** The same for maps read from an ETRecord. */
+[[nodiscard]] std::string debugMapsJson(const EtRecordMaps& maps);
 
 } // namespace pte
 
