@@ -3,7 +3,6 @@
 #include "pte/dumpreader.h"
 
 #include "fieldpath.h"
-
 #include "pte/mappedfile.h"
 #include "unpickler.h"
 #include "ziparchive.h"
@@ -1648,6 +1647,21 @@ private:
     std::map<std::string, std::shared_ptr<const LoweredModule>> m_lowered;
 };
 
+/** The node whose JSON path is the longest prefix of `path` (ending at a '.' or '[' boundary), or nullptr. */
+const Node* nodeAtPath(const Graph& graph, std::string_view path)
+{
+    const Node* best = nullptr;
+    for (const auto& n : graph.nodes) {
+        if (n.jsonPath.empty() || !path.starts_with(n.jsonPath))
+            continue;
+        if (path.size() > n.jsonPath.size() && path[n.jsonPath.size()] != '.' && path[n.jsonPath.size()] != '[')
+            continue;
+        if (!best || n.jsonPath.size() > best->jsonPath.size())
+            best = &n;
+    }
+    return best;
+}
+
 Result<std::shared_ptr<ExportedProgram>> decodeProgram(
     std::string_view text, const std::string& source, Diagnostics& diags, std::uint64_t maxEntrySize)
 {
@@ -1671,6 +1685,11 @@ Result<std::shared_ptr<ExportedProgram>> decodeProgram(
         // The decoder checks types before every access; this is a safety net at the library boundary.
         return fail(ErrorCode::InvalidInput, source + ": malformed exported program: " + e.what());
     }
+    // Findings inside a node say which node (Diagnostic::location), for tools that navigate to it.
+    for (auto& diag : local)
+        if (diag.location.node.empty() && !diag.fieldPath.empty())
+            if (const Node* at = nodeAtPath(ep->graph, diag.fieldPath))
+                diag.location.node = at->name;
     // The program keeps its own findings; the caller collects them for the whole dump.
     ep->diagnostics = local;
     diags.insert(diags.end(), local.begin(), local.end());
@@ -2047,6 +2066,15 @@ void loadSampleInputs(
     ep.sampleInputs = SampleFlattener(*reader, ep, diags).run();
 }
 
+/** Names, in each diagnostic about one of the set's programs (by its source), the method it belongs to. */
+void nameMethods(DumpSet& set)
+{
+    for (auto& d : set.diagnostics)
+        for (const auto& [name, ep] : set.methods)
+            if (d.location.method.empty() && !d.file.empty() && d.file == ep->source)
+                d.location.method = name;
+}
+
 void collectDiagnostics(DumpSet& set, Diagnostics& diags)
 {
     set.diagnostics.insert(
@@ -2320,6 +2348,7 @@ Result<std::shared_ptr<const DumpSet>> readDump(const std::string& path, const D
                     + " is a zip archive but not a graph dump (no archive_format/models/*.json, "
                       "serialized_exported_program.json or ETRECORD_V0 entry)");
         }
+        nameMethods(*set);
         return std::shared_ptr<const DumpSet>(std::move(set));
     }
     // Bare JSON: the first non-space byte must open an object.
@@ -2345,6 +2374,7 @@ Result<std::shared_ptr<const DumpSet>> readDump(const std::string& path, const D
     }
     set->methods.emplace_back("forward", std::move(ep));
     collectDiagnostics(*set, diags);
+    nameMethods(*set);
     return std::shared_ptr<const DumpSet>(std::move(set));
 }
 

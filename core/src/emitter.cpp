@@ -831,10 +831,20 @@ Result<EmitterOutput> emitProgram(
         lo.zeroFillMissingWeights = options.zeroFillMissingWeights;
         lo.initialiseMutableBuffers = options.initialiseMutableBuffers;
         lo.cancel = options.cancel;
-        PTE_TRY(auto lowered, lowerMethod(*ep, name, lo));
+        // Errors say which method they are about (Error::location), whichever stage found them.
+        auto inMethod = [&name](Error e) {
+            if (e.location.method.empty())
+                e.location.method = name;
+            return fail(std::move(e));
+        };
+        auto loweredOr = lowerMethod(*ep, name, lo);
+        if (!loweredOr)
+            return inMethod(std::move(loweredOr).error());
+        auto lowered = std::move(loweredOr).value();
         out.warnings.insert(out.warnings.end(), lowered.warnings.begin(), lowered.warnings.end());
         MethodEmitter me(ps, lowered, name, options, *ep);
-        PTE_CHECK(me.run(out));
+        if (auto done = me.run(out); !done)
+            return inMethod(std::move(done).error());
         if (lowered.joint)
             trainingMethods.emplace_back(name, std::move(lowered));
         else

@@ -2,9 +2,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The checks of runtime-checks.md over a decoded Program. Severity::Error = the ExecuTorch runtime
 // refuses the program (at load, method init or execute); Warning = a deviation from what EXIR writes.
-#include "ptereader_p.h"
-
 #include "fieldpath.h"
+#include "ptereader_p.h"
 
 #include <algorithm>
 #include <set>
@@ -16,7 +15,6 @@ namespace {
 constexpr std::size_t kMaxRank = 16;
 constexpr std::uint64_t kConstantAlignment = 16;
 constexpr std::size_t kMaxOperatorNameLength = 100; // "name.overload" must be shorter
-
 
 std::string listText(const auto& v)
 {
@@ -31,6 +29,25 @@ std::string layoutText(ScalarType t, const std::vector<std::int32_t>& sizes, con
     return std::string(scalarTypeShortName(t)) + "(" + std::to_string(int(t)) + ") sizes " + listText(sizes)
         + " dim_order " + listText(dimOrder);
 }
+
+/** Sets a field for the lifetime of the scope, then restores it. */
+template <typename T> class Scoped
+{
+public:
+    Scoped(T& field, T value)
+        : m_field(field)
+        , m_old(std::move(field))
+    {
+        m_field = std::move(value);
+    }
+    ~Scoped() { m_field = std::move(m_old); }
+    Scoped(const Scoped&) = delete;
+    Scoped& operator=(const Scoped&) = delete;
+
+private:
+    T& m_field;
+    T m_old;
+};
 
 class Checker
 {
@@ -47,6 +64,7 @@ public:
         std::set<std::string> names;
         for (std::size_t p = 0; p < m_p.executionPlan.size(); ++p) {
             const auto& plan = m_p.executionPlan[p];
+            const Scoped method(m_at.method, plan.name);
             if (!names.insert(plan.name).second)
                 warn(ErrorCode::InvalidProgram,
                     "method name '" + plan.name
@@ -63,7 +81,7 @@ private:
     void add(Severity s, ErrorCode c, std::string msg, std::string path)
     {
         m_diags.push_back(Diagnostic {
-            s, c, std::move(msg), std::nullopt, std::move(path), m_facts ? m_facts->name : std::string() });
+            s, c, std::move(msg), std::nullopt, std::move(path), m_facts ? m_facts->name : std::string(), m_at });
     }
     void error(ErrorCode c, std::string msg, std::string path)
     {
@@ -190,13 +208,19 @@ private:
                         "planned arena " + std::to_string(i) + " has negative size " + std::to_string(sizes[i]),
                         indexPath(path + ".non_const_buffer_sizes", i));
         }
-        for (std::size_t i = 0; i < plan.inputs.size(); ++i)
+        for (std::size_t i = 0; i < plan.inputs.size(); ++i) {
+            const Scoped value(m_at.value, std::int64_t(plan.inputs[i]));
             checkIndex(plan.inputs[i], nValues, "input value index", [&] { return indexPath(path + ".inputs", i); });
-        for (std::size_t i = 0; i < plan.outputs.size(); ++i)
+        }
+        for (std::size_t i = 0; i < plan.outputs.size(); ++i) {
+            const Scoped value(m_at.value, std::int64_t(plan.outputs[i]));
             checkIndex(plan.outputs[i], nValues, "output value index", [&] { return indexPath(path + ".outputs", i); });
+        }
 
-        for (std::size_t i = 0; i < nValues; ++i)
+        for (std::size_t i = 0; i < nValues; ++i) {
+            const Scoped value(m_at.value, std::int64_t(i));
             checkValue(plan, i, [&] { return indexPath(path + ".values", i); });
+        }
 
         for (std::size_t i = 0; i < plan.operators.size(); ++i) {
             const auto qn = plan.operators[i].qualifiedName();
@@ -212,8 +236,10 @@ private:
         if (plan.chains.empty())
             error(ErrorCode::InvalidProgram, "the method has no chains (the runtime needs at least one)",
                 path + ".chains");
-        for (std::size_t c = 0; c < plan.chains.size(); ++c)
+        for (std::size_t c = 0; c < plan.chains.size(); ++c) {
+            const Scoped chain(m_at.chain, std::int64_t(c));
             checkChain(plan, plan.chains[c], indexPath(path + ".chains", c));
+        }
 
         if (plan.nonConstBufferDevice) {
             const std::int64_t arenas = sizes.empty() ? 0 : std::int64_t(sizes.size()) - 1;
@@ -260,6 +286,7 @@ private:
                     + " instructions",
                 path + ".stacktrace");
         for (std::size_t k = 0; k < nInstr; ++k) {
+            const Scoped instruction(m_at.instruction, std::int64_t(k));
             const auto& in = chain.instructions[k];
             auto ip = [&] { return indexPath(path + ".instructions", k); };
             auto ap = [&] { return ip() + ".instr_args"; };
@@ -632,6 +659,7 @@ private:
     const std::optional<ExternalData>& m_ext;
     const FileFacts* m_facts;
     Diagnostics m_diags;
+    Location m_at; ///< what the check under way is about; stamped on each diagnostic
 };
 
 } // namespace

@@ -1,9 +1,12 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
+#include "../core/dumptestutils.h"
 #include "mainwindow.h"
 #include "models/delegatemodel.h"
 #include "models/diagnosticmodel.h"
 #include "models/instructionmodel.h"
+#include "pte/dumpreader.h"
+#include "pte/emitter.h"
 #include "pte/ptewriter.h"
 #include "testutils.h"
 #include "uifixtures.h"
@@ -55,6 +58,21 @@ bool waitEither(QSignalSpy& a, QSignalSpy& b, int timeoutMs = 60000)
     return !a.isEmpty() || !b.isEmpty();
 }
 QString ptePath(const char* name) { return pte::test::corpusPath(QStringLiteral("pte/") + QLatin1String(name)); }
+
+/** The program emitted from tests/data/<relative> and saved (the project's emitter and writer); empty on failure. */
+QString emittedPte(const QString& relative)
+{
+    auto set = pte::readDump((pte::test::testDataDir() + QLatin1Char('/') + relative).toStdString());
+    if (!set)
+        return {};
+    auto out = pte::emitProgram((*set)->methods);
+    if (!out)
+        return {};
+    auto laid = pte::layoutEmitted(std::move(out->program), *out);
+    const QString path =
+        pte::test::tempDir() + QLatin1Char('/') + QFileInfo(relative).completeBaseName() + QStringLiteral(".pte");
+    return laid && pte::writePte(*laid, path.toStdString()) ? path : QString();
+}
 } // namespace
 
 class TestMainWindow : public QObject
@@ -78,7 +96,7 @@ private:
         if (!waitEither(finished, failed))
             return false;
         if (!failed.isEmpty()) {
-            *skip = failed.first().first().toString();
+            *skip = fixtures::failureText(failed);
             return false;
         }
         auto* graph = w.findChild<GraphPanel*>(QStringLiteral("graphPanel"));
@@ -409,7 +427,7 @@ private Q_SLOTS:
         w.emitWith({});
         QVERIFY(waitEither(emitted, emitFailed, 120000));
         if (!emitFailed.isEmpty())
-            QFAIL(qPrintable(emitFailed.first().first().toString()));
+            QFAIL(qPrintable(fixtures::failureText(emitFailed)));
         auto* instructions = w.findChild<QTableView*>(QStringLiteral("instructionsView"));
         QVERIFY(instructions->model()->rowCount() > 0);
         QCOMPARE(instructionTable->emptyText(), QStringLiteral("No instruction matches the filters"));
@@ -423,10 +441,138 @@ private Q_SLOTS:
         QSignalSpy saveFailed(w.document(), &Document::saveFailed);
         w.saveTo(out);
         QVERIFY(waitEither(saved, saveFailed));
-        QVERIFY2(
-            saveFailed.isEmpty(), qPrintable(saveFailed.isEmpty() ? QString() : saveFailed.first().first().toString()));
+        QVERIFY2(saveFailed.isEmpty(), qPrintable(fixtures::failureText(saveFailed)));
         QByteArray stdOut, stdErr;
         QCOMPARE(pte::test::runCli({ QStringLiteral("verify"), out }, &stdOut, &stdErr), 0);
+    }
+
+    // The same behaviours on committed inputs (the corpus variants above are extra).
+
+    /** A program with a delegate call and a kernel call, emitted from tests/data and saved: filter, cross-select,
+     *  find, copy, and the delegate and operator views. */
+    void opensProgramAndCrossSelects()
+    {
+        const QString path = emittedPte("dumps/delegate_edge.json");
+        QVERIFY(!path.isEmpty());
+        MainWindow w;
+        QString error;
+        QVERIFY2(open(w, { path }, &error), qPrintable(error));
+        auto* methods = w.findChild<QTableView*>(QStringLiteral("methodsView"));
+        auto* instructions = w.findChild<QTableView*>(QStringLiteral("instructionsView"));
+        auto* values = w.findChild<QTableView*>(QStringLiteral("valuesView"));
+        QCOMPARE(methods->model()->rowCount(), 1);
+        QCOMPARE(instructions->model()->rowCount(), 2);
+        QCOMPARE(w.currentMethod(), QStringLiteral("forward"));
+
+        auto* filter = w.findChild<QLineEdit*>(QStringLiteral("instructionFilter"));
+        filter->setText(QStringLiteral("xnnpack"));
+        QTRY_COMPARE(instructions->model()->rowCount(), 1);
+        QCOMPARE(
+            w.findChild<QLabel*>(QStringLiteral("instructionCount"))->text(), QStringLiteral("1 of 2 instructions"));
+        filter->clear();
+        QTRY_COMPARE(instructions->model()->rowCount(), 2);
+
+        auto* graph = w.findChild<GraphPanel*>(QStringLiteral("graphPanel"));
+        QVERIFY(graph->view()->nodeCount() >= 2);
+        w.selectInstruction(1);
+        const auto nodes = graph->selectedNodes();
+        QCOMPARE(nodes.size(), std::size_t(1));
+        QCOMPARE(graph->graph().nodes[std::size_t(nodes.front())].instruction, 1);
+        QVERIFY(!values->selectionModel()->selectedRows().isEmpty());
+
+        auto* find = graph->findChild<QLineEdit*>(QStringLiteral("graphFind"));
+        find->setText(QStringLiteral("mul"));
+        QVERIFY(graph->findNext());
+        const auto rows = instructions->selectionModel()->selectedRows();
+        QCOMPARE(rows.size(), 1);
+        QCOMPARE(rows.front().siblingAtColumn(InstructionModel::OperatorColumn).data().toString(),
+            QStringLiteral("aten::mul.out"));
+
+        const auto doc = QJsonDocument::fromJson(w.selectedRowsText(instructions, true).toUtf8());
+        QVERIFY(doc.isArray());
+        QCOMPARE(doc.array().size(), 1);
+        QCOMPARE(doc.array().first().toObject().value(QStringLiteral("Kind")).toString(), QStringLiteral("KernelCall"));
+
+        QCOMPARE(w.findChild<QTableView*>(QStringLiteral("operatorsView"))->model()->rowCount(), 1);
+        QCOMPARE(w.findChild<QTableView*>(QStringLiteral("delegatesView"))->model()->rowCount(), 1);
+        QVERIFY(w.findChild<QTableView*>(QStringLiteral("sizesView"))->model()->rowCount() > 1);
+    }
+
+    /** Sample inputs of a legacy torch.export zip assembled in the test (an i64 tensor, an int, kwargs). */
+    void showsCommittedSampleInputs()
+    {
+        using namespace pte::test;
+        using namespace pte::test::pk;
+        const std::vector<std::int64_t> ids { 11, -4 };
+        const std::string pickle = "\x80\x02(" + tensorPickle({ "", "LongStorage", "0", 2, { 2 }, { 1 }, 0, false })
+            + "K\x03t}(" + str("flag") + "\x88" + str("name") + str("x") + "u\x86.";
+        const QString path = tempDir() + QStringLiteral("/samples.pt2");
+        QVERIFY(writeZip(path,
+            { { "serialized_exported_program.json", readDumpData("all_alternatives.json") },
+                { "serialized_example_inputs.pt",
+                    torchSaveZip(pickle, { { "0", QByteArray(reinterpret_cast<const char*>(ids.data()), 16) } }) } }));
+        MainWindow w;
+        QString error;
+        QVERIFY2(open(w, { path }, &error), qPrintable(error));
+        auto* samples = w.findChild<QTableView*>(QStringLiteral("sampleInputsView"));
+        QVERIFY(samples);
+        QVERIFY(samples->model()->rowCount() >= 4);
+        QStringList values;
+        for (int r = 0; r < samples->model()->rowCount(); ++r)
+            values << samples->model()->index(r, 5).data().toString();
+        QVERIFY2(values.contains(QStringLiteral("11, -4")), qPrintable(values.join(QLatin1Char('|'))));
+        QVERIFY(values.contains(QStringLiteral("True")));
+        QVERIFY(w.findChild<QLabel*>(QStringLiteral("sampleInputsNote"))
+                    ->text()
+                    .startsWith(QStringLiteral("Sample inputs from samples.pt2:serialized_example_inputs.pt")));
+    }
+
+    void corruptProgramShowsMessageBar()
+    {
+        const QString path = pte::test::tempDir() + QStringLiteral("/corrupt.pte");
+        QVERIFY(pte::test::writeFile(path, QByteArray("\x1c\0\0\0A_PT", 8) + QByteArray(64, 'x')));
+        MainWindow w;
+        QString error;
+        QVERIFY(!open(w, { path }, &error));
+        QVERIFY2(error.contains(QStringLiteral("corrupt.pte")), qPrintable(error));
+        QVERIFY(w.findChild<QWidget*>(QStringLiteral("messageBar"))->isVisibleTo(&w));
+        QVERIFY(w.findChild<QLabel*>(QStringLiteral("messageText"))->text().contains(QStringLiteral("corrupt.pte")));
+        QCOMPARE(w.findChild<QTableView*>(QStringLiteral("diagnosticsView"))->model()->rowCount(), 1);
+    }
+
+    /** An ETRecord assembled from the committed dumps: emitted, mapped back to the graph, saved, verified. */
+    void emitsAndSavesCommittedDump()
+    {
+        using namespace pte::test;
+        const QString path = tempDir() + QStringLiteral("/window.etrecord");
+        QVERIFY(writeZip(path,
+            { { "ETRECORD_V0", "" }, { "edge_dialect_exported_program/forward", readDumpData("../emit/add_mul.json") },
+                { "debug_handle_map", R"({"forward": {"0": 1, "1": 2}})" } }));
+        MainWindow w;
+        QString error;
+        QVERIFY2(open(w, { path }, &error), qPrintable(error));
+        auto* graph = w.findChild<GraphPanel*>(QStringLiteral("graphPanel"));
+        QVERIFY(graph->view()->nodeCount() > 0);
+        auto* instructionTable = w.findChild<TableView*>(QStringLiteral("instructionsView"));
+        QCOMPARE(instructionTable->model()->rowCount(), 0);
+        QVERIFY(instructionTable->emptyText().startsWith(QStringLiteral("Not emitted yet")));
+        QSignalSpy emitted(w.document(), &Document::emitFinished);
+        QSignalSpy emitFailed(w.document(), &Document::emitFailed);
+        w.emitWith({});
+        QVERIFY(waitEither(emitted, emitFailed, 120000));
+        QVERIFY2(emitFailed.isEmpty(), qPrintable(fixtures::failureText(emitFailed)));
+        QCOMPARE(instructionTable->model()->rowCount(), 2);
+        w.selectInstruction(0);
+        QTRY_VERIFY(!graph->isBusy());
+        QTRY_VERIFY(!graph->selectedNodes().empty());
+        const QString out = tempDir() + QStringLiteral("/window-committed.pte");
+        QSignalSpy saved(w.document(), &Document::saveFinished);
+        QSignalSpy saveFailed(w.document(), &Document::saveFailed);
+        w.saveTo(out);
+        QVERIFY(waitEither(saved, saveFailed));
+        QVERIFY2(saveFailed.isEmpty(), qPrintable(fixtures::failureText(saveFailed)));
+        QByteArray stdOut, stdErr;
+        QCOMPARE(runCli({ QStringLiteral("verify"), out }, &stdOut, &stdErr), 0);
     }
 };
 

@@ -88,12 +88,14 @@ Q_SIGNALS:
     void busyChanged(bool busy);
     void progressChanged(int percent, const QString& text);
     void snapshotChanged();
+    /** Failures carry the core's pte::Error whole: message, file offset, field path and Error::location (the
+     *  method and node an emission failed on), so views can show and navigate to it. */
     void loadFinished();
-    void loadFailed(const QString& message);
+    void loadFailed(const pte::Error& error);
     void emitFinished();
-    void emitFailed(const QString& message);
+    void emitFailed(const pte::Error& error);
     void saveFinished(const QString& path);
-    void saveFailed(const QString& message);
+    void saveFailed(const pte::Error& error);
     void cancelled();
 
 private:
@@ -109,3 +111,5 @@ private:
 };
 
 } // namespace pte::ui
+
+Q_DECLARE_METATYPE(pte::Error)

@@ -582,7 +582,10 @@ private:
     void computeLifetimes();
     Error nodeError(const Node& n, ErrorCode code, const std::string& what) const
     {
-        return makeError(code, "method '" + m_method + "': " + this->where(n) + ": " + what, {}, n.jsonPath);
+        Error e = makeError(code, "method '" + m_method + "': " + this->where(n) + ": " + what, {}, n.jsonPath);
+        e.location.method = m_method;
+        e.location.node = n.name;
+        return e;
     }
     /** Where messages about `n` point: the node is described only when a message is built. */
     static Where where(const Node& n) { return Where(n); }
@@ -590,9 +593,12 @@ private:
     {
         if (e.fieldPath.empty())
             e.fieldPath = n.jsonPath;
+        if (e.location.node.empty())
+            e.location.node = n.name;
         return e;
     }
-    void warn(const std::string& msg, const std::string& path = {})
+    /** A warning about the method, or about `node` (a graph node, or the placeholder of an input). */
+    void warn(const std::string& msg, const std::string& path = {}, const std::string& node = {})
     {
         Diagnostic d;
         d.severity = Severity::Warning;
@@ -600,6 +606,8 @@ private:
         d.message = "method '" + m_method + "': " + msg;
         d.fieldPath = path;
         d.file = m_ep.source;
+        d.location.method = m_method;
+        d.location.node = node;
         m_out.warnings.push_back(std::move(d));
     }
 
@@ -1113,7 +1121,8 @@ Result<ArgMap> Lowering::bindArgs(const OpSchema& s, const Node& n)
                 idx = int(positional++);
         }
         if (idx < 0) {
-            warn(where + ": argument '" + in.name + "' is not in the schema " + s.key() + "; ignored", n.jsonPath);
+            warn(where + ": argument '" + in.name + "' is not in the schema " + s.key() + "; ignored", n.jsonPath,
+                n.name);
             continue;
         }
         const auto& sa = s.args[std::size_t(idx)];
@@ -1268,7 +1277,7 @@ Result<void> Lowering::emitUnknown(const TargetName& t, const Node& n)
     warn(this->where(n) + ": operator " + t.ns + "::" + t.op + (t.overload.empty() ? "" : "." + t.overload)
             + " is not in ptelens' schema registry; emitted with the arguments present (no defaults, no out "
               "variant), which the runtime will most likely not find",
-        n.jsonPath);
+        n.jsonPath, n.name);
     LInstr in;
     in.kind = LInstr::Kind::Kernel;
     in.name = LInstr::OperatorName { t.ns + "::" + t.op, t.overload };
@@ -1866,7 +1875,7 @@ Result<void> Lowering::lowerOp(const ResolvedTarget& r, const Node& n)
             std::any_of(s->args.begin(), s->args.end(), [](const SchemaArg& a) { return a.type.mutates; });
         if (!inPlace && !s->returns.empty())
             warn(this->where(n) + ": no out variant of " + s->key() + " is known; emitted in functional form",
-                n.jsonPath);
+                n.jsonPath, n.name);
         return emitFunctionalAsIs(*s, n);
     }
     PTE_TRY(auto given, bindArgs(*bindSchema, n));
@@ -2040,7 +2049,7 @@ Result<bool> Lowering::decompose(const TargetName& t, const Node& n)
                 warn(where + ": running statistic '" + v.fqn.value_or(v.name)
                         + "' is updated in place but not listed as a buffer mutation: memory planned with its initial "
                           "state from the dump",
-                    n.jsonPath);
+                    n.jsonPath, n.name);
             }
             PTE_CHECK(emitKernel(*bn, std::move(a), o, n));
             // The functional form returns the updated statistics: the out form updates them in place.
@@ -2360,7 +2369,7 @@ Result<bool> Lowering::decompose(const TargetName& t, const Node& n)
         warn(where + ": adaptive_avg_pool2d to [" + sizes
                 + "] does not divide the input's height and width (or they are dynamic); emitted as "
                   "aten::_adaptive_avg_pool2d.out, which ExecuTorch's portable kernels do not implement",
-            n.jsonPath);
+            n.jsonPath, n.name);
         PTE_TRY(const OpSchema* ap, need("aten::_adaptive_avg_pool2d", "out"));
         PTE_CHECK(emitKernel(*ap, std::move(a), outs, n));
         return true;
@@ -2650,15 +2659,18 @@ Result<void> Lowering::placeholders()
             }
         } else if (!mutableBuffer || m_options.initialiseMutableBuffers) {
             if (m_options.zeroFillMissingWeights) {
-                warn("weight '" + fqn + "' is missing from the dump; emitted as zeros");
+                warn("weight '" + fqn + "' is missing from the dump; emitted as zeros", {}, name);
                 data = Bytes::fromVector(std::vector<std::uint8_t>(nbytes, 0));
             } else if (!mutableBuffer) {
-                return fail(ErrorCode::InvalidInput,
+                Error e = makeError(ErrorCode::InvalidInput,
                     "method '" + m_method + "': Could not find buffer with fqn '" + fqn + "' in the dump's weights ("
                         + m_ep.source + ")");
+                e.location.node = name;
+                return fail(std::move(e));
             } else {
                 warn("mutable buffer '" + fqn
-                    + "' has no bytes in the dump: it is memory planned without an initial state");
+                        + "' has no bytes in the dump: it is memory planned without an initial state",
+                    {}, name);
             }
         }
         if (mutableBuffer) {
@@ -2671,8 +2683,9 @@ Result<void> Lowering::placeholders()
                 v.data = data;
             } else if (!warnedState && w != m_ep.weights.end() && !m_options.initialiseMutableBuffers) {
                 warn("mutable buffer '" + fqn
-                    + "' is memory planned: its initial state is not stored in the program "
-                      "(like ExecuTorch without emit_mutable_buffer_names; see initialiseMutableBuffers)");
+                        + "' is memory planned: its initial state is not stored in the program "
+                          "(like ExecuTorch without emit_mutable_buffer_names; see initialiseMutableBuffers)",
+                    {}, name);
                 warnedState = true;
             }
         } else if (trainable) {
