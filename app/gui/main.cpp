@@ -3,8 +3,8 @@
 #include "document/document.h"
 #include "mainwindow.h"
 #include "models/instructionmodel.h"
+#include "views/graphpanel.h"
 #include "widgets/emitdialog.h"
-#include "widgets/graphpanel.h"
 #include "widgets/icons.h"
 
 #include <QAbstractItemModel>
@@ -71,11 +71,11 @@ QPixmap grabDock(QDockWidget* dock)
  * Opens the files, optionally emits, selects an instruction and saves PNGs of the window, each dock, the
  * memory plan (memoryplan.png) and, for graph dumps, the Emit dialog (emitdialog.png).
  */
-int takeScreenshots(
-    pte::ui::MainWindow& window, const QStringList& files, const QString& dir, bool emitFirst, const QString& method)
+int takeScreenshots(pte::ui::MainWindow& window, const QStringList& files, const QString& dir, bool emitFirst,
+    const QString& method, const QSize& size)
 {
     QDir().mkpath(dir);
-    window.resize(1600, 1000);
+    window.resize(size);
     window.show();
     window.openFiles(files);
     waitFor([&] { return idle(window); }, 120000);
@@ -153,15 +153,22 @@ int main(int argc, char** argv)
     QCommandLineOption methodOption(
         QStringLiteral("method"), QStringLiteral("Show this method (with --screenshot)."), QStringLiteral("NAME"));
     methodOption.setFlags(QCommandLineOption::HiddenFromHelp);
+    QCommandLineOption sizeOption(QStringLiteral("size"), QStringLiteral("Window size for --screenshot (1600x1000)."),
+        QStringLiteral("WxH"), QStringLiteral("1600x1000"));
+    sizeOption.setFlags(QCommandLineOption::HiddenFromHelp);
+    parser.addOption(sizeOption);
     parser.addOption(screenshot);
     parser.addOption(emitOption);
     parser.addOption(methodOption);
     parser.process(app);
 
     pte::ui::MainWindow window;
-    if (parser.isSet(screenshot))
+    if (parser.isSet(screenshot)) {
+        const QStringList wh = parser.value(sizeOption).split(QLatin1Char('x'));
+        const QSize size(wh.value(0).toInt(), wh.value(1).toInt());
         return takeScreenshots(window, parser.positionalArguments(), parser.value(screenshot), parser.isSet(emitOption),
-            parser.value(methodOption));
+            parser.value(methodOption), size.isValid() && !size.isEmpty() ? size : QSize(1600, 1000));
+    }
     window.show();
     if (!parser.positionalArguments().isEmpty())
         window.openFiles(parser.positionalArguments());

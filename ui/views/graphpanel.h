@@ -4,10 +4,10 @@
 
 #include "document/snapshot.h"
 #include "models/graphbuilder.h"
+#include "views/dockview.h"
 
 #include <QFuture>
 #include <QSet>
-#include <QWidget>
 
 #include <atomic>
 #include <memory>
@@ -18,6 +18,7 @@ class QCheckBox;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
+class QToolButton;
 
 namespace pte::ui {
 
@@ -28,14 +29,15 @@ class GraphView;
  * and laid out in the background; a newer request supersedes an older one (generation id) and the
  * destructor cancels and waits.
  */
-class GraphPanel : public QWidget
+class GraphPanel : public DockView
 {
     Q_OBJECT
 public:
     explicit GraphPanel(QWidget* parent = nullptr);
     ~GraphPanel() override;
 
-    void setMethod(std::shared_ptr<const Snapshot> snapshot, const QString& method);
+    [[nodiscard]] QWidget* focusTarget() const override;
+    void setMethod(std::shared_ptr<const Snapshot> snapshot, const QString& method) override;
     /**
      * Selects the nodes an instruction maps to (by instruction id, node names or debug handles). While a
      * layout runs, the request is kept and applied to the new diagram.
@@ -46,10 +48,23 @@ public:
     [[nodiscard]] bool isBusy() const { return m_busy; }
     [[nodiscard]] GraphView* view() const { return m_view; }
     void focusFind();
+    /** Empties the Find box. */
+    void clearFilters() override;
+    /** The selected nodes for the clipboard: their details, or a JSON array of name, label, kind and handles. */
+    [[nodiscard]] QString selectedNodesText(bool json) const;
     /** Shows the nodes of a collapsed group (module path, or instruction range); re-lays out in the background. */
     void expandGroup(const QString& modulePath);
     /** Collapses every expanded group again. */
     void collapseAllGroups();
+    /**
+     * Shows the original program of one of the method's lowered modules (the nodes its delegate call stands for):
+     * double-click or Enter on a delegate call. Re-lays out in the background.
+     */
+    void openLoweredModule(const QString& name);
+    /** Back to the method's graph. */
+    void closeLoweredModule();
+    /** The lowered module shown, or empty for the method's own graph. */
+    [[nodiscard]] const QString& loweredModule() const { return m_loweredModule; }
     [[nodiscard]] const QSet<QString>& expandedGroups() const { return m_expanded; }
     /** Selects the next node matching the find text; false when none. */
     bool findNext();
@@ -62,12 +77,15 @@ Q_SIGNALS:
 private:
     void startLayout();
     void showDetails();
+    void setStatus(const QString& text);
 
     GraphView* m_view = nullptr;
     QPlainTextEdit* m_details = nullptr;
     QLineEdit* m_find = nullptr;
     QLabel* m_status = nullptr;
     QCheckBox* m_collapse = nullptr;
+    QToolButton* m_back = nullptr;
+    QString m_loweredModule;
     std::shared_ptr<const Snapshot> m_snapshot;
     QString m_method;
     QSet<QString> m_expanded;
