@@ -26,17 +26,52 @@ const Diagnostic* find(const Diagnostics& diags, const std::string& needle)
     return nullptr;
 }
 
-/** add_mul.json with `from` replaced by `to`, as a parsed program. */
-std::shared_ptr<const ExportedProgram> editedAddMul(const std::string& from, const std::string& to)
+/** JSON text without the white space between tokens (key order kept), so edits need not know the indentation. */
+std::string compactJson(const QByteArray& text)
+{
+    std::string out;
+    out.reserve(static_cast<std::size_t>(text.size()));
+    bool inString = false;
+    bool escaped = false;
+    for (const char c : text) {
+        if (inString) {
+            out += c;
+            if (escaped)
+                escaped = false;
+            else if (c == '\\')
+                escaped = true;
+            else if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+            out += c;
+        } else if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
+            out += c;
+        }
+    }
+    return out;
+}
+
+/** add_mul.json, compacted (compactJson), with `from` replaced by `to`. Empty when `from` does not occur. */
+std::string editedAddMulText(const std::string& from, const std::string& to)
 {
     QFile f(testDataDir() + QStringLiteral("/emit/add_mul.json"));
     if (!f.open(QIODevice::ReadOnly))
-        return nullptr;
-    std::string text = f.readAll().toStdString();
+        return {};
+    std::string text = compactJson(f.readAll());
     const auto at = text.find(from);
     if (at == std::string::npos)
-        return nullptr;
+        return {};
     text.replace(at, from.size(), to);
+    return text;
+}
+
+/** add_mul.json with `from` replaced by `to` (both compact JSON), as a parsed program. */
+std::shared_ptr<const ExportedProgram> editedAddMul(const std::string& from, const std::string& to)
+{
+    const std::string text = editedAddMulText(from, to);
+    if (text.empty())
+        return nullptr;
     auto ep = parseExportedProgramJson(text, "add_mul.json");
     return ep ? std::shared_ptr<const ExportedProgram>(std::move(ep).value()) : nullptr;
 }
@@ -105,7 +140,7 @@ private Q_SLOTS:
         QCOMPARE(w->location.node, std::string("mul"));
 
         // A required argument missing: an error about node "mul".
-        auto missing = editedAddMul(R"(, {"name": "other", "arg": {"as_float": 0.5}, "kind": 1})", "");
+        auto missing = editedAddMul(R"(,{"name":"other","arg":{"as_float":0.5},"kind":1})", "");
         QVERIFY(missing);
         auto failed = emitProgram({ { "run", missing } });
         QVERIFY(!failed);
@@ -126,12 +161,10 @@ private Q_SLOTS:
 
     void dumpReaderNamesMethodAndNode()
     {
-        QFile f(testDataDir() + QStringLiteral("/emit/add_mul.json"));
-        QVERIFY(f.open(QIODevice::ReadOnly));
-        QByteArray text = f.readAll();
-        text.replace(R"({"as_float": 0.5})", R"({"as_scalar_type": 99})");
+        const std::string text = editedAddMulText(R"({"as_float":0.5})", R"({"as_scalar_type":99})");
+        QVERIFY(!text.empty());
         const QString path = tempDir() + QStringLiteral("/scalar-type.json");
-        QVERIFY(writeFile(path, text));
+        QVERIFY(writeFile(path, QByteArray::fromStdString(text)));
         auto set = readDump(path.toStdString());
         QVERIFY_RESULT(set);
         const Diagnostic* d = find((*set)->diagnostics, "unknown scalar type code 99");
