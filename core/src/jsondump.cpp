@@ -211,8 +211,9 @@ private:
                         for (const bool b : x.items)
                             m_w.value(b);
                         m_w.endArray();
-                    } else if constexpr (std::is_same_v<T, IntList> || std::is_same_v<T, TensorList>
-                        || std::is_same_v<T, OptionalTensorList>) {
+                    } else if constexpr (
+                        std::is_same_v<T,
+                            IntList> || std::is_same_v<T, TensorList> || std::is_same_v<T, OptionalTensorList>) {
                         m_w.key("items");
                         array(x.items);
                     }
@@ -409,7 +410,8 @@ void writeProgramJson(
 std::string programToJson(const Program& program, const JsonDumpOptions& options)
 {
     std::string out;
-    writeProgramJson(program, [&out](std::string_view chunk) { out.append(chunk); }, options);
+    writeProgramJson(
+        program, [&out](std::string_view chunk) { out.append(chunk); }, options);
     return out;
 }
 

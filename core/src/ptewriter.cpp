@@ -3,7 +3,6 @@
 #include "pte/ptewriter.h"
 
 #include "fieldpath.h"
-
 #include "pte/mappedfile.h"
 #include "pte/schema/program_generated.h"
 #include "segmentlayout.h"

@@ -3,7 +3,6 @@
 #include "unpickler.h"
 
 #include "fieldpath.h"
-
 #include "ziparchive.h"
 
 #include <cstring>

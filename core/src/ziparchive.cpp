@@ -122,8 +122,7 @@ Result<Directory> findDirectory(const Bytes& data, const std::string& label)
         return notZip("the central directory (" + std::to_string(dir.size) + " bytes at offset "
             + std::to_string(dir.offset) + ") lies outside the archive");
     if (dir.entries > dir.size / kCentralHeaderSize)
-        return notZip(
-            "the central directory cannot hold the " + std::to_string(dir.entries) + " entries it announces");
+        return notZip("the central directory cannot hold the " + std::to_string(dir.entries) + " entries it announces");
     return dir;
 }
 
@@ -236,8 +235,8 @@ Result<ZipArchive> ZipArchive::open(Bytes data, std::string displayName, std::ui
                 e.dataOffset, e.name);
         if (e.method == 0 && e.compressedSize != e.uncompressedSize)
             return fail(ErrorCode::InvalidInput,
-                label + ": stored entry '" + e.name + "' has different compressed and uncompressed sizes",
-                e.dataOffset, e.name);
+                label + ": stored entry '" + e.name + "' has different compressed and uncompressed sizes", e.dataOffset,
+                e.name);
         archive.m_entries.push_back(std::move(e));
     }
 

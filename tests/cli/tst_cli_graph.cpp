@@ -40,7 +40,7 @@ private Q_SLOTS:
         QVERIFY(text.find("    parameter p_weight <- weight  f32[4]\n") != std::string::npos);
         QVERIFY(text.find("    buffer b_steps <- steps  i64[]\n") != std::string::npos);
         QVERIFY2(text.find("    buffer_mutation add -> steps  i64[]  [not returned: "
-                           + std::string(pte::emissionDropReason(pte::OutputKind::BufferMutation)) + "]\n")
+                     + std::string(pte::emissionDropReason(pte::OutputKind::BufferMutation)) + "]\n")
                 != std::string::npos,
             text.c_str());
         QVERIFY(text.find("    user_output mul  f32[4]\n") != std::string::npos);

@@ -126,7 +126,8 @@ private Q_SLOTS:
         const QString deb = out + QLatin1Char('/') + debs.front();
         // Its dependencies are the Debian packages of the libraries the binaries link.
         QByteArray depends;
-        QCOMPARE(run(QStringLiteral("dpkg-deb"), { QStringLiteral("-f"), deb, QStringLiteral("Depends") }, &depends), 0);
+        QCOMPARE(
+            run(QStringLiteral("dpkg-deb"), { QStringLiteral("-f"), deb, QStringLiteral("Depends") }, &depends), 0);
         for (const char* pkg : { "libqt6core6", "libminizip1", "libssl3", "zlib1g", "libstdc++6", "libc6" })
             QVERIFY2(depends.contains(pkg), depends.constData());
         if (guiBuilt())

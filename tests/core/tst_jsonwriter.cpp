@@ -32,7 +32,8 @@ std::string write(int indent, const std::function<void(JsonWriter&)>& fill, std:
     return out;
 }
 
-/** {"a": 1, "b": [true, null, -2.25, "x\n\"y\""], "c": {}, "d": [], "e": {"f": [[], {"g": 0.1}]}, "h": 18446744073709551615} */
+/** {"a": 1, "b": [true, null, -2.25, "x\n\"y\""], "c": {}, "d": [], "e": {"f": [[], {"g": 0.1}]}, "h":
+ * 18446744073709551615} */
 void fillSample(JsonWriter& w)
 {
     w.beginObject();
@@ -105,7 +106,8 @@ private Q_SLOTS:
         QTest::addRow("utf-8 kept") << QByteArray("\xc3\xa9\xe2\x82\xac") << QByteArray("\"\xc3\xa9\xe2\x82\xac\"");
         QTest::addRow("stray continuation") << QByteArray("a\x80z") << QByteArray("\"a\xef\xbf\xbdz\"");
         QTest::addRow("overlong") << QByteArray("\xc0\xaf") << QByteArray("\"\xef\xbf\xbd\xef\xbf\xbd\"");
-        QTest::addRow("surrogate") << QByteArray("\xed\xa0\x80") << QByteArray("\"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\"");
+        QTest::addRow("surrogate") << QByteArray("\xed\xa0\x80")
+                                   << QByteArray("\"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\"");
         QTest::addRow("cut sequence") << QByteArray("\xe2\x82") << QByteArray("\"\xef\xbf\xbd\xef\xbf\xbd\"");
     }
     void escapesAndRepairsStrings()

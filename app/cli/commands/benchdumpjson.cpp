@@ -69,8 +69,8 @@ std::vector<BenchMeasurement> runDumpJsonBench(const BenchContext& ctx)
         record(ours, runDump(ctx, big, ctx.workDir + "/ours.json"));
         if (haveFlatc)
             record(flatc,
-                runMeasured({ "/usr/bin/flatc", "--json", "--strict-json", "--defaults-json", "-o", ctx.workDir + "/flatc",
-                    schema, "--", big }));
+                runMeasured({ "/usr/bin/flatc", "--json", "--strict-json", "--defaults-json", "-o",
+                    ctx.workDir + "/flatc", schema, "--", big }));
         record(oursSmall, runDump(ctx, small, ctx.workDir + "/ours-tenth.json"));
     }
     const double oursMs = median(ours.wallMs);

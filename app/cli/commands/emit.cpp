@@ -62,8 +62,8 @@ int runEmit(const QStringList& args)
     const QStringList dumps = parser.positionalArguments();
     const QStringList named = parser.values(methodOpt);
     if ((dumps.isEmpty() && named.isEmpty()) || !parser.isSet(outOpt)) {
-        std::fprintf(
-            stderr, "ptelens-cli emit: expected at least one DUMP and -o OUT.pte\n%s", qPrintable(helpText(parser, "emit")));
+        std::fprintf(stderr, "ptelens-cli emit: expected at least one DUMP and -o OUT.pte\n%s",
+            qPrintable(helpText(parser, "emit")));
         return ExitUsage;
     }
     const QString out = parser.value(outOpt);

@@ -154,7 +154,8 @@ Json sampleJson(const pte::SampleInput& in)
         j["value"] = in.intValue;
         break;
     case K::Float:
-        j["value"] = std::isfinite(in.floatValue) ? Json(in.floatValue) : Json(pte::elementText(in.floatValue, pte::ScalarType::Double));
+        j["value"] = std::isfinite(in.floatValue) ? Json(in.floatValue)
+                                                  : Json(pte::elementText(in.floatValue, pte::ScalarType::Double));
         break;
     case K::String:
         j["value"] = in.text;
@@ -378,7 +379,8 @@ void printMethodText(std::string& out, const std::string& name, const pte::Expor
     for (const auto& n : g.nodes) {
         std::string outs;
         for (const auto& o : n.outputs) {
-            const std::string t = o.names.empty() ? pte::argumentText(o) : (o.names.size() == 1 ? o.names[0] : pte::argumentText(o));
+            const std::string t =
+                o.names.empty() ? pte::argumentText(o) : (o.names.size() == 1 ? o.names[0] : pte::argumentText(o));
             outs += (outs.empty() ? "" : ", ") + t;
         }
         out += "    " + (outs.empty() ? n.name : outs) + " = " + n.qualifiedOp() + "(";
