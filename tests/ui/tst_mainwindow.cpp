@@ -601,66 +601,6 @@ private Q_SLOTS:
         QVERIFY(!w.windowIcon().isNull());
     }
 
-    void opensPteAndCrossSelects()
-    {
-        PTE_REQUIRE_CORPUS();
-        MainWindow w;
-        QString skip;
-        if (!open(w,
-                { ptePath("corey-cole_djl-executorch-engine__src__test__resources__models__stress__stress_mlp.pte") },
-                &skip)) {
-            if (skip.contains(QStringLiteral("not implemented")))
-                QFAIL("readPteFile failed");
-            QFAIL(qPrintable(skip));
-        }
-        auto* methods = w.findChild<QTableView*>(QStringLiteral("methodsView"));
-        auto* instructions = w.findChild<QTableView*>(QStringLiteral("instructionsView"));
-        auto* values = w.findChild<QTableView*>(QStringLiteral("valuesView"));
-        QCOMPARE(methods->model()->rowCount(), 1);
-        QCOMPARE(instructions->model()->rowCount(), 14);
-        QCOMPARE(w.currentMethod(), QStringLiteral("forward"));
-
-        // Filter bar.
-        auto* filter = w.findChild<QLineEdit*>(QStringLiteral("instructionFilter"));
-        filter->setText(QStringLiteral("xnnpack"));
-        QTRY_COMPARE(instructions->model()->rowCount(), 2);
-        QCOMPARE(
-            w.findChild<QLabel*>(QStringLiteral("instructionCount"))->text(), QStringLiteral("2 of 14 instructions"));
-        filter->clear();
-        QTRY_COMPARE(instructions->model()->rowCount(), 14);
-
-        // Instruction -> graph node and values.
-        auto* graph = w.findChild<GraphPanel*>(QStringLiteral("graphPanel"));
-        QVERIFY(graph->view()->nodeCount() > 14);
-        w.selectInstruction(6);
-        const auto nodes = graph->selectedNodes();
-        QCOMPARE(nodes.size(), std::size_t(1));
-        QCOMPARE(graph->graph().nodes[std::size_t(nodes.front())].instruction, 6);
-        QVERIFY(!values->selectionModel()->selectedRows().isEmpty());
-
-        // Node -> instruction (through Find, as a user would).
-        auto* find = graph->findChild<QLineEdit*>(QStringLiteral("graphFind"));
-        find->setText(QStringLiteral("clamp"));
-        QVERIFY(graph->findNext());
-        const auto rows = instructions->selectionModel()->selectedRows();
-        QCOMPARE(rows.size(), 1);
-        QCOMPARE(rows.front().siblingAtColumn(InstructionModel::OperatorColumn).data().toString(),
-            QStringLiteral("aten::clamp.out"));
-
-        // Copy as JSON.
-        const QString json = w.selectedRowsText(instructions, true);
-        const auto doc = QJsonDocument::fromJson(json.toUtf8());
-        QVERIFY(doc.isArray());
-        QCOMPARE(doc.array().size(), 1);
-        QCOMPARE(doc.array().first().toObject().value(QStringLiteral("Kind")).toString(), QStringLiteral("KernelCall"));
-        QVERIFY(w.selectedRowsText(instructions, false).startsWith(QStringLiteral("Id\tKind\tOperator")));
-
-        // Sizes and operators are filled.
-        QVERIFY(w.findChild<QTableView*>(QStringLiteral("sizesView"))->model()->rowCount() > 3);
-        QCOMPARE(w.findChild<QTableView*>(QStringLiteral("operatorsView"))->model()->rowCount(), 4);
-        QCOMPARE(w.findChild<QTableView*>(QStringLiteral("delegatesView"))->model()->rowCount(), 2);
-    }
-
     void showsSampleInputsAndNamedData()
     {
         PTE_REQUIRE_CORPUS();
@@ -693,21 +633,6 @@ private Q_SLOTS:
         QCOMPARE(keys,
             QStringList({ QStringLiteral("weights_0"), QStringLiteral("fc.bias"), QStringLiteral("fc.weight"),
                 QStringLiteral("weights_0_copy") }));
-    }
-
-    void corruptFileShowsMessageBar()
-    {
-        PTE_REQUIRE_CORPUS();
-        MainWindow w;
-        QString error;
-        QVERIFY(!open(
-            w, { ptePath("corey-cole_djl-executorch-engine__src__test__resources__models__corrupt.pte") }, &error));
-        if (error.contains(QStringLiteral("not implemented")))
-            QFAIL("readPteFile failed");
-        auto* bar = w.findChild<QWidget*>(QStringLiteral("messageBar"));
-        QVERIFY(bar->isVisibleTo(&w));
-        QVERIFY(w.findChild<QLabel*>(QStringLiteral("messageText"))->text().contains(QStringLiteral("corrupt.pte")));
-        QCOMPARE(w.findChild<QTableView*>(QStringLiteral("diagnosticsView"))->model()->rowCount(), 1);
     }
 
     void emitsAndSavesDump()
@@ -755,13 +680,39 @@ private Q_SLOTS:
         QCOMPARE(pte::test::runCli({ QStringLiteral("verify"), out }, &stdOut, &stdErr), 0);
     }
 
-    // The same behaviours on committed inputs (the corpus variants above are extra).
+    // The behaviours of the corpus functions above, on committed inputs (the corpus adds rows where it is set).
 
-    /** A program with a delegate call and a kernel call, emitted from tests/data and saved: filter, cross-select,
-     *  find, copy, and the delegate and operator views. */
+    /** Filter, cross-select, find, copy, and the delegate and operator views, on a program with delegate and
+     *  kernel calls: one emitted from tests/data and saved by the project, and the corpus' stress_mlp.pte. */
+    void opensProgramAndCrossSelects_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<int>("instructionCount");
+        QTest::addColumn<int>("delegateCalls"); // rows the filter "xnnpack" keeps
+        QTest::addColumn<int>("select"); // an instruction to select
+        QTest::addColumn<QString>("find"); // a node to find, run by a kernel
+        QTest::addColumn<QString>("foundOperator");
+        QTest::addColumn<int>("operators");
+        QTest::addColumn<int>("delegates");
+        QTest::addRow("emitted delegate_edge")
+            << emittedPte(QStringLiteral("dumps/delegate_edge.json")) << 2 << 1 << 1 << "mul"
+            << "aten::mul.out" << 1 << 1;
+        if (!pte::test::corpusDir().isEmpty())
+            QTest::addRow("corpus stress_mlp")
+                << ptePath("corey-cole_djl-executorch-engine__src__test__resources__models__stress__stress_mlp.pte")
+                << 14 << 2 << 6 << "clamp"
+                << "aten::clamp.out" << 4 << 2;
+    }
     void opensProgramAndCrossSelects()
     {
-        const QString path = emittedPte("dumps/delegate_edge.json");
+        QFETCH(QString, path);
+        QFETCH(int, instructionCount);
+        QFETCH(int, delegateCalls);
+        QFETCH(int, select);
+        QFETCH(QString, find);
+        QFETCH(QString, foundOperator);
+        QFETCH(int, operators);
+        QFETCH(int, delegates);
         QVERIFY(!path.isEmpty());
         MainWindow w;
         QString error;
@@ -770,40 +721,45 @@ private Q_SLOTS:
         auto* instructions = w.findChild<QTableView*>(QStringLiteral("instructionsView"));
         auto* values = w.findChild<QTableView*>(QStringLiteral("valuesView"));
         QCOMPARE(methods->model()->rowCount(), 1);
-        QCOMPARE(instructions->model()->rowCount(), 2);
+        QCOMPARE(instructions->model()->rowCount(), instructionCount);
         QCOMPARE(w.currentMethod(), QStringLiteral("forward"));
 
+        // Filter bar.
         auto* filter = w.findChild<QLineEdit*>(QStringLiteral("instructionFilter"));
         filter->setText(QStringLiteral("xnnpack"));
-        QTRY_COMPARE(instructions->model()->rowCount(), 1);
-        QCOMPARE(
-            w.findChild<QLabel*>(QStringLiteral("instructionCount"))->text(), QStringLiteral("1 of 2 instructions"));
+        QTRY_COMPARE(instructions->model()->rowCount(), delegateCalls);
+        QCOMPARE(w.findChild<QLabel*>(QStringLiteral("instructionCount"))->text(),
+            QStringLiteral("%1 of %2 instructions").arg(delegateCalls).arg(instructionCount));
         filter->clear();
-        QTRY_COMPARE(instructions->model()->rowCount(), 2);
+        QTRY_COMPARE(instructions->model()->rowCount(), instructionCount);
 
+        // Instruction -> graph node and values.
         auto* graph = w.findChild<GraphPanel*>(QStringLiteral("graphPanel"));
-        QVERIFY(graph->view()->nodeCount() >= 2);
-        w.selectInstruction(1);
+        QVERIFY(graph->view()->nodeCount() >= instructionCount);
+        w.selectInstruction(select);
         const auto nodes = graph->selectedNodes();
         QCOMPARE(nodes.size(), std::size_t(1));
-        QCOMPARE(graph->graph().nodes[std::size_t(nodes.front())].instruction, 1);
+        QCOMPARE(graph->graph().nodes[std::size_t(nodes.front())].instruction, select);
         QVERIFY(!values->selectionModel()->selectedRows().isEmpty());
 
-        auto* find = graph->findChild<QLineEdit*>(QStringLiteral("graphFind"));
-        find->setText(QStringLiteral("mul"));
+        // Node -> instruction (through Find, as a user would).
+        auto* findEdit = graph->findChild<QLineEdit*>(QStringLiteral("graphFind"));
+        findEdit->setText(find);
         QVERIFY(graph->findNext());
         const auto rows = instructions->selectionModel()->selectedRows();
         QCOMPARE(rows.size(), 1);
-        QCOMPARE(rows.front().siblingAtColumn(InstructionModel::OperatorColumn).data().toString(),
-            QStringLiteral("aten::mul.out"));
+        QCOMPARE(rows.front().siblingAtColumn(InstructionModel::OperatorColumn).data().toString(), foundOperator);
 
+        // Copy as JSON and as text.
         const auto doc = QJsonDocument::fromJson(w.selectedRowsText(instructions, true).toUtf8());
         QVERIFY(doc.isArray());
         QCOMPARE(doc.array().size(), 1);
         QCOMPARE(doc.array().first().toObject().value(QStringLiteral("Kind")).toString(), QStringLiteral("KernelCall"));
+        QVERIFY(w.selectedRowsText(instructions, false).startsWith(QStringLiteral("Id\tKind\tOperator")));
 
-        QCOMPARE(w.findChild<QTableView*>(QStringLiteral("operatorsView"))->model()->rowCount(), 1);
-        QCOMPARE(w.findChild<QTableView*>(QStringLiteral("delegatesView"))->model()->rowCount(), 1);
+        // Sizes, operators and delegates are filled.
+        QCOMPARE(w.findChild<QTableView*>(QStringLiteral("operatorsView"))->model()->rowCount(), operators);
+        QCOMPARE(w.findChild<QTableView*>(QStringLiteral("delegatesView"))->model()->rowCount(), delegates);
         QVERIFY(w.findChild<QTableView*>(QStringLiteral("sizesView"))->model()->rowCount() > 1);
     }
 
@@ -836,10 +792,22 @@ private Q_SLOTS:
                     .startsWith(QStringLiteral("Sample inputs from samples.pt2:serialized_example_inputs.pt")));
     }
 
+    /** A file that is not a program: one built here ('A_PT' where 'ET12' belongs), and the corpus' corrupt.pte. */
+    void corruptProgramShowsMessageBar_data()
+    {
+        QTest::addColumn<QString>("path");
+        const QString built = pte::test::tempDir() + QStringLiteral("/corrupt.pte");
+        QTest::addRow("built") << (pte::test::writeFile(built, QByteArray("\x1c\0\0\0A_PT", 8) + QByteArray(64, 'x'))
+                ? built
+                : QString());
+        if (!pte::test::corpusDir().isEmpty())
+            QTest::addRow("corpus") << ptePath(
+                "corey-cole_djl-executorch-engine__src__test__resources__models__corrupt.pte");
+    }
     void corruptProgramShowsMessageBar()
     {
-        const QString path = pte::test::tempDir() + QStringLiteral("/corrupt.pte");
-        QVERIFY(pte::test::writeFile(path, QByteArray("\x1c\0\0\0A_PT", 8) + QByteArray(64, 'x')));
+        QFETCH(QString, path);
+        QVERIFY(!path.isEmpty());
         MainWindow w;
         QString error;
         QVERIFY(!open(w, { path }, &error));
