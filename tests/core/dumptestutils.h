@@ -140,18 +140,22 @@ inline bool writeSparseZip(const QString& path, const std::vector<SparseZipItem>
         const bool bigSizes = item.zip64 || size > kLimit || csize > kLimit;
         const bool bigOffset = pos > kLimit;
         const std::uint32_t method = item.deflate ? 8 : 0;
+        // The fields local header and directory entry share, from "version needed" to "extra field length".
+        auto shared = [&](QByteArray& out, std::uint32_t versionNeeded, std::uint32_t extraLength) {
+            put16(out, versionNeeded);
+            put16(out, 0);
+            put16(out, method);
+            put16(out, 0);
+            put16(out, 0x21);
+            put32(out, crc);
+            put32(out, bigSizes ? kFull : std::uint32_t(csize));
+            put32(out, bigSizes ? kFull : std::uint32_t(size));
+            put16(out, std::uint32_t(item.name.size()));
+            put16(out, extraLength);
+        };
         QByteArray local;
         put32(local, 0x04034b50);
-        put16(local, bigSizes ? 45 : 20);
-        put16(local, 0);
-        put16(local, method);
-        put16(local, 0);
-        put16(local, 0x21);
-        put32(local, crc);
-        put32(local, bigSizes ? kFull : std::uint32_t(csize));
-        put32(local, bigSizes ? kFull : std::uint32_t(size));
-        put16(local, std::uint32_t(item.name.size()));
-        put16(local, bigSizes ? 20 : 0);
+        shared(local, bigSizes ? 45 : 20, bigSizes ? 20 : 0);
         local.append(item.name.data(), qsizetype(item.name.size()));
         if (bigSizes) {
             put16(local, 1);
@@ -170,16 +174,7 @@ inline bool writeSparseZip(const QString& path, const std::vector<SparseZipItem>
             put64(extra, pos);
         put32(directory, 0x02014b50);
         put16(directory, 45);
-        put16(directory, bigSizes || bigOffset ? 45 : 20);
-        put16(directory, 0);
-        put16(directory, method);
-        put16(directory, 0);
-        put16(directory, 0x21);
-        put32(directory, crc);
-        put32(directory, bigSizes ? kFull : std::uint32_t(csize));
-        put32(directory, bigSizes ? kFull : std::uint32_t(size));
-        put16(directory, std::uint32_t(item.name.size()));
-        put16(directory, extra.isEmpty() ? 0 : std::uint32_t(extra.size() + 4));
+        shared(directory, bigSizes || bigOffset ? 45 : 20, extra.isEmpty() ? 0 : std::uint32_t(extra.size() + 4));
         put16(directory, 0);
         put16(directory, 0);
         put16(directory, 0);
@@ -223,6 +218,20 @@ inline bool writeSparseZip(const QString& path, const std::vector<SparseZipItem>
     put32(tail, zip64End ? kFull : std::uint32_t(pos));
     put16(tail, 0);
     return f.seek(qint64(pos)) && f.write(tail) == tail.size();
+}
+
+/** model_weights_config.json of a PT2 archive (2.9+ PayloadConfig): "weight" (f32 [4], a parameter, in weight_0,
+ *  pickled when `pickledWeight`) and "steps" (an i64 scalar buffer, raw bytes in weight_1). */
+inline QByteArray pt2WeightsConfig(bool pickledWeight)
+{
+    return QByteArray(R"({"config": {
+            "weight": {"path_name": "weight_0", "is_param": true, "use_pickle": )")
+        + (pickledWeight ? "true" : "false") + R"(, "tensor_meta": {"dtype": 7,
+              "sizes": [{"as_int": 4}], "requires_grad": true, "device": {"type": "cpu", "index": null},
+              "strides": [{"as_int": 1}], "storage_offset": {"as_int": 0}, "layout": 7}},
+            "steps": {"path_name": "weight_1", "is_param": false, "use_pickle": false, "tensor_meta": {"dtype": 5,
+              "sizes": [], "requires_grad": false, "device": {"type": "cpu", "index": null},
+              "strides": [], "storage_offset": {"as_int": 0}, "layout": 7}}}})";
 }
 
 inline QByteArray readDumpData(const QString& name)

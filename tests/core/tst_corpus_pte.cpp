@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The reader on real ExecuTorch files ($PTELENS_CORPUS/pte): every program decodes to JSON equal, value for
 // value, to flatc's decode in pte-json/, verifies without errors, and foreign files fail clearly.
+// The same behaviours on committed inputs, without the corpus: tst_cli_flatc (flatc's decode of programs the
+// project writes), tst_ptereader (every field, headers, foreign files, external data) and tst_ptewriter (segments).
 #include "flatcjson.h"
 #include "pte/jsondump.h"
 #include "pte/ptereader.h"

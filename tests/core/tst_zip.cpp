@@ -221,13 +221,7 @@ private Q_SLOTS:
     void readsDumpsPast4GiB()
     {
         const QString path = tempDir() + QStringLiteral("/big.pt2");
-        const QByteArray config = R"({"config": {
-            "weight": {"path_name": "weight_0", "is_param": true, "use_pickle": false, "tensor_meta": {"dtype": 7,
-              "sizes": [{"as_int": 4}], "requires_grad": true, "device": {"type": "cpu", "index": null},
-              "strides": [{"as_int": 1}], "storage_offset": {"as_int": 0}, "layout": 7}},
-            "steps": {"path_name": "weight_1", "is_param": false, "use_pickle": false, "tensor_meta": {"dtype": 5,
-              "sizes": [], "requires_grad": false, "device": {"type": "cpu", "index": null},
-              "strides": [], "storage_offset": {"as_int": 0}, "layout": 7}}}})";
+        const QByteArray config = pt2WeightsConfig(false);
         const std::int64_t steps = 3;
         const std::uint64_t weightBytes = 4402341472ull; // 4.1 GiB
         QVERIFY(writeSparseZip(path,
@@ -240,8 +234,8 @@ private Q_SLOTS:
         timer.start();
         const auto r = readDump(path.toStdString());
         QVERIFY_RESULT(r);
-        qInfo("readDump of the %.2f GB archive: %lld ms", double(QFileInfo(path).size()) / 1e9,
-            qint64(timer.elapsed()));
+        qInfo(
+            "readDump of the %.2f GB archive: %lld ms", double(QFileInfo(path).size()) / 1e9, qint64(timer.elapsed()));
         QCOMPARE((*r)->container, DumpSet::Container::Pt2Archive);
         const ExportedProgram& ep = *(*r)->methods.at(0).second;
         QVERIFY(ep.missingWeights.empty());
