@@ -13,7 +13,7 @@ EXAMPLE ?= $(BUILD_DIR)/examples/example.etrecord
 # ccache, when installed, makes rebuilds in other checkouts (git worktrees) cheap; nothing depends on it.
 LAUNCHER := $(if $(shell command -v ccache 2>/dev/null),-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache,)
 
-.PHONY: all deps configure build run test test-asan format format-check bench clean fuzz operators-table
+.PHONY: all deps configure build run test test-asan format format-check bench clean fuzz install package operators-table
 
 all: build
 
@@ -61,6 +61,15 @@ bench: build
 	@$(BUILD_DIR)/bin/ptelens-cli bench
 	@if [ -x $(BUILD_DIR)/bin/bench_workbench ]; then QT_QPA_PLATFORM=offscreen $(BUILD_DIR)/bin/bench_workbench; \
 	else echo "bench_workbench was not built (needs PTELENS_BUILD_GUI, PTELENS_BUILD_BENCH and libbenchmark-dev)"; fi
+
+# `cmake --install` into PREFIX (default /usr/local); DESTDIR=/scratch/root stages it elsewhere.
+PREFIX ?= /usr/local
+install: build
+	@DESTDIR=$(DESTDIR) cmake --install $(BUILD_DIR) --prefix $(PREFIX)
+
+# A Debian package (CPack) in $(BUILD_DIR): binaries, desktop entry, icons, man page; Depends from dpkg-shlibdeps.
+package: build
+	@cmake --build $(BUILD_DIR) --target package
 
 # docs/operators.md: every kernel of ExecuTorch's runtime, run with ptelens-emitted programs (needs the runner).
 operators-table: configure

@@ -117,12 +117,9 @@ MainWindow::MainWindow(QWidget* parent)
         setWindowTitle(QStringLiteral("%1 — ptelens").arg(names.join(QStringLiteral(", "))));
         statusBar()->showMessage(QStringLiteral("Loaded %1").arg(names.join(QStringLiteral(", "))), 5000);
     });
-    connect(m_document, &Document::loadFailed, this, [this](const QString& message) {
-        showMessage(message, true);
-        pte::Diagnostic d;
-        d.severity = pte::Severity::Error;
-        d.message = message.toStdString();
-        m_diagnosticsView->append(d);
+    connect(m_document, &Document::loadFailed, this, [this](const pte::Error& error) {
+        showMessage(toQString(error.toString()), true);
+        m_diagnosticsView->append(pte::diagnosticOf(error));
     });
     connect(m_document, &Document::emitFinished, this, [this] {
         m_unsaved = true;
@@ -142,20 +139,18 @@ MainWindow::MainWindow(QWidget* parent)
         }
         statusBar()->showMessage(text, warnings > 0 ? 15000 : 5000);
     });
-    connect(m_document, &Document::emitFailed, this, [this](const QString& message) {
-        showMessage(QStringLiteral("Emission failed: %1").arg(message), true);
-        pte::Diagnostic d;
-        d.severity = pte::Severity::Error;
-        d.message = message.toStdString();
-        d.file = "emitter";
-        m_diagnosticsView->append(d);
+    connect(m_document, &Document::emitFailed, this, [this](const pte::Error& error) {
+        showMessage(QStringLiteral("Emission failed: %1").arg(toQString(error.toString())), true);
+        // The error's location stays: activating the diagnostic goes to the method and node it failed on.
+        m_diagnosticsView->append(pte::diagnosticOf(error, "emitter"));
     });
     connect(m_document, &Document::saveFinished, this, [this](const QString& path) {
         m_unsaved = false;
         statusBar()->showMessage(QStringLiteral("Saved %1").arg(QDir::toNativeSeparators(path)), 8000);
     });
-    connect(m_document, &Document::saveFailed, this,
-        [this](const QString& message) { showMessage(QStringLiteral("Save failed: %1").arg(message), true); });
+    connect(m_document, &Document::saveFailed, this, [this](const pte::Error& error) {
+        showMessage(QStringLiteral("Save failed: %1").arg(toQString(error.toString())), true);
+    });
     connect(m_document, &Document::cancelled, this,
         [this] { statusBar()->showMessage(QStringLiteral("Cancelled"), 3000); });
 

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fcntl.h>
+#include <fstream>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -124,6 +125,20 @@ void settleDisk(const BenchContext& ctx)
     ::sync();
     if (!ctx.quick)
         std::this_thread::sleep_for(std::chrono::seconds(2));
+}
+
+std::string sourceDir(const std::string& cliPath)
+{
+    std::string dir = cliPath.substr(0, cliPath.rfind('/'));
+    for (int up = 0; up < 4 && !dir.empty(); ++up) {
+        std::ifstream cache(dir + "/CMakeCache.txt");
+        std::string line;
+        while (cache && std::getline(cache, line))
+            if (line.rfind("CMAKE_HOME_DIRECTORY:INTERNAL=", 0) == 0)
+                return line.substr(30);
+        dir = dir.substr(0, dir.rfind('/'));
+    }
+    return {};
 }
 
 double median(std::vector<double> v)

@@ -65,6 +65,10 @@ ProcessMeasurement runMeasured(const std::vector<std::string>& argv);
  */
 void settleDisk(const BenchContext& ctx);
 
+/** The ptelens source folder, from the CMakeCache.txt above the CLI binary (for schema/program.fbs); empty when
+ *  not found. */
+std::string sourceDir(const std::string& cliPath);
+
 /** The median of `v` (0 when empty). */
 double median(std::vector<double> v);
 

@@ -57,6 +57,9 @@ struct CommandRegistrar
 std::optional<int> parseArguments(QCommandLineParser& parser, const QStringList& args, const char* command,
     qsizetype positionals = -1, const char* expected = nullptr);
 
+/** The parser's help text with the usage line naming "ptelens-cli <command>" (not the path it was started with). */
+QString helpText(const QCommandLineParser& parser, const char* command);
+
 /** `--sync`, shared by the commands that save a file: wait for the disk even when the file is new. */
 QCommandLineOption syncOption();
 /** The save policy `--sync` (syncOption()) selects. */

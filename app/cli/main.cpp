@@ -29,6 +29,17 @@ pte::SyncPolicy syncPolicy(const QCommandLineParser& parser)
 
 void printError(const pte::Error& error) { std::cerr << "ptelens-cli: error: " << error.toString() << '\n'; }
 
+QString helpText(const QCommandLineParser& parser, const char* command)
+{
+    // Qt names the program by the path it was started with; the usage line names the command instead.
+    QString text = parser.helpText();
+    const QString usage = QStringLiteral("Usage: ");
+    const QString program = QCoreApplication::arguments().value(0);
+    if (text.startsWith(usage + program))
+        text.replace(usage.size(), program.size(), QStringLiteral("ptelens-cli ") + QLatin1String(command));
+    return text;
+}
+
 std::optional<int> parseArguments(QCommandLineParser& parser, const QStringList& args, const char* command,
     qsizetype positionals, const char* expected)
 {
@@ -37,12 +48,12 @@ std::optional<int> parseArguments(QCommandLineParser& parser, const QStringList&
         return ExitUsage;
     }
     if (parser.isSet(QStringLiteral("help"))) {
-        printOut(parser.helpText().toStdString());
+        printOut(helpText(parser, command).toStdString());
         return ExitOk;
     }
     if (positionals >= 0 && parser.positionalArguments().size() != positionals) {
         std::fprintf(stderr, "ptelens-cli %s: expected %s\n%s", command, expected ? expected : "other arguments",
-            qPrintable(parser.helpText()));
+            qPrintable(helpText(parser, command)));
         return ExitUsage;
     }
     return std::nullopt;

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "pte/dumpreader.h"
 
+#include "fieldpath.h"
 #include "pte/mappedfile.h"
 #include "unpickler.h"
 #include "ziparchive.h"
@@ -403,8 +404,8 @@ std::string describe(const json& j)
     }
 }
 
-std::string joinPath(const std::string& path, const std::string& key) { return path.empty() ? key : path + "." + key; }
-std::string indexPath(const std::string& path, std::size_t i) { return path + "[" + std::to_string(i) + "]"; }
+using detail::indexPath;
+using detail::joinPath;
 
 /** dtype tables: the same code means different types depending on the writer and the schema version. */
 enum class DtypeTable
@@ -1646,6 +1647,21 @@ private:
     std::map<std::string, std::shared_ptr<const LoweredModule>> m_lowered;
 };
 
+/** The node whose JSON path is the longest prefix of `path` (ending at a '.' or '[' boundary), or nullptr. */
+const Node* nodeAtPath(const Graph& graph, std::string_view path)
+{
+    const Node* best = nullptr;
+    for (const auto& n : graph.nodes) {
+        if (n.jsonPath.empty() || !path.starts_with(n.jsonPath))
+            continue;
+        if (path.size() > n.jsonPath.size() && path[n.jsonPath.size()] != '.' && path[n.jsonPath.size()] != '[')
+            continue;
+        if (!best || n.jsonPath.size() > best->jsonPath.size())
+            best = &n;
+    }
+    return best;
+}
+
 Result<std::shared_ptr<ExportedProgram>> decodeProgram(
     std::string_view text, const std::string& source, Diagnostics& diags, std::uint64_t maxEntrySize)
 {
@@ -1669,6 +1685,11 @@ Result<std::shared_ptr<ExportedProgram>> decodeProgram(
         // The decoder checks types before every access; this is a safety net at the library boundary.
         return fail(ErrorCode::InvalidInput, source + ": malformed exported program: " + e.what());
     }
+    // Findings inside a node say which node (Diagnostic::location), for tools that navigate to it.
+    for (auto& diag : local)
+        if (diag.location.node.empty() && !diag.fieldPath.empty())
+            if (const Node* at = nodeAtPath(ep->graph, diag.fieldPath))
+                diag.location.node = at->name;
     // The program keeps its own findings; the caller collects them for the whole dump.
     ep->diagnostics = local;
     diags.insert(diags.end(), local.begin(), local.end());
@@ -1970,7 +1991,7 @@ private:
         case K::Tuple:
         case K::List:
             for (std::size_t i = 0; i < v->items.size(); ++i)
-                visit(v->items[i], path + "[" + std::to_string(i) + "]", depth + 1);
+                visit(v->items[i], indexPath(path, i), depth + 1);
             return;
         case K::Dict:
             visitDictItems(v, path, depth);
@@ -2043,6 +2064,15 @@ void loadSampleInputs(
         return;
     }
     ep.sampleInputs = SampleFlattener(*reader, ep, diags).run();
+}
+
+/** Names, in each diagnostic about one of the set's programs (by its source), the method it belongs to. */
+void nameMethods(DumpSet& set)
+{
+    for (auto& d : set.diagnostics)
+        for (const auto& [name, ep] : set.methods)
+            if (d.location.method.empty() && !d.file.empty() && d.file == ep->source)
+                d.location.method = name;
 }
 
 void collectDiagnostics(DumpSet& set, Diagnostics& diags)
@@ -2318,6 +2348,7 @@ Result<std::shared_ptr<const DumpSet>> readDump(const std::string& path, const D
                     + " is a zip archive but not a graph dump (no archive_format/models/*.json, "
                       "serialized_exported_program.json or ETRECORD_V0 entry)");
         }
+        nameMethods(*set);
         return std::shared_ptr<const DumpSet>(std::move(set));
     }
     // Bare JSON: the first non-space byte must open an object.
@@ -2343,6 +2374,7 @@ Result<std::shared_ptr<const DumpSet>> readDump(const std::string& path, const D
     }
     set->methods.emplace_back("forward", std::move(ep));
     collectDiagnostics(*set, diags);
+    nameMethods(*set);
     return std::shared_ptr<const DumpSet>(std::move(set));
 }
 

@@ -816,6 +816,7 @@ Result<EmitterOutput> emitProgram(
     std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
 
     EmitterOutput out;
+    out.serialize = options.serialize;
     ProgramState ps;
     std::vector<std::pair<std::string, LoweredMethod>> trainingMethods;
     std::vector<LoweredMethod> finished; // freed in the background once every method is emitted
@@ -830,10 +831,20 @@ Result<EmitterOutput> emitProgram(
         lo.zeroFillMissingWeights = options.zeroFillMissingWeights;
         lo.initialiseMutableBuffers = options.initialiseMutableBuffers;
         lo.cancel = options.cancel;
-        PTE_TRY(auto lowered, lowerMethod(*ep, name, lo));
+        // Errors say which method they are about (Error::location), whichever stage found them.
+        auto inMethod = [&name](Error e) {
+            if (e.location.method.empty())
+                e.location.method = name;
+            return fail(std::move(e));
+        };
+        auto loweredOr = lowerMethod(*ep, name, lo);
+        if (!loweredOr)
+            return inMethod(std::move(loweredOr).error());
+        auto lowered = std::move(loweredOr).value();
         out.warnings.insert(out.warnings.end(), lowered.warnings.begin(), lowered.warnings.end());
         MethodEmitter me(ps, lowered, name, options, *ep);
-        PTE_CHECK(me.run(out));
+        if (auto done = me.run(out); !done)
+            return inMethod(std::move(done).error());
         if (lowered.joint)
             trainingMethods.emplace_back(name, std::move(lowered));
         else
@@ -870,50 +881,6 @@ Result<EmitterOutput> emitProgram(
     if (options.progress)
         options.progress(1, 1);
     return out;
-}
-
-std::string debugMapsJson(const EmitterOutput& output)
-{
-    using nlohmann::ordered_json;
-    ordered_json root;
-    ordered_json dh = ordered_json::object();
-    ordered_json dm = ordered_json::object();
-    ordered_json no = ordered_json::object();
-    for (const auto& [method, m] : output.debugHandleMap) {
-        ordered_json j = ordered_json::object();
-        const auto delegates = output.instructionIdToNumOutsMap.find(method);
-        for (const auto& [id, handles] : m) {
-            const bool isDelegate = delegates != output.instructionIdToNumOutsMap.end() && delegates->second.count(id);
-            if (!isDelegate && handles.size() == 1)
-                j[std::to_string(id)] = handles[0];
-            else
-                j[std::to_string(id)] = handles;
-        }
-        dh[method] = std::move(j);
-    }
-    for (const auto& [method, m] : output.methodToDelegateDebugIdMap) {
-        ordered_json j = ordered_json::object();
-        for (const auto& [id, entry] : m) {
-            ordered_json e;
-            e["name"] = entry.name;
-            ordered_json map = ordered_json::object();
-            for (const auto& [k, v] : entry.delegateMap)
-                map[k] = v;
-            e["delegate_map"] = std::move(map);
-            j[std::to_string(id)] = std::move(e);
-        }
-        dm[method] = std::move(j);
-    }
-    for (const auto& [method, m] : output.instructionIdToNumOutsMap) {
-        ordered_json j = ordered_json::object();
-        for (const auto& [id, n] : m)
-            j[std::to_string(id)] = n;
-        no[method] = std::move(j);
-    }
-    root["debug_handle_map"] = std::move(dh);
-    root["delegate_map"] = std::move(dm);
-    root["instruction_id_to_num_outs_map"] = std::move(no);
-    return root.dump(2);
 }
 
 } // namespace pte

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "pte/ptereader.h"
 
+#include "fieldpath.h"
 #include "pte/mappedfile.h"
 #include "pte/schema/program_generated.h"
 #include "ptereader_p.h"
@@ -35,7 +36,7 @@ namespace {
 constexpr std::uint64_t kSegmentAlignment = 128;
 constexpr std::size_t kRuntimeHeadBytes = 64;
 
-std::string at(const std::string& base, std::size_t i) { return base + "[" + std::to_string(i) + "]"; }
+using detail::indexPath;
 
 bool magicIs(const std::uint8_t* p, const char* m) { return std::memcmp(p, m, 4) == 0; }
 
@@ -59,21 +60,21 @@ public:
         if (const auto* plans = p->execution_plan()) {
             out.executionPlan.reserve(plans->size());
             for (flatbuffers::uoffset_t i = 0; i < plans->size(); ++i)
-                out.executionPlan.push_back(decodePlan(plans->Get(i), at("execution_plan", i)));
+                out.executionPlan.push_back(decodePlan(plans->Get(i), indexPath("execution_plan", i)));
         } else {
             missing(p, "execution_plan", "the program has no execution_plan vector");
         }
         if (const auto* bufs = p->constant_buffer()) {
             for (flatbuffers::uoffset_t i = 0; i < bufs->size(); ++i) {
                 const auto* b = bufs->Get(i);
-                record(b, at("constant_buffer", i));
+                record(b, indexPath("constant_buffer", i));
                 out.constantBuffer.push_back(Buffer { bytesOf(b->storage()) });
             }
         }
         if (const auto* bufs = p->backend_delegate_data()) {
             for (flatbuffers::uoffset_t i = 0; i < bufs->size(); ++i) {
                 const auto* b = bufs->Get(i);
-                record(b, at("backend_delegate_data", i));
+                record(b, indexPath("backend_delegate_data", i));
                 out.backendDelegateData.push_back(Buffer { bytesOf(b->data()) });
             }
         }
@@ -81,7 +82,7 @@ public:
         if (const auto* segs = p->segments()) {
             for (flatbuffers::uoffset_t i = 0; i < segs->size(); ++i) {
                 const auto* s = segs->Get(i);
-                record(s, at("segments", i));
+                record(s, indexPath("segments", i));
                 DataSegment seg;
                 seg.offset = s->offset();
                 seg.size = s->size();
@@ -95,7 +96,7 @@ public:
         if (const auto* ms = p->mutable_data_segments()) {
             out.mutableDataSegments.emplace();
             for (flatbuffers::uoffset_t i = 0; i < ms->size(); ++i) {
-                record(ms->Get(i), at("mutable_data_segments", i));
+                record(ms->Get(i), indexPath("mutable_data_segments", i));
                 out.mutableDataSegments->push_back(decodeSubsegment(ms->Get(i)));
             }
         }
@@ -103,7 +104,7 @@ public:
             out.namedData.emplace();
             for (flatbuffers::uoffset_t i = 0; i < nd->size(); ++i) {
                 const auto* n = nd->Get(i);
-                const std::string path = at("named_data", i);
+                const std::string path = indexPath("named_data", i);
                 record(n, path);
                 if (!n->key())
                     missing(n, path + ".key", "a named_data entry has no key");
@@ -325,7 +326,7 @@ private:
             out.values.reserve(values->size());
             for (flatbuffers::uoffset_t i = 0; i < values->size(); ++i) {
                 po.values.push_back(offsetOf(values->Get(i)));
-                out.values.push_back(decodeValue(values->Get(i), [&] { return at(path + ".values", i); }));
+                out.values.push_back(decodeValue(values->Get(i), [&] { return indexPath(path + ".values", i); }));
             }
         } else {
             missing(p, path + ".values", "a method has no values vector");
@@ -340,7 +341,7 @@ private:
         if (const auto* chains = p->chains()) {
             for (flatbuffers::uoffset_t c = 0; c < chains->size(); ++c) {
                 const auto* ch = chains->Get(c);
-                const std::string cp = at(path + ".chains", c);
+                const std::string cp = indexPath(path + ".chains", c);
                 po.chains.push_back(offsetOf(ch));
                 auto& instrOffsets = po.instructions.emplace_back();
                 Chain chain;
@@ -351,7 +352,7 @@ private:
                     for (flatbuffers::uoffset_t i = 0; i < instrs->size(); ++i) {
                         instrOffsets.push_back(offsetOf(instrs->Get(i)));
                         chain.instructions.push_back(
-                            decodeInstruction(instrs->Get(i), [&] { return at(cp + ".instructions", i); }));
+                            decodeInstruction(instrs->Get(i), [&] { return indexPath(cp + ".instructions", i); }));
                         hasKernelCalls =
                             hasKernelCalls || chain.instructions.back().kind() == InstructionKind::KernelCall;
                     }
@@ -380,7 +381,7 @@ private:
         if (const auto* ops = p->operators()) {
             for (flatbuffers::uoffset_t i = 0; i < ops->size(); ++i) {
                 const auto* op = ops->Get(i);
-                const std::string opath = at(path + ".operators", i);
+                const std::string opath = indexPath(path + ".operators", i);
                 po.operators.push_back(offsetOf(op));
                 if (!op->name())
                     missing(op, opath + ".name", "an operator has no name");
@@ -394,7 +395,7 @@ private:
         if (const auto* dels = p->delegates()) {
             for (flatbuffers::uoffset_t i = 0; i < dels->size(); ++i) {
                 const auto* d = dels->Get(i);
-                const std::string dp = at(path + ".delegates", i);
+                const std::string dp = indexPath(path + ".delegates", i);
                 po.delegates.push_back(offsetOf(d));
                 BackendDelegate bd;
                 if (!d->id())
@@ -409,7 +410,7 @@ private:
                 if (const auto* specs = d->compile_specs()) {
                     for (flatbuffers::uoffset_t k = 0; k < specs->size(); ++k) {
                         const auto* s = specs->Get(k);
-                        const std::string sp = at(dp + ".compile_specs", k);
+                        const std::string sp = indexPath(dp + ".compile_specs", k);
                         if (!s->key())
                             missing(s, sp + ".key", "a compile spec has no key");
                         if (!s->value())
@@ -694,7 +695,7 @@ Result<std::shared_ptr<const PteFile>> readImpl(
     std::uint64_t prevOffset = 0;
     for (std::size_t i = 0; i < program.segments.size(); ++i) {
         auto& seg = program.segments[i];
-        const std::string path = at("segments", i);
+        const std::string path = indexPath("segments", i);
         if (i > 0 && seg.offset < prevOffset)
             diag(Severity::Warning, ErrorCode::InvalidProgram,
                 "segments are not sorted by offset (" + std::to_string(seg.offset) + " after "

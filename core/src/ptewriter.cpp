@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "pte/ptewriter.h"
 
+#include "fieldpath.h"
 #include "pte/mappedfile.h"
 #include "pte/schema/program_generated.h"
 #include "segmentlayout.h"
@@ -27,7 +28,7 @@ constexpr std::uint64_t kFlatbufferBudget = kFlatbufferLimit - (std::uint64_t(1)
 constexpr std::uint32_t kExtendedHeaderLength = 32;
 constexpr std::uint64_t kMaxForceAlign = 1024; // FLATBUFFERS_MAX_ALIGNMENT of pte_schema
 
-std::string indexed(const std::string& base, std::size_t i) { return base + "[" + std::to_string(i) + "]"; }
+using detail::indexPath;
 
 /** A generous upper bound of the flatbuffer size, so the builder never exceeds its 2 GiB limit. */
 std::uint64_t estimateFlatbufferSize(const Program& p, std::uint64_t forceAlign)
@@ -203,7 +204,7 @@ private:
         if (v.val.index() == 0 && v.rawType != 0)
             return fail(ErrorCode::Unsupported,
                 "cannot write EValue with unknown union type " + std::to_string(v.rawType), std::nullopt,
-                indexed(listPath, i));
+                indexPath(listPath, i));
         const auto payload = std::visit(Visitor { *this }, v.val);
         return fb::CreateEValue(m_b, static_cast<fb::KernelTypes>(v.val.index()), payload);
     }
@@ -234,7 +235,7 @@ private:
         if (ins.args.index() == 0 && ins.rawType != 0)
             return fail(ErrorCode::Unsupported,
                 "cannot write instruction with unknown union type " + std::to_string(ins.rawType), std::nullopt,
-                indexed(listPath, i));
+                indexPath(listPath, i));
         const auto payload = std::visit(Visitor { m_b }, ins.args);
         return fb::CreateInstruction(m_b, static_cast<fb::InstructionArguments>(ins.args.index()), payload);
     }
@@ -309,7 +310,7 @@ private:
         const auto outputs = m_b.CreateVector(plan.outputs);
         std::vector<Offset<fb::Chain>> chainOffsets;
         for (std::size_t i = 0; i < plan.chains.size(); ++i) {
-            PTE_TRY(const auto c, chain(plan.chains[i], indexed(path + ".chains", i)));
+            PTE_TRY(const auto c, chain(plan.chains[i], indexPath(path + ".chains", i)));
             chainOffsets.push_back(c);
         }
         const auto chains = m_b.CreateVector(chainOffsets);
@@ -350,7 +351,7 @@ private:
         std::vector<Offset<fb::ExecutionPlan>> planOffsets;
         planOffsets.reserve(p.executionPlan.size());
         for (std::size_t i = 0; i < p.executionPlan.size(); ++i) {
-            PTE_TRY(const auto plan_, plan(p.executionPlan[i], indexed("execution_plan", i)));
+            PTE_TRY(const auto plan_, plan(p.executionPlan[i], indexPath("execution_plan", i)));
             planOffsets.push_back(plan_);
         }
         const auto plans = m_b.CreateVector(planOffsets);
@@ -436,13 +437,13 @@ Result<std::uint64_t> layoutSegments(std::vector<DataSegment>& segments, std::ui
             return fail(ErrorCode::InvalidProgram,
                 "segment " + std::to_string(i) + " declares " + std::to_string(s.size) + " bytes but holds "
                     + std::to_string(content),
-                std::nullopt, indexed("segments", i));
+                std::nullopt, indexPath("segments", i));
         const std::uint64_t own = s.alignment == 0 ? 1 : s.alignment;
         if (own > (std::uint64_t(1) << 30))
             return fail(ErrorCode::InvalidProgram,
                 "segment " + std::to_string(i) + " asks for an alignment of " + std::to_string(own)
                     + " bytes, more than ptelens supports (1 GiB)",
-                std::nullopt, indexed("segments", i));
+                std::nullopt, indexPath("segments", i));
         const std::uint64_t align = std::lcm(segmentAlignment, own);
         s.offset = roundUp(end, align);
         s.size = content;
@@ -702,7 +703,7 @@ Result<Program> layoutForSerialization(Program p, const std::vector<Bytes>& muta
             if (!referenced[i])
                 return fail(ErrorCode::InvalidProgram,
                     "backend_delegate_data[" + std::to_string(i) + "] is not referenced by any delegate", std::nullopt,
-                    indexed("backend_delegate_data", i));
+                    indexPath("backend_delegate_data", i));
         if (options.extractDelegateSegments)
             p.backendDelegateData = std::move(remaining);
     }
@@ -716,7 +717,7 @@ Result<Program> layoutForSerialization(Program p, const std::vector<Bytes>& muta
             const auto& [key, data] = namedData[i];
             if (!keys.insert(key).second)
                 return fail(ErrorCode::InvalidInput, "named data key '" + key + "' appears more than once",
-                    std::nullopt, indexed("named_data", i));
+                    std::nullopt, indexPath("named_data", i));
             const std::string hash = sha256Hex(data.span());
             auto it = segmentByHash.find(hash);
             if (it == segmentByHash.end()) {

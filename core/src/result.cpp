@@ -82,6 +82,12 @@ std::string Diagnostic::toString() const
     return s + withLocation(message, offset, fieldPath);
 }
 
+Diagnostic diagnosticOf(const Error& error, std::string file)
+{
+    return Diagnostic { Severity::Error, error.code, error.message, error.offset, error.fieldPath, std::move(file),
+        error.location };
+}
+
 bool hasErrors(const Diagnostics& diags) noexcept
 {
     return std::any_of(diags.begin(), diags.end(), [](const Diagnostic& d) { return d.severity == Severity::Error; });

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The checks of runtime-checks.md over a decoded Program. Severity::Error = the ExecuTorch runtime
 // refuses the program (at load, method init or execute); Warning = a deviation from what EXIR writes.
+#include "fieldpath.h"
 #include "ptereader_p.h"
 
 #include <algorithm>
@@ -14,8 +15,6 @@ namespace {
 constexpr std::size_t kMaxRank = 16;
 constexpr std::uint64_t kConstantAlignment = 16;
 constexpr std::size_t kMaxOperatorNameLength = 100; // "name.overload" must be shorter
-
-std::string at(const std::string& base, std::size_t i) { return base + "[" + std::to_string(i) + "]"; }
 
 std::string listText(const auto& v)
 {
@@ -30,6 +29,25 @@ std::string layoutText(ScalarType t, const std::vector<std::int32_t>& sizes, con
     return std::string(scalarTypeShortName(t)) + "(" + std::to_string(int(t)) + ") sizes " + listText(sizes)
         + " dim_order " + listText(dimOrder);
 }
+
+/** Sets a field for the lifetime of the scope, then restores it. */
+template <typename T> class Scoped
+{
+public:
+    Scoped(T& field, T value)
+        : m_field(field)
+        , m_old(std::move(field))
+    {
+        m_field = std::move(value);
+    }
+    ~Scoped() { m_field = std::move(m_old); }
+    Scoped(const Scoped&) = delete;
+    Scoped& operator=(const Scoped&) = delete;
+
+private:
+    T& m_field;
+    T m_old;
+};
 
 class Checker
 {
@@ -46,12 +64,13 @@ public:
         std::set<std::string> names;
         for (std::size_t p = 0; p < m_p.executionPlan.size(); ++p) {
             const auto& plan = m_p.executionPlan[p];
+            const Scoped method(m_at.method, plan.name);
             if (!names.insert(plan.name).second)
                 warn(ErrorCode::InvalidProgram,
                     "method name '" + plan.name
                         + "' is used by more than one execution plan; the runtime finds only the first",
-                    at("execution_plan", p) + ".name");
-            checkPlan(plan, at("execution_plan", p));
+                    indexPath("execution_plan", p) + ".name");
+            checkPlan(plan, indexPath("execution_plan", p));
         }
         if (m_facts)
             locate();
@@ -62,7 +81,7 @@ private:
     void add(Severity s, ErrorCode c, std::string msg, std::string path)
     {
         m_diags.push_back(Diagnostic {
-            s, c, std::move(msg), std::nullopt, std::move(path), m_facts ? m_facts->name : std::string() });
+            s, c, std::move(msg), std::nullopt, std::move(path), m_facts ? m_facts->name : std::string(), m_at });
     }
     void error(ErrorCode c, std::string msg, std::string path)
     {
@@ -122,7 +141,7 @@ private:
                     warn(ErrorCode::Misaligned,
                         "constant offset " + std::to_string(cs->offsets[i])
                             + " is not a multiple of 16 (EXIR aligns every constant tensor)",
-                        at("constant_segment.offsets", i));
+                        indexPath("constant_segment.offsets", i));
                     break;
                 }
             if (cs->offsets[0] != 0)
@@ -145,13 +164,13 @@ private:
                     "mutable_data_segments");
             for (std::size_t i = 0; i < m_p.mutableDataSegments->size(); ++i)
                 segmentUsable((*m_p.mutableDataSegments)[i].segmentIndex, "mutable_data_segments entry",
-                    at("mutable_data_segments", i) + ".segment_index");
+                    indexPath("mutable_data_segments", i) + ".segment_index");
         }
         if (m_p.namedData) {
             std::set<std::string> keys;
             for (std::size_t i = 0; i < m_p.namedData->size(); ++i) {
                 const auto& nd = (*m_p.namedData)[i];
-                const std::string path = at("named_data", i);
+                const std::string path = indexPath("named_data", i);
                 if (!keys.insert(nd.key).second)
                     warn(ErrorCode::InvalidProgram, "named data key '" + nd.key + "' appears more than once",
                         path + ".key");
@@ -187,15 +206,21 @@ private:
                 if (sizes[i] < 0)
                     error(ErrorCode::InvalidProgram,
                         "planned arena " + std::to_string(i) + " has negative size " + std::to_string(sizes[i]),
-                        at(path + ".non_const_buffer_sizes", i));
+                        indexPath(path + ".non_const_buffer_sizes", i));
         }
-        for (std::size_t i = 0; i < plan.inputs.size(); ++i)
-            checkIndex(plan.inputs[i], nValues, "input value index", [&] { return at(path + ".inputs", i); });
-        for (std::size_t i = 0; i < plan.outputs.size(); ++i)
-            checkIndex(plan.outputs[i], nValues, "output value index", [&] { return at(path + ".outputs", i); });
+        for (std::size_t i = 0; i < plan.inputs.size(); ++i) {
+            const Scoped value(m_at.value, std::int64_t(plan.inputs[i]));
+            checkIndex(plan.inputs[i], nValues, "input value index", [&] { return indexPath(path + ".inputs", i); });
+        }
+        for (std::size_t i = 0; i < plan.outputs.size(); ++i) {
+            const Scoped value(m_at.value, std::int64_t(plan.outputs[i]));
+            checkIndex(plan.outputs[i], nValues, "output value index", [&] { return indexPath(path + ".outputs", i); });
+        }
 
-        for (std::size_t i = 0; i < nValues; ++i)
-            checkValue(plan, i, [&] { return at(path + ".values", i); });
+        for (std::size_t i = 0; i < nValues; ++i) {
+            const Scoped value(m_at.value, std::int64_t(i));
+            checkValue(plan, i, [&] { return indexPath(path + ".values", i); });
+        }
 
         for (std::size_t i = 0; i < plan.operators.size(); ++i) {
             const auto qn = plan.operators[i].qualifiedName();
@@ -203,16 +228,18 @@ private:
                 error(ErrorCode::InvalidProgram,
                     "operator '" + qn + "' is " + std::to_string(qn.size())
                         + " characters; the runtime's kernel lookup key must be shorter than 100",
-                    at(path + ".operators", i));
+                    indexPath(path + ".operators", i));
         }
         for (std::size_t i = 0; i < plan.delegates.size(); ++i)
-            checkDelegate(plan.delegates[i], at(path + ".delegates", i));
+            checkDelegate(plan.delegates[i], indexPath(path + ".delegates", i));
 
         if (plan.chains.empty())
             error(ErrorCode::InvalidProgram, "the method has no chains (the runtime needs at least one)",
                 path + ".chains");
-        for (std::size_t c = 0; c < plan.chains.size(); ++c)
-            checkChain(plan, plan.chains[c], at(path + ".chains", c));
+        for (std::size_t c = 0; c < plan.chains.size(); ++c) {
+            const Scoped chain(m_at.chain, std::int64_t(c));
+            checkChain(plan, plan.chains[c], indexPath(path + ".chains", c));
+        }
 
         if (plan.nonConstBufferDevice) {
             const std::int64_t arenas = sizes.empty() ? 0 : std::int64_t(sizes.size()) - 1;
@@ -222,7 +249,7 @@ private:
                     warn(ErrorCode::OutOfRange,
                         "buffer_idx " + std::to_string(b) + " does not name a planned arena (1.."
                             + std::to_string(arenas) + ")",
-                        at(path + ".non_const_buffer_device", i) + ".buffer_idx");
+                        indexPath(path + ".non_const_buffer_device", i) + ".buffer_idx");
             }
         }
     }
@@ -259,12 +286,13 @@ private:
                     + " instructions",
                 path + ".stacktrace");
         for (std::size_t k = 0; k < nInstr; ++k) {
+            const Scoped instruction(m_at.instruction, std::int64_t(k));
             const auto& in = chain.instructions[k];
-            auto ip = [&] { return at(path + ".instructions", k); };
+            auto ip = [&] { return indexPath(path + ".instructions", k); };
             auto ap = [&] { return ip() + ".instr_args"; };
             auto args = [&](const std::vector<std::int32_t>& a) {
                 for (std::size_t j = 0; j < a.size(); ++j)
-                    checkIndex(a[j], n, "argument value index", [&] { return at(ap() + ".args", j); });
+                    checkIndex(a[j], n, "argument value index", [&] { return indexPath(ap() + ".args", j); });
             };
             switch (in.kind()) {
             case InstructionKind::None:
@@ -362,12 +390,12 @@ private:
                     error(ErrorCode::OutOfRange,
                         "IntList item " + std::to_string(items[k]) + " is not a value index (the method has "
                             + std::to_string(n) + " values)",
-                        at(vp() + ".items", k));
+                        indexPath(vp() + ".items", k));
                 else if (plan.values[std::size_t(items[k])].kind() != ValueKind::Int)
                     warn(ErrorCode::InvalidProgram,
                         std::string("IntList item points at a ")
                             + valueKindName(plan.values[std::size_t(items[k])].kind()) + " value instead of an Int",
-                        at(vp() + ".items", k));
+                        indexPath(vp() + ".items", k));
             }
             break;
         }
@@ -379,15 +407,15 @@ private:
                     error(ErrorCode::OutOfRange,
                         "TensorList item " + std::to_string(it) + " is out of range (the method has "
                             + std::to_string(n) + " values)",
-                        at(vp() + ".items", k));
+                        indexPath(vp() + ".items", k));
                 else if (std::size_t(it) >= i)
                     error(ErrorCode::InvalidProgram,
                         "TensorList item " + std::to_string(it) + " is not an earlier value (this list is value "
                             + std::to_string(i) + "); the runtime parses values in order",
-                        at(vp() + ".items", k));
+                        indexPath(vp() + ".items", k));
                 else if (plan.values[std::size_t(it)].kind() != ValueKind::Tensor)
                     error(ErrorCode::InvalidProgram, "TensorList item " + std::to_string(it) + " is not a Tensor value",
-                        at(vp() + ".items", k));
+                        indexPath(vp() + ".items", k));
             }
             break;
         }
@@ -401,18 +429,18 @@ private:
                     error(ErrorCode::OutOfRange,
                         "OptionalTensorList item " + std::to_string(it) + " is out of range (the method has "
                             + std::to_string(n) + " values)",
-                        at(vp() + ".items", k));
+                        indexPath(vp() + ".items", k));
                 else if (std::size_t(it) >= i)
                     error(ErrorCode::InvalidProgram,
                         "OptionalTensorList item " + std::to_string(it)
                             + " is not an earlier value (this list is value " + std::to_string(i) + ")",
-                        at(vp() + ".items", k));
+                        indexPath(vp() + ".items", k));
                 else {
                     const auto kind = plan.values[std::size_t(it)].kind();
                     if (kind != ValueKind::Tensor && kind != ValueKind::Null)
                         error(ErrorCode::InvalidProgram,
                             "OptionalTensorList item " + std::to_string(it) + " is neither a Tensor nor None",
-                            at(vp() + ".items", k));
+                            indexPath(vp() + ".items", k));
                 }
             }
             break;
@@ -446,7 +474,7 @@ private:
         for (std::size_t k = 0; k < rank; ++k) {
             if (t.sizes[k] < 0) {
                 error(ErrorCode::InvalidProgram, "size " + std::to_string(t.sizes[k]) + " is negative",
-                    at(vp() + ".sizes", k));
+                    indexPath(vp() + ".sizes", k));
                 sizesOk = false;
             }
         }
@@ -631,6 +659,7 @@ private:
     const std::optional<ExternalData>& m_ext;
     const FileFacts* m_facts;
     Diagnostics m_diags;
+    Location m_at; ///< what the check under way is about; stamped on each diagnostic
 };
 
 } // namespace

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "unpickler.h"
 
+#include "fieldpath.h"
 #include "ziparchive.h"
 
 #include <cstring>
@@ -693,13 +694,13 @@ struct Flattener
                 const std::string name = k->kind == Kind::String ? k->text
                     : k->kind == Kind::Int                       ? std::to_string(k->intValue)
                                                                  : "[" + std::to_string(i / 2) + "]";
-                PTE_CHECK(visit(v->items[i + 1], key.empty() ? name : key + "." + name, depth + 1));
+                PTE_CHECK(visit(v->items[i + 1], detail::joinPath(key, name), depth + 1));
             }
             return {};
         case Kind::Tuple:
         case Kind::List:
             for (std::size_t i = 0; i < v->items.size(); ++i)
-                PTE_CHECK(visit(v->items[i], key + "[" + std::to_string(i) + "]", depth + 1));
+                PTE_CHECK(visit(v->items[i], detail::indexPath(key, i), depth + 1));
             return {};
         case Kind::Tensor: {
             PTE_TRY(auto t, reader.tensor(v, key));

@@ -20,17 +20,20 @@ struct ZipEntry
     std::uint64_t uncompressedSize = 0;
     std::uint32_t method = 0; ///< 0 stored, 8 deflated
     std::uint32_t crc = 0;
+    std::uint64_t localHeaderOffset = 0; ///< byte offset of the entry's local header
     std::uint64_t dataOffset = 0; ///< byte offset of the (compressed) payload in the archive
-    std::uint64_t directoryOffset = 0; ///< minizip's position of the central directory record
     std::uint64_t index = 0; ///< position in the central directory
 };
 
 /**
- * A read-only zip archive over bytes in memory (usually a mapped file). Reads the central directory
- * (local headers of PyTorch's writer carry zero sizes), ZIP64 included, with minizip.
+ * A read-only zip archive over bytes in memory (usually a mapped file), read as PKWARE's APPNOTE describes it:
+ * the end of central directory record, the central directory (local headers of PyTorch's writer carry zero
+ * sizes) and each entry's local header for where its payload starts. ZIP64 archives (over 4 GiB or 65535 entries)
+ * are read through the ZIP64 end record and the ZIP64 extra fields that carry the sizes and offsets.
  * STORED entries are returned as Bytes slices of the archive (never copied); deflated entries are
  * inflated into an owned buffer. Entry paths with ".." components or absolute paths, and entries
- * whose declared size exceeds the cap, make open() fail with ErrorCode::InvalidInput naming the entry.
+ * whose declared size exceeds the cap, make open() fail with ErrorCode::InvalidInput naming the entry;
+ * split archives, encrypted entries and compression methods other than stored/deflate are Unsupported.
  * Immutable after open(); thread-safe to read.
  */
 class ZipArchive

@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
 #include "../core/dumptestutils.h"
+#include "pte/emitter.h"
 #include "testutils.h"
 
 #include <QTest>
@@ -11,6 +12,17 @@ using namespace pte::test;
 
 namespace {
 QString dumpPath(const char* name) { return testDataDir() + QStringLiteral("/dumps/") + QLatin1String(name); }
+
+/** The core's reason for dropping an output of the kind named `kind` (serde name), empty when it is kept. */
+std::string dropReasonOf(const std::string& kind)
+{
+    for (int k = 0; k <= int(pte::OutputKind::ParameterMutation); ++k)
+        if (kind == pte::outputKindName(pte::OutputKind(k))) {
+            const char* reason = pte::emissionDropReason(pte::OutputKind(k));
+            return reason ? reason : "";
+        }
+    return "unknown kind " + kind;
+}
 } // namespace
 
 class TestCliGraph : public QObject
@@ -27,8 +39,8 @@ private Q_SLOTS:
         QVERIFY(text.find("method forward (schema 8.12, ATEN, torch 2.9.0)\n") != std::string::npos);
         QVERIFY(text.find("    parameter p_weight <- weight  f32[4]\n") != std::string::npos);
         QVERIFY(text.find("    buffer b_steps <- steps  i64[]\n") != std::string::npos);
-        QVERIFY2(text.find("    buffer_mutation add -> steps  i64[]  [not returned: buffer mutation: written back into "
-                           "the buffer, not returned]\n")
+        QVERIFY2(text.find("    buffer_mutation add -> steps  i64[]  [not returned: "
+                     + std::string(pte::emissionDropReason(pte::OutputKind::BufferMutation)) + "]\n")
                 != std::string::npos,
             text.c_str());
         QVERIFY(text.find("    user_output mul  f32[4]\n") != std::string::npos);
@@ -42,10 +54,12 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("file");
         QTest::addColumn<QString>("kinds"); // output kinds, '!' marking the ones not returned
+        // A joint graph's forward returns the loss and the gradients (as ExecuTorch emits it).
         QTest::addRow("training") << "training.json"
-                                  << "!loss_output,!gradient_to_parameter,!gradient_to_user_input";
+                                  << "loss_output,gradient_to_parameter,gradient_to_user_input";
+        // Buffer and parameter mutations are written back instead of returned; user input mutations stay outputs.
         QTest::addRow("spec-kinds") << "spec_kinds.json"
-                                    << "!token,!buffer_mutation,!user_input_mutation,!parameter_mutation,user_output";
+                                    << "!token,!buffer_mutation,user_input_mutation,!parameter_mutation,user_output";
         QTest::addRow("counter") << "counter_single_key.json"
                                  << "!buffer_mutation,user_output";
     }
@@ -67,7 +81,7 @@ private Q_SLOTS:
                 got += QLatin1Char(',');
             if (!o["returned"].get<bool>()) {
                 got += QLatin1Char('!');
-                QVERIFY(!o["dropped_reason"].get<std::string>().empty());
+                QCOMPARE(o["dropped_reason"].get<std::string>(), dropReasonOf(o["kind"].get<std::string>()));
             }
             got += QString::fromStdString(o["kind"].get<std::string>());
         }
@@ -108,7 +122,8 @@ private Q_SLOTS:
         QCOMPARE(lm["processed_bytes"].get<int>(), 8);
         QCOMPARE(lm["original_nodes"].get<int>(), 1);
         QCOMPARE(j["methods"][0]["nodes"][0]["debug_handles"][0].get<int>(), 1);
-        QCOMPARE(j["etrecord"]["debug_handle_map"]["forward"]["0"][0].get<int>(), 1);
+        // ETRecord's layout: a kernel instruction's single debug handle is a number.
+        QCOMPARE(j["etrecord"]["debug_handle_map"]["forward"]["0"].get<int>(), 1);
         QByteArray err;
         QCOMPARE(runCli({ "graph", path, "--method", "nope" }, &out, &err), 2);
         QVERIFY2(err.contains("has no method 'nope' (methods: forward, step)"), err.constData());
@@ -248,7 +263,7 @@ private Q_SLOTS:
         QCOMPARE(runCli({ "graph", path }, &out), 0);
         QVERIFY2(out.contains("  sample inputs (1): " + path.toUtf8()
                      + ":linear_3/data/sample_inputs/model.pt\n"
-                       "    args[0]  f32[3] = [0.230967, 0.693077, -0.266861]\n"),
+                       "    args[0]  f32[3] = [0.2309668, 0.6930773, -0.26686057]\n"), // shortest f32 text
             out.constData());
         QCOMPARE(runCli({ "graph", "--json", path }, &out), 0);
         const auto j = nlohmann::json::parse(out.constData(), out.constData() + out.size(), nullptr, false);
@@ -258,6 +273,8 @@ private Q_SLOTS:
         QVERIFY(x["shape"] == nlohmann::json::array({ 3 }));
         QCOMPARE(x["values"].size(), std::size_t(3));
         QCOMPARE(x["values"][0].get<float>(), 0.23096681f);
+        QCOMPARE(x["values"][0].get<float>(), 0.2309668f); // the text above names the same f32
+        QCOMPARE(x["values"][1].get<float>(), 0.6930773f);
         QCOMPARE(x["values"][2].get<float>(), -0.26686057f);
     }
 

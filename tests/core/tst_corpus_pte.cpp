@@ -2,6 +2,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The reader on real ExecuTorch files ($PTELENS_CORPUS/pte): every program decodes to JSON equal, value for
 // value, to flatc's decode in pte-json/, verifies without errors, and foreign files fail clearly.
+// The same behaviours on committed inputs, without the corpus: tst_cli_flatc (flatc's decode of programs the
+// project writes), tst_ptereader (every field, headers, foreign files, external data) and tst_ptewriter (segments).
+#include "flatcjson.h"
 #include "pte/jsondump.h"
 #include "pte/ptereader.h"
 #include "testutils.h"
@@ -10,7 +13,6 @@
 #include <QFile>
 #include <QTest>
 
-#include <cmath>
 #include <nlohmann/json.hpp>
 
 using namespace pte;
@@ -22,109 +24,6 @@ const char* kAdd = "pytorch_executorch__add.pte";
 const char* kStress = "corey-cole_djl-executorch-engine__src__test__resources__models__stress__stress_mlp.pte";
 const char* kDataMap = "barakugav_executorch-rs__examples__data_map__model__model.pte";
 const char* kPtd = "barakugav_executorch-rs__examples__data_map__model___default_external_constant.ptd";
-
-/** flatc prints non-finite doubles bare (inf, -inf, nan); turn those tokens (outside strings) into strings. */
-std::string quoteBareNonFinite(const std::string& text)
-{
-    std::string out;
-    out.reserve(text.size());
-    bool inString = false;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        const char c = text[i];
-        if (inString) {
-            out.push_back(c);
-            if (c == '\\' && i + 1 < text.size())
-                out.push_back(text[++i]);
-            else if (c == '"')
-                inString = false;
-            continue;
-        }
-        if (c == '"') {
-            inString = true;
-            out.push_back(c);
-            continue;
-        }
-        bool replaced = false;
-        for (const char* tok : { "-inf", "+inf", "inf", "-nan", "nan" }) {
-            const std::size_t n = std::strlen(tok);
-            if (text.compare(i, n, tok) == 0) {
-                const std::string t = tok[0] == '+' ? std::string(tok + 1) : std::string(tok);
-                out += "\"" + (t == "-nan" ? std::string("nan") : t) + "\"";
-                i += n - 1;
-                replaced = true;
-                break;
-            }
-        }
-        if (!replaced)
-            out.push_back(c);
-    }
-    return out;
-}
-
-std::string sha256OfArray(const Json& arr)
-{
-    std::vector<std::uint8_t> bytes;
-    bytes.reserve(arr.size());
-    for (const auto& b : arr)
-        bytes.push_back(std::uint8_t(b.get<int>()));
-    return sha256Hex(bytes);
-}
-
-/** Compares flatc's JSON (ref) with ours; returns the first difference ("" when equal). */
-std::string compare(const Json& ref, const Json& ours, const std::string& path)
-{
-    if (ref.is_object()) {
-        if (!ours.is_object())
-            return path + ": expected an object";
-        for (auto it = ref.begin(); it != ref.end(); ++it)
-            if (!ours.contains(it.key()))
-                return path + "." + it.key() + ": missing";
-        for (auto it = ours.begin(); it != ours.end(); ++it)
-            if (!ref.contains(it.key()))
-                return path + "." + it.key() + ": not in flatc's output";
-        for (auto it = ref.begin(); it != ref.end(); ++it) {
-            const std::string d = compare(it.value(), ours[it.key()], path + "." + it.key());
-            if (!d.empty())
-                return d;
-        }
-        return {};
-    }
-    if (ref.is_array()) {
-        // Summarized byte payloads: {"size", "sha256"} stands for the reference byte array.
-        if (ours.is_object() && ours.contains("sha256")) {
-            if (ours["size"].get<std::size_t>() != ref.size())
-                return path + ": size " + ours["size"].dump() + " != " + std::to_string(ref.size());
-            if (ours["sha256"].get<std::string>() != sha256OfArray(ref))
-                return path + ": sha256 differs";
-            return {};
-        }
-        if (!ours.is_array() || ours.size() != ref.size())
-            return path + ": array length differs";
-        for (std::size_t i = 0; i < ref.size(); ++i) {
-            const std::string d = compare(ref[i], ours[i], path + "[" + std::to_string(i) + "]");
-            if (!d.empty())
-                return d;
-        }
-        return {};
-    }
-    if (ref.is_number_float() || ours.is_number_float()) {
-        if (!ours.is_number())
-            return path + ": expected a number";
-        // flatc prints doubles rounded to 12 decimals.
-        const double a = ref.get<double>();
-        const double b = ours.get<double>();
-        if (std::fabs(a - b) > 1e-11 + 1e-11 * std::fabs(a))
-            return path + ": " + ref.dump() + " != " + ours.dump();
-        return {};
-    }
-    if (ref.is_number() && ours.is_number()) {
-        const bool equal = ref.is_number_unsigned() || ours.is_number_unsigned()
-            ? (ref.get<std::int64_t>() >= 0 && ref.get<std::uint64_t>() == ours.get<std::uint64_t>())
-            : ref.get<std::int64_t>() == ours.get<std::int64_t>();
-        return equal ? std::string() : path + ": " + ref.dump() + " != " + ours.dump();
-    }
-    return ref == ours ? std::string() : path + ": " + ref.dump() + " != " + ours.dump();
-}
 
 QStringList corpusPrograms()
 {
@@ -175,13 +74,13 @@ private Q_SLOTS:
         QFile refFile(test::corpusPath(
             QStringLiteral("pte-json/") + QFileInfo(name).completeBaseName() + QStringLiteral(".json")));
         QVERIFY(refFile.open(QIODevice::ReadOnly));
-        const Json ref = Json::parse(quoteBareNonFinite(refFile.readAll().toStdString()), nullptr, false);
+        const Json ref = Json::parse(test::quoteBareNonFinite(refFile.readAll().toStdString()), nullptr, false);
         QVERIFY(!ref.is_discarded());
         auto r = readPteFile(test::corpusPath(QStringLiteral("pte/") + name).toStdString());
         QVERIFY_RESULT(r);
         const Json ours = Json::parse(programToJson(*r.value()->program), nullptr, false);
         QVERIFY(!ours.is_discarded());
-        const std::string diff = compare(ref, ours, "$");
+        const std::string diff = test::compareWithFlatc(ref, ours, "$");
         QVERIFY2(diff.empty(), diff.c_str());
     }
 

@@ -592,13 +592,7 @@ private Q_SLOTS:
     {
         const std::vector<float> weight { 0.5f, -1.25f, 2.0f, 3.5f };
         const std::int64_t steps = 41;
-        const QByteArray config = R"({"config": {
-            "weight": {"path_name": "weight_0", "is_param": true, "use_pickle": false, "tensor_meta": {"dtype": 7,
-              "sizes": [{"as_int": 4}], "requires_grad": true, "device": {"type": "cpu", "index": null},
-              "strides": [{"as_int": 1}], "storage_offset": {"as_int": 0}, "layout": 7}},
-            "steps": {"path_name": "weight_1", "is_param": false, "use_pickle": false, "tensor_meta": {"dtype": 5,
-              "sizes": [], "requires_grad": false, "device": {"type": "cpu", "index": null},
-              "strides": [], "storage_offset": {"as_int": 0}, "layout": 7}}}})";
+        const QByteArray config = pt2WeightsConfig(false);
         const QString path = tempDir() + QStringLiteral("/multi.pt2");
         QVERIFY(writeZip(path,
             { { "multi/archive_format", "pt2" }, { "multi/archive_version", "0" }, { "multi/byteorder", "little" },
@@ -882,13 +876,7 @@ private Q_SLOTS:
     void readsUsePicklePt2Weights()
     {
         // 2.9+ PayloadConfig with use_pickle: a torch.save of one tensor (here a parameter) per weight.
-        const QByteArray config = R"({"config": {
-            "weight": {"path_name": "weight_0", "is_param": true, "use_pickle": true, "tensor_meta": {"dtype": 7,
-              "sizes": [{"as_int": 4}], "requires_grad": true, "device": {"type": "cpu", "index": null},
-              "strides": [{"as_int": 1}], "storage_offset": {"as_int": 0}, "layout": 7}},
-            "steps": {"path_name": "weight_1", "is_param": false, "use_pickle": false, "tensor_meta": {"dtype": 5,
-              "sizes": [], "requires_grad": false, "device": {"type": "cpu", "index": null},
-              "strides": [], "storage_offset": {"as_int": 0}, "layout": 7}}}})";
+        const QByteArray config = pt2WeightsConfig(true);
         const std::int64_t steps = 9;
         // The parameter views elements 1..4 of a 5-element storage.
         const QByteArray param =

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Emission from exported programs built in C++ (no dump reader needed). Every expected table below was
 // derived by hand from emitter-semantics.md (value order, argument order/defaults, greedy planning).
+#include "errorcheck.h"
 #include "pte/dumpreader.h"
 #include "pte/emitter.h"
 #include "pte/kernelcoverage.h"
@@ -896,43 +897,64 @@ private Q_SLOTS:
         QCOMPARE(r->outputs[0].values, (std::vector<double> { -1, -4, -9, -16, -25, -36 }));
     }
 
-    void refusesBadMaps()
+    void refusesBadLoops_data()
     {
-        const auto loaded = loadDump("map.json");
+        // Each row: a sound loop dump, damaged the way an exporter could get it wrong, and the phrases of
+        // ExecuTorch's refusal the error must carry (the last names the node).
+        QTest::addColumn<QString>("dump");
+        QTest::addColumn<QString>("damage");
+        QTest::addColumn<QStringList>("needles");
+        QTest::addRow("map with two outputs")
+            << "map.json"
+            << "second output" << QStringList { "Multiple outputs are not supported. Got 2" };
+        QTest::addRow("map with two mapped args")
+            << "map.json"
+            << "second mapped arg"
+            << QStringList { "Emitting map with more than one mapped args is not supported. Got 2",
+                   "'map_impl' (torch.ops.higher_order.map_impl)" };
+        QTest::addRow("map body returning two")
+            << "map.json"
+            << "body returns two"
+            << QStringList { "Map should return only one element", "torch.ops.higher_order.map_impl" };
+        QTest::addRow("scan without xs") << "scan.json"
+                                         << "no xs"
+                                         << QStringList { "Scan requires at least one xs tensor",
+                                                "'scan' (torch.ops.higher_order.scan)" };
+        QTest::addRow("scan body returning one")
+            << "scan.json"
+            << "body returns one" << QStringList { "Scan combine_fn should output 2 carry/y values" };
+    }
+
+    void refusesBadLoops()
+    {
+        QFETCH(QString, dump);
+        QFETCH(QString, damage);
+        QFETCH(QStringList, needles);
+        const auto loaded = loadDump(dump.toLatin1().constData());
         QVERIFY(loaded);
-        {
-            auto ep = std::make_shared<ExportedProgram>(*loaded);
-            ep->graph.nodes[1].outputs[0].names.push_back("getitem_1");
+        auto ep = std::make_shared<ExportedProgram>(*loaded);
+        // The loop node: map.json's second node (after a neg), scan.json's first.
+        Node& loop = ep->graph.nodes[dump == QLatin1String("map.json") ? 1 : 0];
+        auto body = std::make_shared<Graph>(*loop.inputs[0].arg.graph);
+        if (damage == QLatin1String("second output")) {
+            loop.outputs[0].names.push_back("getitem_1");
             ep->graph.tensorValues["getitem_1"] = ep->graph.tensorValues.at("getitem");
-            auto r = emitProgram({ { "forward", ep } });
-            QVERIFY(!r);
-            QCOMPARE(r.error().code, ErrorCode::Unsupported);
-            QVERIFY2(r.error().message.find("Multiple outputs are not supported. Got 2") != std::string::npos,
-                r.error().message.c_str());
-        }
-        {
-            auto ep = std::make_shared<ExportedProgram>(*loaded);
-            ep->graph.nodes[1].inputs[1].arg.names.push_back("x");
-            auto r = emitProgram({ { "forward", ep } });
-            QVERIFY(!r);
-            QCOMPARE(r.error().code, ErrorCode::Unsupported);
-            QVERIFY2(r.error().message.find("Emitting map with more than one mapped args is not supported. Got 2")
-                    != std::string::npos,
-                r.error().message.c_str());
-            QVERIFY(r.error().message.find("'map_impl' (torch.ops.higher_order.map_impl)") != std::string::npos);
-        }
-        {
-            auto ep = std::make_shared<ExportedProgram>(*loaded);
-            auto body = std::make_shared<Graph>(*ep->graph.nodes[1].inputs[0].arg.graph);
+        } else if (damage == QLatin1String("second mapped arg")) {
+            loop.inputs[1].arg.names.push_back("x");
+        } else if (damage == QLatin1String("body returns two")) {
             body->outputs.push_back(body->outputs[0]);
-            ep->graph.nodes[1].inputs[0].arg.graph = body;
-            auto r = emitProgram({ { "forward", ep } });
-            QVERIFY(!r);
-            QCOMPARE(r.error().code, ErrorCode::Unsupported);
-            QVERIFY2(r.error().message.find("Map should return only one element") != std::string::npos,
-                r.error().message.c_str());
-            QVERIFY(r.error().message.find("torch.ops.higher_order.map_impl") != std::string::npos);
+        } else if (damage == QLatin1String("no xs")) {
+            loop.inputs[2].arg.names.clear();
+        } else if (damage == QLatin1String("body returns one")) {
+            body->outputs.pop_back();
+        } else {
+            QFAIL("unknown damage");
         }
+        loop.inputs[0].arg.graph = body;
+        std::vector<std::string> phrases;
+        for (const QString& n : needles)
+            phrases.push_back(n.toStdString());
+        QVERIFY_ERROR(emitProgram({ { "forward", ep } }), ErrorCode::Unsupported, phrases);
     }
 
     void emitsScanAsLoop()
@@ -967,33 +989,6 @@ private Q_SLOTS:
             QVERIFY2(portable, key.c_str());
         QVERIFY(r->debugHandleMap.at("forward").empty());
         checkRoundTrip(*r, "scan");
-    }
-
-    void refusesBadScans()
-    {
-        const auto loaded = loadDump("scan.json");
-        QVERIFY(loaded);
-        {
-            auto ep = std::make_shared<ExportedProgram>(*loaded);
-            ep->graph.nodes[0].inputs[2].arg.names.clear();
-            auto r = emitProgram({ { "forward", ep } });
-            QVERIFY(!r);
-            QCOMPARE(r.error().code, ErrorCode::Unsupported);
-            QVERIFY2(r.error().message.find("Scan requires at least one xs tensor") != std::string::npos,
-                r.error().message.c_str());
-            QVERIFY(r.error().message.find("'scan' (torch.ops.higher_order.scan)") != std::string::npos);
-        }
-        {
-            auto ep = std::make_shared<ExportedProgram>(*loaded);
-            auto body = std::make_shared<Graph>(*ep->graph.nodes[0].inputs[0].arg.graph);
-            body->outputs.pop_back();
-            ep->graph.nodes[0].inputs[0].arg.graph = body;
-            auto r = emitProgram({ { "forward", ep } });
-            QVERIFY(!r);
-            QCOMPARE(r.error().code, ErrorCode::Unsupported);
-            QVERIFY2(r.error().message.find("Scan combine_fn should output 2 carry/y values") != std::string::npos,
-                r.error().message.c_str());
-        }
     }
 
     void elidesStaticMemoryView()

@@ -131,6 +131,11 @@ std::vector<double> adaptivePool(const std::vector<double>& in, int planes, int 
     return y;
 }
 
+/** The inputs of elementwiseOps: x, y and a condition, each [2, 3]. */
+std::vector<double> elementwiseX() { return values(6, 131, 3.0); }
+std::vector<double> elementwiseY() { return values(6, 132, 2.0); }
+std::vector<double> elementwiseCond() { return { 1, 0, 0, 1, 1, 0 }; }
+
 } // namespace
 
 class TestLoweringExecution : public QObject
@@ -727,81 +732,95 @@ private Q_SLOTS:
         COMPARE_OUTPUT(r->out[10], ScalarType::Float, ({ 4, 2, 3 }), permuted(expanded, { 2, 3, 4 }, { 2, 0, 1 }));
     }
 
-    void elementwiseOps()
+    void elementwiseOps_data()
     {
-        const auto x = values(6, 131, 3.0);
-        const auto y = values(6, 132, 2.0);
-        auto absx = map(x, [](double v) { return std::fabs(v) + 0.5; });
-        Dump d;
-        d.input("x", { 2, 3 });
-        d.input("y", { 2, 3 });
-        d.input("p", { 2, 3 });
-        d.input("cond", { 2, 3 }, kBool);
-        d.node("relu", "relu.default", json::array({ arg("self", T("x")) }), { 2, 3 });
-        d.node("gelu", "gelu.default", json::array({ arg("self", T("x")) }), { 2, 3 });
-        d.node(
-            "gelu_1", "gelu.default", json::array({ arg("self", T("x")), kwarg("approximate", S("tanh")) }), { 2, 3 });
-        d.node("tanh", "tanh.default", json::array({ arg("self", T("x")) }), { 2, 3 });
-        d.node("sigmoid", "sigmoid.default", json::array({ arg("self", T("x")) }), { 2, 3 });
-        d.node("hardtanh", "hardtanh.default", json::array({ arg("self", T("x")) }), { 2, 3 });
-        d.node("hardtanh_1", "hardtanh.default",
-            json::array({ arg("self", T("x")), arg("min_val", F(0.0)), arg("max_val", F(2.0)) }), { 2, 3 });
-        d.node("clamp", "clamp.default", json::array({ arg("self", T("x")), arg("min", F(-0.5)) }), { 2, 3 });
-        d.node("clamp_1", "clamp.default", json::array({ arg("self", T("x")), arg("min", None()), arg("max", F(0.5)) }),
-            { 2, 3 });
-        d.node(
-            "cat", "cat.default", json::array({ arg("tensors", Tensors({ "x", "y" })), arg("dim", I(1)) }), { 2, 6 });
-        d.node("cat_1", "cat.default", json::array({ arg("tensors", Tensors({ "x", "y" })) }), { 4, 3 });
-        d.node("where", "where.self",
-            json::array({ arg("condition", T("cond")), arg("self", T("x")), arg("other", T("y")) }), { 2, 3 });
-        d.node("pow_1", "pow.Tensor_Scalar", json::array({ arg("self", T("x")), arg("exponent", I(2)) }), { 2, 3 });
-        d.node("pow_2", "pow.Tensor_Scalar", json::array({ arg("self", T("p")), arg("exponent", F(0.5)) }), { 2, 3 });
-        d.node("pow_3", "pow.Tensor_Tensor", json::array({ arg("self", T("p")), arg("exponent", T("y")) }), { 2, 3 });
-        const std::vector<const char*> outs { "relu", "gelu", "gelu_1", "tanh", "sigmoid", "hardtanh", "hardtanh_1",
-            "clamp", "clamp_1", "cat", "cat_1", "where", "pow_1", "pow_2", "pow_3" };
-        for (const char* o : outs)
-            d.output(o);
-        const std::vector<double> cond { 1, 0, 0, 1, 1, 0 };
-        auto r = emitRun(d, "elementwise",
-            { HostTensor::floats({ 2, 3 }, x), HostTensor::floats({ 2, 3 }, y), HostTensor::floats({ 2, 3 }, absx),
-                HostTensor { ScalarType::Bool, { 2, 3 }, cond } });
-        QVERIFY_RESULT(r);
-        QCOMPARE(r->out.size(), outs.size());
+        // Each row: one node reading the inputs x, y, p (= |x| + 0.5) and cond, and its output computed here.
+        QTest::addColumn<QString>("target");
+        QTest::addColumn<QString>("args");
+        QTest::addColumn<QList<qint64>>("sizes");
+        QTest::addColumn<QList<double>>("expected");
+        const auto x = elementwiseX();
+        const auto y = elementwiseY();
+        const auto p = map(x, [](double v) { return std::fabs(v) + 0.5; });
+        const auto cond = elementwiseCond();
         const double pi = std::acos(-1.0);
-        COMPARE_OUTPUT(r->out[0], ScalarType::Float, ({ 2, 3 }), map(x, [](double v) { return std::max(v, 0.0); }));
-        COMPARE_OUTPUT(r->out[1], ScalarType::Float, ({ 2, 3 }),
+        const QList<qint64> s23 { 2, 3 };
+        auto row = [](const char* name, const char* target, const json& args, const QList<qint64>& sizes,
+                       const std::vector<double>& expected) {
+            QTest::addRow("%s", name) << QString::fromLatin1(target) << QString::fromStdString(args.dump()) << sizes
+                                      << QList<double>(expected.begin(), expected.end());
+        };
+        row("relu", "relu.default", json::array({ arg("self", T("x")) }), s23,
+            map(x, [](double v) { return std::max(v, 0.0); }));
+        row("gelu", "gelu.default", json::array({ arg("self", T("x")) }), s23,
             map(x, [](double v) { return 0.5 * v * (1 + std::erf(v / std::sqrt(2.0))); }));
-        COMPARE_OUTPUT(r->out[2], ScalarType::Float, ({ 2, 3 }), map(x, [&](double v) {
-            return 0.5 * v * (1 + std::tanh(std::sqrt(2 / pi) * (v + 0.044715 * v * v * v)));
-        }));
-        COMPARE_OUTPUT(r->out[3], ScalarType::Float, ({ 2, 3 }), map(x, [](double v) { return std::tanh(v); }));
-        COMPARE_OUTPUT(
-            r->out[4], ScalarType::Float, ({ 2, 3 }), map(x, [](double v) { return 1 / (1 + std::exp(-v)); }));
-        COMPARE_OUTPUT(
-            r->out[5], ScalarType::Float, ({ 2, 3 }), map(x, [](double v) { return std::clamp(v, -1.0, 1.0); }));
-        COMPARE_OUTPUT(
-            r->out[6], ScalarType::Float, ({ 2, 3 }), map(x, [](double v) { return std::clamp(v, 0.0, 2.0); }));
-        COMPARE_OUTPUT(r->out[7], ScalarType::Float, ({ 2, 3 }), map(x, [](double v) { return std::max(v, -0.5); }));
-        COMPARE_OUTPUT(r->out[8], ScalarType::Float, ({ 2, 3 }), map(x, [](double v) { return std::min(v, 0.5); }));
+        row("gelu tanh", "gelu.default", json::array({ arg("self", T("x")), kwarg("approximate", S("tanh")) }), s23,
+            map(x,
+                [&](double v) { return 0.5 * v * (1 + std::tanh(std::sqrt(2 / pi) * (v + 0.044715 * v * v * v))); }));
+        row("tanh", "tanh.default", json::array({ arg("self", T("x")) }), s23,
+            map(x, [](double v) { return std::tanh(v); }));
+        row("sigmoid", "sigmoid.default", json::array({ arg("self", T("x")) }), s23,
+            map(x, [](double v) { return 1 / (1 + std::exp(-v)); }));
+        row("hardtanh", "hardtanh.default", json::array({ arg("self", T("x")) }), s23,
+            map(x, [](double v) { return std::clamp(v, -1.0, 1.0); }));
+        row("hardtanh 0..2", "hardtanh.default",
+            json::array({ arg("self", T("x")), arg("min_val", F(0.0)), arg("max_val", F(2.0)) }), s23,
+            map(x, [](double v) { return std::clamp(v, 0.0, 2.0); }));
+        row("clamp min", "clamp.default", json::array({ arg("self", T("x")), arg("min", F(-0.5)) }), s23,
+            map(x, [](double v) { return std::max(v, -0.5); }));
+        row("clamp max", "clamp.default", json::array({ arg("self", T("x")), arg("min", None()), arg("max", F(0.5)) }),
+            s23, map(x, [](double v) { return std::min(v, 0.5); }));
         std::vector<double> catCols;
         for (std::size_t i = 0; i < 2; ++i) {
             catCols.insert(catCols.end(), x.begin() + std::ptrdiff_t(i * 3), x.begin() + std::ptrdiff_t(i * 3 + 3));
             catCols.insert(catCols.end(), y.begin() + std::ptrdiff_t(i * 3), y.begin() + std::ptrdiff_t(i * 3 + 3));
         }
-        COMPARE_OUTPUT(r->out[9], ScalarType::Float, ({ 2, 6 }), catCols);
+        row("cat dim 1", "cat.default", json::array({ arg("tensors", Tensors({ "x", "y" })), arg("dim", I(1)) }),
+            { 2, 6 }, catCols);
         std::vector<double> catRows = x;
         catRows.insert(catRows.end(), y.begin(), y.end());
-        COMPARE_OUTPUT(r->out[10], ScalarType::Float, ({ 4, 3 }), catRows);
+        row("cat", "cat.default", json::array({ arg("tensors", Tensors({ "x", "y" })) }), { 4, 3 }, catRows);
         std::vector<double> picked(6);
         std::vector<double> powTT(6);
         for (std::size_t e = 0; e < 6; ++e) {
             picked[e] = cond[e] != 0 ? x[e] : y[e];
-            powTT[e] = f32(std::pow(absx[e], y[e]));
+            powTT[e] = f32(std::pow(p[e], y[e]));
         }
-        COMPARE_OUTPUT(r->out[11], ScalarType::Float, ({ 2, 3 }), picked);
-        COMPARE_OUTPUT(r->out[12], ScalarType::Float, ({ 2, 3 }), map(x, [](double v) { return v * v; }));
-        COMPARE_OUTPUT(r->out[13], ScalarType::Float, ({ 2, 3 }), map(absx, [](double v) { return std::sqrt(v); }));
-        COMPARE_OUTPUT(r->out[14], ScalarType::Float, ({ 2, 3 }), powTT);
+        row("where", "where.self",
+            json::array({ arg("condition", T("cond")), arg("self", T("x")), arg("other", T("y")) }), s23, picked);
+        row("pow int", "pow.Tensor_Scalar", json::array({ arg("self", T("x")), arg("exponent", I(2)) }), s23,
+            map(x, [](double v) { return v * v; }));
+        row("pow float", "pow.Tensor_Scalar", json::array({ arg("self", T("p")), arg("exponent", F(0.5)) }), s23,
+            map(p, [](double v) { return std::sqrt(v); }));
+        row("pow tensor", "pow.Tensor_Tensor", json::array({ arg("self", T("p")), arg("exponent", T("y")) }), s23,
+            powTT);
+    }
+
+    void elementwiseOps()
+    {
+        QFETCH(QString, target);
+        QFETCH(QString, args);
+        QFETCH(QList<qint64>, sizes);
+        QFETCH(QList<double>, expected);
+        const auto x = elementwiseX();
+        const auto y = elementwiseY();
+        const auto p = map(x, [](double v) { return std::fabs(v) + 0.5; });
+        Dump d;
+        d.input("x", { 2, 3 });
+        d.input("y", { 2, 3 });
+        d.input("p", { 2, 3 });
+        d.input("cond", { 2, 3 }, kBool);
+        d.node("out", target.toStdString(), json::parse(args.toStdString()),
+            std::vector<std::int64_t>(sizes.begin(), sizes.end()));
+        d.output("out");
+        auto r = emitRun(d, "elementwise",
+            { HostTensor::floats({ 2, 3 }, x), HostTensor::floats({ 2, 3 }, y), HostTensor::floats({ 2, 3 }, p),
+                HostTensor { ScalarType::Bool, { 2, 3 }, elementwiseCond() } });
+        QVERIFY_RESULT(r);
+        QCOMPARE(r->out.size(), std::size_t(1));
+        QCOMPARE(r->out[0].sizes, std::vector<std::int64_t>(sizes.begin(), sizes.end()));
+        QCOMPARE(int(r->out[0].dtype), int(ScalarType::Float));
+        COMPARE_VALUES(r->out[0].values, std::vector<double>(expected.begin(), expected.end()));
     }
 
     void mutableBufferInitialState_data()

@@ -2,9 +2,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "dumptestutils.h"
 #include "pte/dumpreader.h"
+#include "pte/mappedfile.h"
 #include "testutils.h"
 #include "ziparchive.h"
 
+#include <QElapsedTimer>
+#include <QFileInfo>
 #include <QTest>
 
 using namespace pte;
@@ -167,6 +170,79 @@ private Q_SLOTS:
         QVERIFY2(r.error().message.find("'serialized_exported_program.json' declares") != std::string::npos,
             r.error().message.c_str());
         QVERIFY_RESULT(readDump(path.toStdString()));
+    }
+
+    void readsZip64Archives_data()
+    {
+        QTest::addColumn<quint64>("hole"); // zero bytes after the first entry's data
+        QTest::addRow("small, ZIP64 extras forced") << quint64(0);
+        // Past 4 GiB: the later local header offsets and the directory live only in ZIP64 fields.
+        QTest::addRow("4.4 GB, sparse") << quint64(4400000000ull);
+    }
+
+    /** Archives as Python's zipfile writes them past the 32-bit limits (sizes and offsets in ZIP64 extra fields). */
+    void readsZip64Archives()
+    {
+        QFETCH(quint64, hole);
+        const QString path = tempDir() + QStringLiteral("/zip64-%1.zip").arg(hole);
+        const QByteArray json(3000, 'j');
+        QVERIFY(writeSparseZip(path,
+            { { "a/big", "ABCD", hole }, { "a/after.json", json },
+                { "a/deflated", QByteArray(70000, 'd'), 0, true, true } }));
+        QElapsedTimer timer;
+        timer.start();
+        auto data = mapFile(path.toStdString());
+        QVERIFY_RESULT(data);
+        auto archive = ZipArchive::open(*data, "z.zip");
+        QVERIFY_RESULT(archive);
+        const ZipEntry* big = archive->find("a/big");
+        const ZipEntry* after = archive->find("a/after.json");
+        const ZipEntry* deflated = archive->find("a/deflated");
+        QVERIFY(big && after && deflated);
+        QCOMPARE(big->uncompressedSize, 4 + hole);
+        QVERIFY(after->dataOffset > hole);
+        auto bigBytes = archive->read(*big, false);
+        QVERIFY_RESULT(bigBytes);
+        QCOMPARE(std::uint64_t(bigBytes->size()), 4 + hole);
+        QCOMPARE(std::string(bigBytes->asStringView().substr(0, 4)), std::string("ABCD"));
+        auto afterBytes = archive->read(*after);
+        QVERIFY_RESULT(afterBytes);
+        QVERIFY(afterBytes->asStringView() == json.toStdString());
+        // Both sizes of the deflated entry come from its ZIP64 extra field, not the saturated 0xffffffff.
+        QCOMPARE(deflated->uncompressedSize, std::uint64_t(70000));
+        QVERIFY(deflated->compressedSize < 1000);
+        auto inflated = archive->read(*deflated);
+        QVERIFY_RESULT(inflated);
+        QCOMPARE(inflated->size(), std::size_t(70000));
+        qInfo("opened and read %s in %lld ms", qPrintable(QTest::currentDataTag()), qint64(timer.elapsed()));
+    }
+
+    /** A 4.4 GB PT2 archive: a 4.1 GiB stored weight, then the exported program past 4 GiB, like torch writes it. */
+    void readsDumpsPast4GiB()
+    {
+        const QString path = tempDir() + QStringLiteral("/big.pt2");
+        const QByteArray config = pt2WeightsConfig(false);
+        const std::int64_t steps = 3;
+        const std::uint64_t weightBytes = 4402341472ull; // 4.1 GiB
+        QVERIFY(writeSparseZip(path,
+            { { "archive/archive_format", "pt2" }, { "archive/data/weights/model_weights_config.json", config },
+                { "archive/data/weights/weight_0", floatBytes({ 1.f, 2.f, 3.f, 4.f }), weightBytes - 16 },
+                { "archive/data/weights/weight_1", QByteArray(reinterpret_cast<const char*>(&steps), 8) },
+                { "archive/models/model.json", readDumpData("counter_single_key.json") } }));
+        QVERIFY(QFileInfo(path).size() > 4400000000ll);
+        QElapsedTimer timer;
+        timer.start();
+        const auto r = readDump(path.toStdString());
+        QVERIFY_RESULT(r);
+        qInfo(
+            "readDump of the %.2f GB archive: %lld ms", double(QFileInfo(path).size()) / 1e9, qint64(timer.elapsed()));
+        QCOMPARE((*r)->container, DumpSet::Container::Pt2Archive);
+        const ExportedProgram& ep = *(*r)->methods.at(0).second;
+        QVERIFY(ep.missingWeights.empty());
+        const WeightTensor& w = ep.weights.at("weight");
+        QCOMPARE(std::uint64_t(w.data.size()), weightBytes);
+        QCOMPARE(*tensorElements(w, 8), (std::vector<double> { 1, 2, 3, 4 }));
+        QCOMPARE(*tensorElements(ep.weights.at("steps"), 1), (std::vector<double> { 3 }));
     }
 };
 

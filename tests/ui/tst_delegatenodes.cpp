@@ -76,7 +76,7 @@ private Q_SLOTS:
         QSignalSpy failed(&doc, &Document::emitFailed);
         doc.emitProgram({});
         QTRY_COMPARE_WITH_TIMEOUT(emitted.size() + failed.size(), 1, 60000);
-        QVERIFY2(failed.isEmpty(), qPrintable(failed.isEmpty() ? QString() : failed.first().first().toString()));
+        QVERIFY2(failed.isEmpty(), qPrintable(fixtures::failureText(failed)));
         checkIdentifierModel(doc.snapshot());
 
         InstructionModel instructions;

@@ -3,22 +3,29 @@
 #include "models/diagnostictarget.h"
 #include "uifixtures.h"
 
-#include <QRegularExpression>
 #include <QTest>
 
 using namespace pte::ui;
+
+Q_DECLARE_METATYPE(pte::Location)
 
 class TestDiagnosticTarget : public QObject
 {
     Q_OBJECT
 private:
-    static pte::Diagnostic diag(const std::string& path, const std::string& message = {}, const std::string& file = {})
+    /** A diagnostic about `file` at `at`; its message says nothing useful, so only the fields can resolve it. */
+    static pte::Diagnostic diag(const pte::Location& at, const std::string& file = {})
     {
         pte::Diagnostic d;
-        d.fieldPath = path;
-        d.message = message;
+        d.message = "something is wrong";
         d.file = file;
+        d.location = at;
         return d;
+    }
+    static pte::Location place(const std::string& method, std::int64_t chain, std::int64_t instruction,
+        std::int64_t value, const std::string& node = {})
+    {
+        return pte::Location { method, node, chain, instruction, value };
     }
 
 private Q_SLOTS:
@@ -26,75 +33,68 @@ private Q_SLOTS:
     // the offscreen platform's note that it cannot propagate size hints.
     void init() { fixtures::failOnQtWarnings(); }
 
-    void resolvesProgramPaths()
+    void resolvesProgramPlaces_data()
     {
+        QTest::addColumn<pte::Location>("at");
+        QTest::addColumn<QString>("method");
+        QTest::addColumn<int>("chain");
+        QTest::addColumn<int>("instruction");
+        QTest::addColumn<int>("value");
+        QTest::addRow("instruction") << place("forward", 0, 2, -1) << "forward" << 0 << 2 << -1;
+        QTest::addRow("value") << place("forward", -1, -1, 3) << "forward" << -1 << -1 << 3;
+        QTest::addRow("constant method's value") << place("get_answer", -1, -1, 0) << "get_answer" << -1 << -1 << 0;
+        QTest::addRow("chain only") << place("forward", 0, -1, -1) << "forward" << 0 << -1 << -1;
+        // A value index the plan does not have (an out-of-range output): the method, no value.
+        QTest::addRow("value out of range") << place("forward", -1, -1, 4000) << "forward" << -1 << -1 << -1;
+        QTest::addRow("unknown method") << place("nope", 0, 1, -1) << "" << -1 << -1 << -1;
+        QTest::addRow("method only") << place("forward", -1, -1, -1) << "forward" << -1 << -1 << -1;
+        QTest::addRow("nothing") << pte::Location {} << "" << -1 << -1 << -1;
+    }
+    void resolvesProgramPlaces()
+    {
+        QFETCH(pte::Location, at);
+        QFETCH(QString, method);
+        QFETCH(int, chain);
+        QFETCH(int, instruction);
+        QFETCH(int, value);
         const auto snap = fixtures::makeSnapshot();
-        auto t = resolveDiagnostic(*snap, diag("execution_plan[0].chains[0].instructions[2].instr_args.args[1]"));
-        QCOMPARE(t.method, QStringLiteral("forward"));
-        QCOMPARE(t.chain, 0);
-        QCOMPARE(t.instruction, 2);
-        QCOMPARE(t.value, -1);
-
-        t = resolveDiagnostic(*snap, diag("execution_plan[0].values[3]"));
-        QCOMPARE(t.method, QStringLiteral("forward"));
-        QCOMPARE(t.value, 3);
-        QCOMPARE(t.instruction, -1);
-
-        t = resolveDiagnostic(*snap, diag("execution_plan[1].values[0].val"));
-        QCOMPARE(t.method, QStringLiteral("get_answer"));
-        QCOMPARE(t.value, 0);
-
-        t = resolveDiagnostic(*snap, diag("execution_plan[0].outputs[0]"));
-        QCOMPARE(t.value, 5);
-        t = resolveDiagnostic(*snap, diag("execution_plan[0].inputs[0]"));
-        QCOMPARE(t.value, 0);
-
-        t = resolveDiagnostic(*snap, diag("execution_plan[0].chains[0]"));
-        QCOMPARE(t.chain, 0);
-        QCOMPARE(t.instruction, -1);
-
-        t = resolveDiagnostic(*snap, diag("execution_plan[0].operators[1]"));
-        QCOMPARE(t.method, QStringLiteral("forward"));
-        QCOMPARE(t.value, -1);
-        QCOMPARE(t.instruction, -1);
-
-        QVERIFY(!resolveDiagnostic(*snap, diag("execution_plan[9].values[0]")).isValid());
-        QVERIFY(!resolveDiagnostic(*snap, diag("constant_segment.offsets[2]")).isValid());
-        QVERIFY(!resolveDiagnostic(*snap, diag("")).isValid());
+        const auto t = resolveDiagnostic(*snap, diag(at, "model.pte"));
+        QCOMPARE(t.method, method);
+        QCOMPARE(t.chain, chain);
+        QCOMPARE(t.instruction, instruction);
+        QCOMPARE(t.value, value);
+        QVERIFY(t.nodes.isEmpty());
     }
 
     void resolvesDumpNodes()
     {
         auto snap = fixtures::makeSnapshot();
-        auto ep = std::make_shared<pte::ExportedProgram>(*snap->dumpMethods.front().program);
-        for (std::size_t i = 0; i < ep->graph.nodes.size(); ++i)
-            ep->graph.nodes[i].jsonPath = "graph_module.graph.nodes[" + std::to_string(i) + "]";
-        snap->dumpMethods.front().program = ep;
-        snap->finalize();
-        const std::string file = ep->source;
-
-        // By JSON path (longest prefix at a boundary).
-        auto t = resolveDiagnostic(*snap, diag("graph_module.graph.nodes[1].inputs[0].arg", "odd argument", file));
+        const std::string file = snap->dumpMethods.front().program->source;
+        auto node = [&](const std::string& method, const std::string& name, const std::string& in) {
+            return resolveDiagnostic(*snap, diag(place(method, -1, -1, -1, name), in));
+        };
+        // A node of the dump method whose source is the diagnostic's file.
+        auto t = node("", "mul", file);
         QCOMPARE(t.method, QStringLiteral("forward"));
         QCOMPARE(t.nodes, QStringList { QStringLiteral("mul") });
-        t = resolveDiagnostic(*snap, diag("graph_module.graph.nodes[2]", "x", file));
-        QCOMPARE(t.nodes, QStringList { QStringLiteral("copy") });
-        // "nodes[1" is not "nodes[10]".
-        t = resolveDiagnostic(*snap, diag("graph_module.graph.nodes[10]", "x", file));
-        QCOMPARE(t.method, QStringLiteral("forward"));
-        QVERIFY(t.nodes.isEmpty());
-        // By the node the message names.
-        t = resolveDiagnostic(*snap,
-            diag("", "method 'forward': node 'add' (torch.ops.aten.add.Tensor): unknown operator", "somewhere-else"));
+        // A placeholder (the buffer input "buf").
+        t = node("forward", "buf", file);
+        QCOMPARE(t.nodes, QStringList { QStringLiteral("buf") });
+        // The method named by the location when the file is another (the emitter's).
+        t = node("forward", "add", "emitter");
         QCOMPARE(t.method, QStringLiteral("forward"));
         QCOMPARE(t.nodes, QStringList { QStringLiteral("add") });
-        // By the input the message names: its placeholder.
-        t = resolveDiagnostic(*snap, diag("", "method 'forward': mutable buffer 'running' is memory planned", file));
-        QCOMPARE(t.nodes, QStringList { QStringLiteral("buf") });
-        t = resolveDiagnostic(*snap, diag("", "parameter 'lin.weight' is odd", file));
-        QCOMPARE(t.nodes, QStringList { QStringLiteral("w") });
+        // A node the graph lacks: the method only.
+        t = node("forward", "nope", file);
+        QCOMPARE(t.method, QStringLiteral("forward"));
+        QVERIFY(t.nodes.isEmpty());
         // Neither file nor method matches.
-        QVERIFY(!resolveDiagnostic(*snap, diag("graph_module.graph.nodes[0]", "x", "other.pt2")).isValid());
+        QVERIFY(!node("other", "mul", "other.pt2").isValid());
+        // The message is never read: naming a node there resolves nothing.
+        pte::Diagnostic d;
+        d.message = "method 'forward': node 'add' (torch.ops.aten.add.Tensor): unknown operator";
+        d.file = "somewhere-else";
+        QVERIFY(!resolveDiagnostic(*snap, d).isValid());
     }
 };
 

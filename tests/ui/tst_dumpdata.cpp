@@ -144,7 +144,8 @@ private Q_SLOTS:
         QCOMPARE(cell(model, 1, SampleInputModel::InputColumn), QStringLiteral("mask"));
         QCOMPARE(cell(model, 1, SampleInputModel::PathColumn), QStringLiteral("kwargs['mask']"));
         QCOMPARE(cell(model, 1, SampleInputModel::DTypeColumn), QStringLiteral("bool"));
-        QCOMPARE(cell(model, 1, SampleInputModel::ValuesColumn), QStringLiteral("true, false"));
+        QCOMPARE(
+            cell(model, 1, SampleInputModel::ValuesColumn), QStringLiteral("True, False")); // as Python prints bools
         // Leaves no user input takes follow, without an input name; ten elements show eight and "…".
         QCOMPARE(cell(model, 2, SampleInputModel::InputColumn), QString());
         QCOMPARE(cell(model, 2, SampleInputModel::PathColumn), QStringLiteral("args[1]"));

@@ -140,7 +140,7 @@ private Q_SLOTS:
         QSignalSpy failed(&doc, &Document::emitFailed);
         doc.emitProgram(settings);
         QTRY_COMPARE_WITH_TIMEOUT(emitted.size() + failed.size(), 1, 60000);
-        QVERIFY2(failed.isEmpty(), qPrintable(failed.isEmpty() ? QString() : failed.first().first().toString()));
+        QVERIFY2(failed.isEmpty(), qPrintable(fixtures::failureText(failed)));
         auto snap = doc.snapshot();
         // By default (as in ExecuTorch) the example's mutable buffer num_calls has no stored initial state.
         QVERIFY(snap->emitted);
@@ -161,7 +161,7 @@ private Q_SLOTS:
         settings.primGetters = parsePrimGetters(QStringLiteral("forward=1")).getters;
         doc.emitProgram(settings);
         QCOMPARE(failed2.size(), 1);
-        QCOMPARE(failed2.first().first().toString(), QStringLiteral("\"forward\" is both a method and a prim getter."));
+        QCOMPARE(fixtures::failureText(failed2), QStringLiteral("\"forward\" is both a method and a prim getter."));
     }
 
     void initialisesMutableBuffersWhenAsked()
@@ -182,7 +182,7 @@ private Q_SLOTS:
         QSignalSpy failed(&doc, &Document::emitFailed);
         doc.emitProgram(settings);
         QTRY_COMPARE_WITH_TIMEOUT(emitted.size() + failed.size(), 1, 60000);
-        QVERIFY2(failed.isEmpty(), qPrintable(failed.isEmpty() ? QString() : failed.first().first().toString()));
+        QVERIFY2(failed.isEmpty(), qPrintable(fixtures::failureText(failed)));
         const auto snap = doc.snapshot();
         QVERIFY(snap->emitted);
         // Entry 0 is the reserved placeholder; num_calls (one i64) is entry 1.

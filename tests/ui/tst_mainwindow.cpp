@@ -1,9 +1,12 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
+#include "../core/dumptestutils.h"
 #include "mainwindow.h"
 #include "models/delegatemodel.h"
 #include "models/diagnosticmodel.h"
 #include "models/instructionmodel.h"
+#include "pte/dumpreader.h"
+#include "pte/emitter.h"
 #include "pte/ptewriter.h"
 #include "testutils.h"
 #include "uifixtures.h"
@@ -71,6 +74,21 @@ bool waitEither(QSignalSpy& a, QSignalSpy& b, int timeoutMs = 60000)
 }
 QString ptePath(const char* name) { return pte::test::corpusPath(QStringLiteral("pte/") + QLatin1String(name)); }
 
+/** The program emitted from tests/data/<relative> and saved (the project's emitter and writer); empty on failure. */
+QString emittedPte(const QString& relative)
+{
+    auto set = pte::readDump(QString(pte::test::testDataDir() + QLatin1Char('/') + relative).toStdString());
+    if (!set)
+        return {};
+    auto out = pte::emitProgram((*set)->methods);
+    if (!out)
+        return {};
+    auto laid = pte::layoutEmitted(std::move(out->program), *out);
+    const QString path =
+        pte::test::tempDir() + QLatin1Char('/') + QFileInfo(relative).completeBaseName() + QStringLiteral(".pte");
+    return laid && pte::writePte(*laid, path.toStdString()) ? path : QString();
+}
+
 /** Runs `act` once on the next modal widget of type T (a dialog opened by the code under test). */
 template <typename T, typename F> void onNextModal(F act)
 {
@@ -108,7 +126,7 @@ private:
         if (!waitEither(finished, failed))
             return false;
         if (!failed.isEmpty()) {
-            *skip = failed.first().first().toString();
+            *skip = fixtures::failureText(failed);
             return false;
         }
         auto* graph = w.findChild<GraphPanel*>(QStringLiteral("graphPanel"));
@@ -583,67 +601,7 @@ private Q_SLOTS:
         QVERIFY(!w.windowIcon().isNull());
     }
 
-    void opensPteAndCrossSelects()
-    {
-        PTE_REQUIRE_CORPUS();
-        MainWindow w;
-        QString skip;
-        if (!open(w,
-                { ptePath("corey-cole_djl-executorch-engine__src__test__resources__models__stress__stress_mlp.pte") },
-                &skip)) {
-            if (skip.contains(QStringLiteral("not implemented")))
-                QFAIL("readPteFile failed");
-            QFAIL(qPrintable(skip));
-        }
-        auto* methods = w.findChild<QTableView*>(QStringLiteral("methodsView"));
-        auto* instructions = w.findChild<QTableView*>(QStringLiteral("instructionsView"));
-        auto* values = w.findChild<QTableView*>(QStringLiteral("valuesView"));
-        QCOMPARE(methods->model()->rowCount(), 1);
-        QCOMPARE(instructions->model()->rowCount(), 14);
-        QCOMPARE(w.currentMethod(), QStringLiteral("forward"));
-
-        // Filter bar.
-        auto* filter = w.findChild<QLineEdit*>(QStringLiteral("instructionFilter"));
-        filter->setText(QStringLiteral("xnnpack"));
-        QTRY_COMPARE(instructions->model()->rowCount(), 2);
-        QCOMPARE(
-            w.findChild<QLabel*>(QStringLiteral("instructionCount"))->text(), QStringLiteral("2 of 14 instructions"));
-        filter->clear();
-        QTRY_COMPARE(instructions->model()->rowCount(), 14);
-
-        // Instruction -> graph node and values.
-        auto* graph = w.findChild<GraphPanel*>(QStringLiteral("graphPanel"));
-        QVERIFY(graph->view()->nodeCount() > 14);
-        w.selectInstruction(6);
-        const auto nodes = graph->selectedNodes();
-        QCOMPARE(nodes.size(), std::size_t(1));
-        QCOMPARE(graph->graph().nodes[std::size_t(nodes.front())].instruction, 6);
-        QVERIFY(!values->selectionModel()->selectedRows().isEmpty());
-
-        // Node -> instruction (through Find, as a user would).
-        auto* find = graph->findChild<QLineEdit*>(QStringLiteral("graphFind"));
-        find->setText(QStringLiteral("clamp"));
-        QVERIFY(graph->findNext());
-        const auto rows = instructions->selectionModel()->selectedRows();
-        QCOMPARE(rows.size(), 1);
-        QCOMPARE(rows.front().siblingAtColumn(InstructionModel::OperatorColumn).data().toString(),
-            QStringLiteral("aten::clamp.out"));
-
-        // Copy as JSON.
-        const QString json = w.selectedRowsText(instructions, true);
-        const auto doc = QJsonDocument::fromJson(json.toUtf8());
-        QVERIFY(doc.isArray());
-        QCOMPARE(doc.array().size(), 1);
-        QCOMPARE(doc.array().first().toObject().value(QStringLiteral("Kind")).toString(), QStringLiteral("KernelCall"));
-        QVERIFY(w.selectedRowsText(instructions, false).startsWith(QStringLiteral("Id\tKind\tOperator")));
-
-        // Sizes and operators are filled.
-        QVERIFY(w.findChild<QTableView*>(QStringLiteral("sizesView"))->model()->rowCount() > 3);
-        QCOMPARE(w.findChild<QTableView*>(QStringLiteral("operatorsView"))->model()->rowCount(), 4);
-        QCOMPARE(w.findChild<QTableView*>(QStringLiteral("delegatesView"))->model()->rowCount(), 2);
-    }
-
-    void showsSampleInputsAndNamedData()
+    void showsSampleInputs()
     {
         PTE_REQUIRE_CORPUS();
         MainWindow w;
@@ -659,9 +617,123 @@ private Q_SLOTS:
         QCOMPARE(note->text(),
             QStringLiteral("Sample inputs from et_pt2_archive_linear.pt2:linear_3/data/sample_inputs/model.pt"));
         QVERIFY(samples->isVisibleTo(&w));
+    }
 
-        QVERIFY2(open(w, { pte::test::testDataDir() + QStringLiteral("/dumps/delegate_named_data.json") }, &error),
-            qPrintable(error));
+    // The behaviours of the corpus functions above, on committed inputs (the corpus adds rows where it is set).
+
+    /** Filter, cross-select, find, copy, and the delegate and operator views, on a program with delegate and
+     *  kernel calls: one emitted from tests/data and saved by the project, and the corpus' stress_mlp.pte. */
+    void opensProgramAndCrossSelects_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<int>("instructionCount");
+        QTest::addColumn<int>("delegateCalls"); // rows the filter "xnnpack" keeps
+        QTest::addColumn<int>("select"); // an instruction to select
+        QTest::addColumn<QString>("find"); // a node to find, run by a kernel
+        QTest::addColumn<QString>("foundOperator");
+        QTest::addColumn<int>("operators");
+        QTest::addColumn<int>("delegates");
+        QTest::addRow("emitted delegate_edge")
+            << emittedPte(QStringLiteral("dumps/delegate_edge.json")) << 2 << 1 << 1 << "mul"
+            << "aten::mul.out" << 1 << 1;
+        if (!pte::test::corpusDir().isEmpty())
+            QTest::addRow("corpus stress_mlp")
+                << ptePath("corey-cole_djl-executorch-engine__src__test__resources__models__stress__stress_mlp.pte")
+                << 14 << 2 << 6 << "clamp"
+                << "aten::clamp.out" << 4 << 2;
+    }
+    void opensProgramAndCrossSelects()
+    {
+        QFETCH(QString, path);
+        QFETCH(int, instructionCount);
+        QFETCH(int, delegateCalls);
+        QFETCH(int, select);
+        QFETCH(QString, find);
+        QFETCH(QString, foundOperator);
+        QFETCH(int, operators);
+        QFETCH(int, delegates);
+        QVERIFY(!path.isEmpty());
+        MainWindow w;
+        QString error;
+        QVERIFY2(open(w, { path }, &error), qPrintable(error));
+        auto* methods = w.findChild<QTableView*>(QStringLiteral("methodsView"));
+        auto* instructions = w.findChild<QTableView*>(QStringLiteral("instructionsView"));
+        auto* values = w.findChild<QTableView*>(QStringLiteral("valuesView"));
+        QCOMPARE(methods->model()->rowCount(), 1);
+        QCOMPARE(instructions->model()->rowCount(), instructionCount);
+        QCOMPARE(w.currentMethod(), QStringLiteral("forward"));
+
+        // Filter bar.
+        auto* filter = w.findChild<QLineEdit*>(QStringLiteral("instructionFilter"));
+        filter->setText(QStringLiteral("xnnpack"));
+        QTRY_COMPARE(instructions->model()->rowCount(), delegateCalls);
+        QCOMPARE(w.findChild<QLabel*>(QStringLiteral("instructionCount"))->text(),
+            QStringLiteral("%1 of %2 instructions").arg(delegateCalls).arg(instructionCount));
+        filter->clear();
+        QTRY_COMPARE(instructions->model()->rowCount(), instructionCount);
+
+        // Instruction -> graph node and values.
+        auto* graph = w.findChild<GraphPanel*>(QStringLiteral("graphPanel"));
+        QVERIFY(graph->view()->nodeCount() >= instructionCount);
+        w.selectInstruction(select);
+        const auto nodes = graph->selectedNodes();
+        QCOMPARE(nodes.size(), std::size_t(1));
+        QCOMPARE(graph->graph().nodes[std::size_t(nodes.front())].instruction, select);
+        QVERIFY(!values->selectionModel()->selectedRows().isEmpty());
+
+        // Node -> instruction (through Find, as a user would).
+        auto* findEdit = graph->findChild<QLineEdit*>(QStringLiteral("graphFind"));
+        findEdit->setText(find);
+        QVERIFY(graph->findNext());
+        const auto rows = instructions->selectionModel()->selectedRows();
+        QCOMPARE(rows.size(), 1);
+        QCOMPARE(rows.front().siblingAtColumn(InstructionModel::OperatorColumn).data().toString(), foundOperator);
+
+        // Copy as JSON and as text.
+        const auto doc = QJsonDocument::fromJson(w.selectedRowsText(instructions, true).toUtf8());
+        QVERIFY(doc.isArray());
+        QCOMPARE(doc.array().size(), 1);
+        QCOMPARE(doc.array().first().toObject().value(QStringLiteral("Kind")).toString(), QStringLiteral("KernelCall"));
+        QVERIFY(w.selectedRowsText(instructions, false).startsWith(QStringLiteral("Id\tKind\tOperator")));
+
+        // Sizes, operators and delegates are filled.
+        QCOMPARE(w.findChild<QTableView*>(QStringLiteral("operatorsView"))->model()->rowCount(), operators);
+        QCOMPARE(w.findChild<QTableView*>(QStringLiteral("delegatesView"))->model()->rowCount(), delegates);
+        QVERIFY(w.findChild<QTableView*>(QStringLiteral("sizesView"))->model()->rowCount() > 1);
+    }
+
+    /** Sample inputs of a legacy torch.export zip assembled in the test (an i64 tensor, an int, kwargs), then a
+     *  dump with named data and no sample inputs. */
+    void showsCommittedSampleInputs()
+    {
+        using namespace pte::test;
+        using namespace pte::test::pk;
+        const std::vector<std::int64_t> ids { 11, -4 };
+        const std::string pickle = "\x80\x02(" + tensorPickle({ "", "LongStorage", "0", 2, { 2 }, { 1 }, 0, false })
+            + "K\x03t}(" + str("flag") + "\x88" + str("name") + str("x") + "u\x86.";
+        const QString path = tempDir() + QStringLiteral("/samples.pt2");
+        QVERIFY(writeZip(path,
+            { { "serialized_exported_program.json", readDumpData("all_alternatives.json") },
+                { "serialized_example_inputs.pt",
+                    torchSaveZip(pickle, { { "0", QByteArray(reinterpret_cast<const char*>(ids.data()), 16) } }) } }));
+        MainWindow w;
+        QString error;
+        QVERIFY2(open(w, { path }, &error), qPrintable(error));
+        auto* samples = w.findChild<QTableView*>(QStringLiteral("sampleInputsView"));
+        QVERIFY(samples);
+        QVERIFY(samples->model()->rowCount() >= 4);
+        QStringList values;
+        for (int r = 0; r < samples->model()->rowCount(); ++r)
+            values << samples->model()->index(r, 5).data().toString();
+        QVERIFY2(values.contains(QStringLiteral("11, -4")), qPrintable(values.join(QLatin1Char('|'))));
+        QVERIFY(values.contains(QStringLiteral("True")));
+        auto* note = w.findChild<QLabel*>(QStringLiteral("sampleInputsNote"));
+        QVERIFY(note->text().startsWith(QStringLiteral("Sample inputs from samples.pt2:serialized_example_inputs.pt")));
+        QVERIFY(samples->isVisibleTo(&w));
+
+        // A dump without sample inputs, with named data.
+        QVERIFY2(
+            open(w, { testDataDir() + QStringLiteral("/dumps/delegate_named_data.json") }, &error), qPrintable(error));
         QCOMPARE(note->text(), QStringLiteral("The dump has no sample inputs."));
         QCOMPARE(samples->model()->rowCount(), 0);
         QVERIFY(!samples->isVisibleTo(&w)); // the note alone says there are none
@@ -677,31 +749,60 @@ private Q_SLOTS:
                 QStringLiteral("weights_0_copy") }));
     }
 
-    void corruptFileShowsMessageBar()
+    /** A file that is not a program: one built here ('A_PT' where 'ET12' belongs), and the corpus' corrupt.pte. */
+    void corruptProgramShowsMessageBar_data()
     {
-        PTE_REQUIRE_CORPUS();
+        QTest::addColumn<QString>("path");
+        const QString built = pte::test::tempDir() + QStringLiteral("/corrupt.pte");
+        QTest::addRow("built") << (pte::test::writeFile(built, QByteArray("\x1c\0\0\0A_PT", 8) + QByteArray(64, 'x'))
+                ? built
+                : QString());
+        if (!pte::test::corpusDir().isEmpty())
+            QTest::addRow("corpus") << ptePath(
+                "corey-cole_djl-executorch-engine__src__test__resources__models__corrupt.pte");
+    }
+    void corruptProgramShowsMessageBar()
+    {
+        QFETCH(QString, path);
+        QVERIFY(!path.isEmpty());
         MainWindow w;
         QString error;
-        QVERIFY(!open(
-            w, { ptePath("corey-cole_djl-executorch-engine__src__test__resources__models__corrupt.pte") }, &error));
-        if (error.contains(QStringLiteral("not implemented")))
-            QFAIL("readPteFile failed");
-        auto* bar = w.findChild<QWidget*>(QStringLiteral("messageBar"));
-        QVERIFY(bar->isVisibleTo(&w));
+        QVERIFY(!open(w, { path }, &error));
+        QVERIFY2(error.contains(QStringLiteral("corrupt.pte")), qPrintable(error));
+        QVERIFY(w.findChild<QWidget*>(QStringLiteral("messageBar"))->isVisibleTo(&w));
         QVERIFY(w.findChild<QLabel*>(QStringLiteral("messageText"))->text().contains(QStringLiteral("corrupt.pte")));
         QCOMPARE(w.findChild<QTableView*>(QStringLiteral("diagnosticsView"))->model()->rowCount(), 1);
     }
 
+    /** An ETRecord emitted, mapped back to the graph, saved and verified: one assembled from the committed dumps,
+     *  and the corpus' 2023 ETRecord. */
+    void emitsAndSavesDump_data()
+    {
+        using namespace pte::test;
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<int>("instructionCount"); // -1: some
+        const QString built = tempDir() + QStringLiteral("/window.etrecord");
+        QTest::addRow("committed add_mul")
+            << (writeZip(built,
+                    { { "ETRECORD_V0", "" },
+                        { "edge_dialect_exported_program/forward", readDumpData("../emit/add_mul.json") },
+                        { "debug_handle_map", R"({"forward": {"0": 1, "1": 2}})" } })
+                       ? built
+                       : QString())
+            << 2;
+        if (!corpusDir().isEmpty())
+            QTest::addRow("corpus etrecord 2023")
+                << corpusPath(QStringLiteral("dumps/et_sample_etrecord_2023.bin")) << -1;
+    }
     void emitsAndSavesDump()
     {
-        PTE_REQUIRE_CORPUS();
+        using namespace pte::test;
+        QFETCH(QString, path);
+        QFETCH(int, instructionCount);
+        QVERIFY(!path.isEmpty());
         MainWindow w;
         QString error;
-        if (!open(w, { pte::test::corpusPath(QStringLiteral("dumps/et_sample_etrecord_2023.bin")) }, &error)) {
-            if (error.contains(QStringLiteral("not implemented")))
-                QFAIL("readDump failed");
-            QFAIL(qPrintable(error));
-        }
+        QVERIFY2(open(w, { path }, &error), qPrintable(error));
         auto* graph = w.findChild<GraphPanel*>(QStringLiteral("graphPanel"));
         QVERIFY(graph->view()->nodeCount() > 0);
         QVERIFY(!graph->graph().instructionGraph);
@@ -717,25 +818,26 @@ private Q_SLOTS:
         QSignalSpy emitFailed(w.document(), &Document::emitFailed);
         w.emitWith({});
         QVERIFY(waitEither(emitted, emitFailed, 120000));
-        if (!emitFailed.isEmpty())
-            QFAIL(qPrintable(emitFailed.first().first().toString()));
-        auto* instructions = w.findChild<QTableView*>(QStringLiteral("instructionsView"));
-        QVERIFY(instructions->model()->rowCount() > 0);
+        QVERIFY2(emitFailed.isEmpty(), qPrintable(fixtures::failureText(emitFailed)));
+        if (instructionCount >= 0)
+            QCOMPARE(instructionTable->model()->rowCount(), instructionCount);
+        else
+            QVERIFY(instructionTable->model()->rowCount() > 0);
         QCOMPARE(instructionTable->emptyText(), QStringLiteral("No instruction matches the filters"));
         // The emitted instruction maps back to its graph node.
         w.selectInstruction(0);
         QTRY_VERIFY(!graph->isBusy());
         QTRY_VERIFY(!graph->selectedNodes().empty());
 
-        const QString out = pte::test::tempDir() + QStringLiteral("/window-emitted.pte");
+        const QString out = tempDir() + QStringLiteral("/window-emitted.pte");
+        QFile::remove(out);
         QSignalSpy saved(w.document(), &Document::saveFinished);
         QSignalSpy saveFailed(w.document(), &Document::saveFailed);
         w.saveTo(out);
         QVERIFY(waitEither(saved, saveFailed));
-        QVERIFY2(
-            saveFailed.isEmpty(), qPrintable(saveFailed.isEmpty() ? QString() : saveFailed.first().first().toString()));
+        QVERIFY2(saveFailed.isEmpty(), qPrintable(fixtures::failureText(saveFailed)));
         QByteArray stdOut, stdErr;
-        QCOMPARE(pte::test::runCli({ QStringLiteral("verify"), out }, &stdOut, &stdErr), 0);
+        QCOMPARE(runCli({ QStringLiteral("verify"), out }, &stdOut, &stdErr), 0);
     }
 };
 

@@ -4,6 +4,7 @@
 
 // Hand-built snapshots for the UI model tests: plain structs, no file readers involved.
 
+#include "document/document.h"
 #include "document/snapshot.h"
 #include "pte/emitter.h"
 #include "pte/graph.h"
@@ -12,6 +13,7 @@
 #include <QAbstractItemModel>
 #include <QAbstractItemModelTester>
 #include <QRegularExpression>
+#include <QSignalSpy>
 #include <QTest>
 
 #include <memory>
@@ -23,6 +25,13 @@ namespace pte::ui::fixtures {
 inline QString cell(const QAbstractItemModel& m, int row, int column, int role = Qt::DisplayRole)
 {
     return m.index(row, column).data(role).toString();
+}
+
+/** The first pte::Error a Document failure signal (loadFailed, emitFailed, saveFailed) carried, as text; empty when
+ *  the signal was not emitted. */
+inline QString failureText(const QSignalSpy& spy)
+{
+    return spy.isEmpty() ? QString() : QString::fromStdString(spy.first().first().value<pte::Error>().toString());
 }
 
 /** Attaches QAbstractItemModelTester (failures reported through QtTest) for the model's lifetime. */

@@ -19,19 +19,11 @@ namespace pte::ui {
 
 namespace {
 
-pte::Diagnostic errorDiagnostic(const pte::Error& error, const std::string& file)
+/** A failure of the Document's own (no file or location): invalid input. */
+pte::Error failure(const QString& message)
 {
-    pte::Diagnostic d;
-    d.severity = pte::Severity::Error;
-    d.code = error.code;
-    d.message = error.message;
-    d.offset = error.offset;
-    d.fieldPath = error.fieldPath;
-    d.file = file;
-    return d;
+    return pte::makeError(pte::ErrorCode::InvalidInput, message.toStdString());
 }
-
-QString errorText(const pte::Error& error) { return toQString(error.toString()); }
 
 std::string uniqueName(const std::vector<DumpMethod>& existing, const std::string& wanted)
 {
@@ -53,7 +45,7 @@ std::string uniqueName(const std::vector<DumpMethod>& existing, const std::strin
 struct LoadOutcome
 {
     std::shared_ptr<Snapshot> snapshot;
-    QString error; ///< set when nothing could be loaded
+    pte::Error error; ///< when nothing could be loaded
 };
 
 /** The loading job: reads every file, joins them into one snapshot. Runs on a worker. */
@@ -65,7 +57,7 @@ void loadJob(QPromise<LoadOutcome>& promise, QStringList paths, std::shared_ptr<
     for (const auto& p : paths)
         if (classifyInput(p) == InputKind::Ptd)
             ptdPath = p;
-    QString firstError;
+    std::optional<pte::Error> firstError;
     int step = 0;
     for (const QString& path : paths) {
         if (promise.isCanceled())
@@ -83,9 +75,9 @@ void loadJob(QPromise<LoadOutcome>& promise, QStringList paths, std::shared_ptr<
                 options.externalDataPath = ptdPath.toStdString();
             auto r = pte::readPteFile(p, options);
             if (!r) {
-                snap->diagnostics.push_back(errorDiagnostic(r.error(), p));
-                if (firstError.isEmpty())
-                    firstError = errorText(r.error());
+                snap->diagnostics.push_back(pte::diagnosticOf(r.error(), p));
+                if (!firstError)
+                    firstError = r.error();
                 break;
             }
             snap->pteFile = r.value();
@@ -101,9 +93,9 @@ void loadJob(QPromise<LoadOutcome>& promise, QStringList paths, std::shared_ptr<
         case InputKind::Unknown: {
             auto r = pte::readDump(p);
             if (!r) {
-                snap->diagnostics.push_back(errorDiagnostic(r.error(), p));
-                if (firstError.isEmpty())
-                    firstError = errorText(r.error());
+                snap->diagnostics.push_back(pte::diagnosticOf(r.error(), p));
+                if (!firstError)
+                    firstError = r.error();
                 break;
             }
             const auto& set = *r.value();
@@ -133,8 +125,8 @@ void loadJob(QPromise<LoadOutcome>& promise, QStringList paths, std::shared_ptr<
     }
     if (snap->isEmpty()) {
         promise.addResult(LoadOutcome { nullptr,
-            firstError.isEmpty() ? QStringLiteral("Nothing to show in %1.").arg(paths.join(QStringLiteral(", ")))
-                                 : firstError });
+            firstError ? *firstError
+                       : failure(QStringLiteral("Nothing to show in %1.").arg(paths.join(QStringLiteral(", ")))) });
         return;
     }
     snap->finalize();
@@ -145,12 +137,12 @@ void loadJob(QPromise<LoadOutcome>& promise, QStringList paths, std::shared_ptr<
 struct EmitOutcome
 {
     std::shared_ptr<const pte::EmitterOutput> output;
-    QString error;
+    pte::Error error; ///< when output is null
 };
 
 struct SaveOutcome
 {
-    QString error;
+    std::optional<pte::Error> error;
 };
 
 } // namespace
@@ -299,7 +291,7 @@ void Document::open(const QStringList& paths, bool append)
 void Document::emitProgram(const EmitSettings& settings)
 {
     if (!m_snapshot || m_snapshot->dumpMethods.empty()) {
-        Q_EMIT emitFailed(QStringLiteral("There are no graph-dump methods to emit."));
+        Q_EMIT emitFailed(failure(QStringLiteral("There are no graph-dump methods to emit.")));
         return;
     }
     auto snap = std::make_shared<Snapshot>(*m_snapshot);
@@ -314,7 +306,8 @@ void Document::emitProgram(const EmitSettings& settings)
             dm.name = *settings.methodNames[i];
         }
         if (dm.name.empty() || !names.insert(dm.name).second) {
-            Q_EMIT emitFailed(QStringLiteral("Method name \"%1\" is empty or used twice.").arg(toQString(dm.name)));
+            Q_EMIT emitFailed(
+                failure(QStringLiteral("Method name \"%1\" is empty or used twice.").arg(toQString(dm.name))));
             return;
         }
         methods.emplace_back(dm.name, dm.program);
@@ -322,13 +315,13 @@ void Document::emitProgram(const EmitSettings& settings)
             etrecordDelegateMap[dm.name] = dm.etrecordDelegateMap;
     }
     if (methods.empty()) {
-        Q_EMIT emitFailed(QStringLiteral("No method is selected for emission."));
+        Q_EMIT emitFailed(failure(QStringLiteral("No method is selected for emission.")));
         return;
     }
     for (const auto& [name, value] : settings.primGetters)
         if (names.count(name)) {
-            Q_EMIT emitFailed(
-                QStringLiteral("\"%1\" is both a method and a prim getter.").arg(QString::fromStdString(name)));
+            Q_EMIT emitFailed(failure(
+                QStringLiteral("\"%1\" is both a method and a prim getter.").arg(QString::fromStdString(name))));
             return;
         }
     const bool stack = settings.emitStacktrace;
@@ -357,7 +350,7 @@ void Document::emitProgram(const EmitSettings& settings)
             if (!r) {
                 if (r.error().code == pte::ErrorCode::Cancelled)
                     return;
-                promise.addResult(EmitOutcome { nullptr, errorText(r.error()) });
+                promise.addResult(EmitOutcome { nullptr, r.error() });
                 return;
             }
             promise.addResult(EmitOutcome { std::make_shared<const pte::EmitterOutput>(std::move(r).value()), {} });
@@ -399,11 +392,12 @@ bool Document::isInputFile(const QString& path) const
 void Document::save(const QString& path, const pte::WriteOptions& options)
 {
     if (!m_snapshot || !m_snapshot->program) {
-        Q_EMIT saveFailed(QStringLiteral("There is no program to save; emit first."));
+        Q_EMIT saveFailed(failure(QStringLiteral("There is no program to save; emit first.")));
         return;
     }
     if (isInputFile(path)) {
-        Q_EMIT saveFailed(QStringLiteral("%1 is an input file; ptelens never overwrites its inputs.").arg(path));
+        Q_EMIT saveFailed(
+            failure(QStringLiteral("%1 is an input file; ptelens never overwrites its inputs.").arg(path)));
         return;
     }
     auto snap = m_snapshot;
@@ -413,27 +407,27 @@ void Document::save(const QString& path, const pte::WriteOptions& options)
         [snap, target, options](QPromise<SaveOutcome>& promise, std::atomic<bool>&) {
             promise.setProgressRange(0, 2);
             if (snap->emitted) {
-                pte::SerializeOptions serialize;
-                serialize.write = options;
-                auto laid = pte::layoutForSerialization(
-                    snap->emitted->program, snap->emitted->mutableData, snap->emitted->namedData, serialize);
+                // Laid out with the serialize options of the emission (the Emit dialog's), not `options`.
+                auto laid = pte::layoutEmitted(snap->emitted->program, *snap->emitted);
                 if (!laid) {
-                    promise.addResult(SaveOutcome { errorText(laid.error()) });
+                    promise.addResult(SaveOutcome { laid.error() });
                     return;
                 }
                 promise.setProgressValue(1);
                 if (promise.isCanceled())
                     return;
-                auto w = pte::writePte(laid.value(), target, options);
-                promise.addResult(SaveOutcome { w ? QString() : errorText(w.error()) });
+                pte::WriteOptions write = snap->emitted->serialize.write;
+                write.sync = options.sync;
+                auto w = pte::writePte(laid.value(), target, write);
+                promise.addResult(SaveOutcome { w ? std::nullopt : std::optional(w.error()) });
                 return;
             }
             auto w = pte::writePte(*snap->program, target, options);
-            promise.addResult(SaveOutcome { w ? QString() : errorText(w.error()) });
+            promise.addResult(SaveOutcome { w ? std::nullopt : std::optional(w.error()) });
         },
         [this, path](const SaveOutcome& outcome) {
-            if (!outcome.error.isEmpty())
-                Q_EMIT saveFailed(outcome.error);
+            if (outcome.error)
+                Q_EMIT saveFailed(*outcome.error);
             else
                 Q_EMIT saveFinished(path);
         });
@@ -452,16 +446,8 @@ bool Document::exportDebugMaps(const QString& path, QString* error)
         return setError(QStringLiteral("There are no debug maps: emit the program or open an ETRecord."));
     if (isInputFile(path))
         return setError(QStringLiteral("%1 is an input file; ptelens never overwrites its inputs.").arg(path));
-    std::string json;
-    if (m_snapshot->emitted) {
-        json = pte::debugMapsJson(*m_snapshot->emitted);
-    } else {
-        pte::EmitterOutput maps;
-        maps.debugHandleMap = m_snapshot->etrecordMaps->debugHandleMap;
-        maps.methodToDelegateDebugIdMap = m_snapshot->etrecordMaps->delegateMap;
-        maps.instructionIdToNumOutsMap = m_snapshot->etrecordMaps->instructionIdToNumOutsMap;
-        json = pte::debugMapsJson(maps);
-    }
+    const std::string json =
+        m_snapshot->emitted ? pte::debugMapsJson(*m_snapshot->emitted) : pte::debugMapsJson(*m_snapshot->etrecordMaps);
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
         return setError(QStringLiteral("Cannot write %1: %2").arg(path, file.errorString()));

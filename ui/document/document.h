@@ -60,7 +60,9 @@ public:
     void open(const QStringList& paths, bool append = false);
     /** Emits the dump methods (background); emitFinished/emitFailed. */
     void emitProgram(const EmitSettings& settings);
-    /** Serializes the current program to path (background, atomic); saveFinished/saveFailed. */
+    /** Serializes the current program to path (background, atomic); saveFinished/saveFailed. An emitted program is
+     *  laid out with the serialize options it was emitted with (EmitSettings::serialize); `options` lay out a loaded
+     *  program, and their `sync` applies to both. */
     void save(const QString& path, const pte::WriteOptions& options = {});
     /** Writes the debug maps (ETRecord JSON layout); returns false and sets *error on failure. */
     bool exportDebugMaps(const QString& path, QString* error = nullptr);
@@ -86,12 +88,14 @@ Q_SIGNALS:
     void busyChanged(bool busy);
     void progressChanged(int percent, const QString& text);
     void snapshotChanged();
+    /** Failures carry the core's pte::Error whole: message, file offset, field path and Error::location (the
+     *  method and node an emission failed on), so views can show and navigate to it. */
     void loadFinished();
-    void loadFailed(const QString& message);
+    void loadFailed(const pte::Error& error);
     void emitFinished();
-    void emitFailed(const QString& message);
+    void emitFailed(const pte::Error& error);
     void saveFinished(const QString& path);
-    void saveFailed(const QString& message);
+    void saveFailed(const pte::Error& error);
     void cancelled();
 
 private:
@@ -107,3 +111,5 @@ private:
 };
 
 } // namespace pte::ui
+
+Q_DECLARE_METATYPE(pte::Error)

@@ -4,83 +4,21 @@
 
 #include "models/text.h"
 
-#include <QRegularExpression>
-
 namespace pte::ui {
 
 namespace {
 
-bool resolveProgramPath(const Snapshot& snapshot, const QString& path, DiagnosticTarget& t)
+/** The dump method a diagnostic is about: from the diagnostic's file, preferring the one its location names. */
+const DumpMethod* dumpMethodOf(const Snapshot& snapshot, const pte::Diagnostic& d)
 {
-    static const QRegularExpression planRe(QStringLiteral("^execution_plan\\[(\\d+)\\]"));
-    const auto plan = planRe.match(path);
-    if (!plan.hasMatch() || !snapshot.program)
-        return false;
-    const auto p = plan.captured(1).toULongLong();
-    if (p >= snapshot.program->executionPlan.size())
-        return false;
-    const pte::ExecutionPlan& ep = snapshot.program->executionPlan[std::size_t(p)];
-    t.method = toQString(ep.name);
-    const QString rest = path.mid(plan.capturedLength());
-    static const QRegularExpression instrRe(QStringLiteral("^\\.chains\\[(\\d+)\\](?:\\.instructions\\[(\\d+)\\])?"));
-    static const QRegularExpression valueRe(QStringLiteral("^\\.values\\[(\\d+)\\]"));
-    static const QRegularExpression ioRe(QStringLiteral("^\\.(inputs|outputs)\\[(\\d+)\\]"));
-    if (const auto m = instrRe.match(rest); m.hasMatch()) {
-        t.chain = m.captured(1).toInt();
-        if (m.hasCaptured(2))
-            t.instruction = m.captured(2).toInt();
-    } else if (const auto v = valueRe.match(rest); v.hasMatch()) {
-        t.value = v.captured(1).toInt();
-    } else if (const auto io = ioRe.match(rest); io.hasMatch()) {
-        const auto& list = io.captured(1) == QLatin1String("inputs") ? ep.inputs : ep.outputs;
-        const auto k = io.captured(2).toULongLong();
-        if (k < list.size())
-            t.value = list[std::size_t(k)];
-    }
-    return true;
-}
-
-QString quoted(const QString& message, const QString& what)
-{
-    const QRegularExpression re(what + QStringLiteral(" '([^']+)'"));
-    const auto m = re.match(message);
-    return m.hasMatch() ? m.captured(1) : QString();
-}
-
-/** The node whose JSON path is the longest prefix of `path` (at a '.' or '[' boundary), or nullptr. */
-const pte::Node* nodeAtPath(const pte::Graph& graph, const std::string& path)
-{
-    const pte::Node* best = nullptr;
-    for (const auto& n : graph.nodes) {
-        if (n.jsonPath.empty() || !path.starts_with(n.jsonPath))
-            continue;
-        if (path.size() > n.jsonPath.size() && path[n.jsonPath.size()] != '.' && path[n.jsonPath.size()] != '[')
-            continue;
-        if (!best || n.jsonPath.size() > best->jsonPath.size())
-            best = &n;
-    }
-    return best;
-}
-
-} // namespace
-
-DiagnosticTarget resolveDiagnostic(const Snapshot& snapshot, const pte::Diagnostic& d)
-{
-    DiagnosticTarget t;
-    if (resolveProgramPath(snapshot, toQString(d.fieldPath), t))
-        return t;
-    const QString message = toQString(d.message);
-    const QString methodName = quoted(message, QStringLiteral("method"));
-    const QString nodeName = quoted(message, QStringLiteral("node"));
-    // Candidate dump methods: from the diagnostic's file, preferring the one the message names.
+    const std::string& named = d.location.method;
     const DumpMethod* pick = nullptr;
     for (const auto& dm : snapshot.dumpMethods) {
         if (!dm.program)
             continue;
         const bool sameFile = !d.file.empty() && (dm.program->source == d.file || dm.sourceFile == d.file);
-        const bool named =
-            !methodName.isEmpty() && (toQString(dm.name) == methodName || toQString(dm.originalName) == methodName);
-        if (named && (sameFile || d.file.empty() || !pick)) {
+        const bool isNamed = !named.empty() && (dm.name == named || dm.originalName == named);
+        if (isNamed && (sameFile || d.file.empty() || !pick)) {
             pick = &dm;
             if (sameFile || d.file.empty())
                 break;
@@ -88,33 +26,47 @@ DiagnosticTarget resolveDiagnostic(const Snapshot& snapshot, const pte::Diagnost
             pick = &dm;
         }
     }
-    if (!pick)
+    return pick;
+}
+
+/** True when `name` is a node or a placeholder (graph input) of the program's graph. */
+bool hasNode(const pte::ExportedProgram& program, const std::string& name)
+{
+    for (const auto& n : program.graph.nodes)
+        if (n.name == name)
+            return true;
+    for (const auto& in : program.graph.inputs)
+        if (!in.names.empty() && in.names.front() == name)
+            return true;
+    return false;
+}
+
+} // namespace
+
+DiagnosticTarget resolveDiagnostic(const Snapshot& snapshot, const pte::Diagnostic& d)
+{
+    DiagnosticTarget t;
+    const pte::Location& at = d.location;
+    // A place in a program's plan: chain, instruction, value.
+    if (at.chain >= 0 || at.instruction >= 0 || at.value >= 0) {
+        const MethodEntry* m = snapshot.method(at.method);
+        if (!m || !m->plan)
+            return t;
+        t.method = toQString(at.method);
+        t.chain = int(at.chain);
+        t.instruction = at.chain >= 0 ? int(at.instruction) : -1;
+        if (at.value >= 0 && std::size_t(at.value) < m->plan->values.size())
+            t.value = int(at.value);
         return t;
-    t.method = toQString(pick->name);
-    const pte::Graph& graph = pick->program->graph;
-    if (const pte::Node* atPath = d.fieldPath.empty() ? nullptr : nodeAtPath(graph, d.fieldPath))
-        t.nodes << toQString(atPath->name);
-    else if (!nodeName.isEmpty())
-        for (const auto& n : graph.nodes)
-            if (toQString(n.name) == nodeName) {
-                t.nodes << nodeName;
-                break;
-            }
-    if (t.nodes.isEmpty()) {
-        // "buffer 'num_calls'", "parameter 'lin.weight'", ...: the placeholder of that input.
-        for (const char* kind : { "buffer", "parameter", "constant", "tensor constant" }) {
-            const QString target = quoted(message, QLatin1String(kind));
-            if (target.isEmpty())
-                continue;
-            for (const auto& spec : pick->program->signature.inputSpecs)
-                if (toQString(spec.target) == target && !spec.arg.names.empty()) {
-                    t.nodes << toQString(spec.arg.names.front());
-                    break;
-                }
-            if (!t.nodes.isEmpty())
-                break;
-        }
     }
+    if (const DumpMethod* dm = dumpMethodOf(snapshot, d)) {
+        t.method = toQString(dm->name);
+        if (!at.node.empty() && hasNode(*dm->program, at.node))
+            t.nodes << toQString(at.node);
+        return t;
+    }
+    if (!at.method.empty() && snapshot.method(at.method))
+        t.method = toQString(at.method);
     return t;
 }
 

@@ -21,12 +21,10 @@ struct DiagnosticTarget
 };
 
 /**
- * Resolves a diagnostic's location. Program paths ("execution_plan[1].chains[0].instructions[12]...",
- * "execution_plan[0].values[5]...", "execution_plan[0].inputs[2]" / ".outputs[0]" for the value they name)
- * name the method by its plan index. Dump diagnostics name the node by JSON path (the node whose jsonPath
- * starts the field path, e.g. "graph_module.graph.nodes[3].inputs[0]"), by "node 'name'" in the message, or by
- * "buffer 'fqn'" / "parameter 'fqn'" / "constant 'fqn'" (the placeholder of that input), in the dump method whose
- * source is the diagnostic's file (or named by "method 'name'" in the message).
+ * Resolves a diagnostic's location from its fields (pte::Diagnostic::location, set by the code that reported it;
+ * the message text is never read): a method's chain, instruction or value in the snapshot's program; else the
+ * node (or placeholder) in the dump method whose source is the diagnostic's file, preferring the method the
+ * location names; else just the named method. Locations that name what the snapshot lacks resolve to nothing.
  */
 [[nodiscard]] DiagnosticTarget resolveDiagnostic(const Snapshot& snapshot, const pte::Diagnostic& diagnostic);
 

@@ -4,6 +4,7 @@
 
 #include "models/text.h"
 #include "pte/delegatecall.h"
+#include "pte/graphtext.h"
 #include "pte/kernelarguments.h"
 
 #include <QHash>
@@ -51,59 +52,7 @@ void collectNames(const pte::Argument& arg, std::vector<const std::string*>& out
         collectNames(c, out);
 }
 
-QString argumentSummary(const pte::Argument& arg)
-{
-    switch (arg.kind) {
-    case pte::ArgKind::None:
-        return QStringLiteral("None");
-    case pte::ArgKind::Tensor:
-    case pte::ArgKind::OptionalTensor:
-    case pte::ArgKind::CustomObj:
-        return arg.names.empty() || arg.names[0].empty() ? QStringLiteral("None") : toQString(arg.names[0]);
-    case pte::ArgKind::Tensors:
-    case pte::ArgKind::OptionalTensors:
-    case pte::ArgKind::NestedTensors: {
-        QStringList parts;
-        for (const auto& n : arg.names)
-            parts << (n.empty() ? QStringLiteral("None") : toQString(n));
-        return QLatin1Char('[') + parts.join(QStringLiteral(", ")) + QLatin1Char(']');
-    }
-    case pte::ArgKind::Int:
-    case pte::ArgKind::MemoryFormat:
-    case pte::ArgKind::Layout:
-        return arg.ints.empty() ? QString() : QString::number(arg.ints[0]);
-    case pte::ArgKind::ScalarType:
-        return arg.scalarType ? dtypeName(*arg.scalarType) : QString::number(arg.ints.empty() ? 0 : arg.ints[0]);
-    case pte::ArgKind::Ints:
-        return QLatin1Char('[') + formatIntList(arg.ints) + QLatin1Char(']');
-    case pte::ArgKind::Float:
-        return arg.floats.empty() ? QString() : QString::number(arg.floats[0]);
-    case pte::ArgKind::Floats: {
-        QStringList parts;
-        for (const auto f : arg.floats)
-            parts << QString::number(f);
-        return QLatin1Char('[') + parts.join(QStringLiteral(", ")) + QLatin1Char(']');
-    }
-    case pte::ArgKind::Bool:
-        return !arg.bools.empty() && arg.bools[0] ? QStringLiteral("True") : QStringLiteral("False");
-    case pte::ArgKind::String:
-    case pte::ArgKind::Operator:
-        return arg.strings.empty() ? QString() : QLatin1Char('"') + toQString(arg.strings[0]) + QLatin1Char('"');
-    case pte::ArgKind::SymInt:
-    case pte::ArgKind::SymBool:
-    case pte::ArgKind::SymFloat:
-    case pte::ArgKind::SymInts:
-    case pte::ArgKind::SymBools:
-    case pte::ArgKind::SymFloats:
-        return formatShape(arg.syms);
-    case pte::ArgKind::Device:
-        return arg.strings.empty() ? QString() : toQString(arg.strings[0]);
-    case pte::ArgKind::Graph:
-        return QStringLiteral("graph %1").arg(arg.strings.empty() ? QString() : toQString(arg.strings[0]));
-    default:
-        return QLatin1String(pte::argKindName(arg.kind));
-    }
-}
+QString argumentSummary(const pte::Argument& arg) { return toQString(pte::argumentText(arg)); }
 
 QString tensorText(const pte::Graph& g, const std::string& name)
 {

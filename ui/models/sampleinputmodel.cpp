@@ -4,9 +4,8 @@
 
 #include "models/roles.h"
 #include "models/text.h"
+#include "pte/graphtext.h"
 
-#include <charconv>
-#include <cmath>
 #include <map>
 #include <optional>
 
@@ -16,42 +15,6 @@ namespace {
 
 /** Elements read to show the first few of a longer tensor; beyond this only the count is shown. */
 constexpr std::size_t kMaxReadElements = 1 << 16;
-
-/** One element as text, at the tensor's precision. */
-QString formatElement(double v, pte::ScalarType dtype)
-{
-    switch (dtype) {
-    case pte::ScalarType::Bool:
-        return v != 0 ? QStringLiteral("true") : QStringLiteral("false");
-    case pte::ScalarType::Byte:
-    case pte::ScalarType::Char:
-    case pte::ScalarType::Short:
-    case pte::ScalarType::Int:
-    case pte::ScalarType::Long:
-    case pte::ScalarType::UInt16:
-    case pte::ScalarType::UInt32:
-    case pte::ScalarType::UInt64:
-        if (std::isfinite(v))
-            return QString::number(static_cast<qint64>(v));
-        break;
-    default:
-        break;
-    }
-    if (std::isnan(v))
-        return QStringLiteral("nan");
-    if (std::isinf(v))
-        return v < 0 ? QStringLiteral("-inf") : QStringLiteral("inf");
-    // f32 and f64: the shortest text that reads back as the same value (Python's repr of a float32/float).
-    // f16 and bf16: the significant digits their mantissa carries.
-    if (dtype == pte::ScalarType::Half)
-        return QString::number(v, 'g', 4);
-    if (dtype == pte::ScalarType::BFloat16)
-        return QString::number(v, 'g', 3);
-    char buf[64];
-    const auto res = dtype == pte::ScalarType::Float ? std::to_chars(buf, buf + sizeof buf, static_cast<float>(v))
-                                                     : std::to_chars(buf, buf + sizeof buf, v);
-    return QString::fromLatin1(buf, int(res.ptr - buf));
-}
 
 std::optional<std::uint64_t> elementCount(const pte::TensorMeta& meta)
 {
@@ -109,16 +72,7 @@ QString formatTensorValues(const pte::WeightTensor& tensor, std::size_t maxShown
     const auto elements = pte::tensorElements(tensor, std::size_t(*count));
     if (!elements)
         return QStringLiteral("(not readable as numbers)");
-    QString out;
-    const std::size_t shown = std::min(maxShown, elements->size());
-    for (std::size_t i = 0; i < shown; ++i) {
-        if (i)
-            out += QStringLiteral(", ");
-        out += formatElement((*elements)[i], tensor.meta.dtype);
-    }
-    if (elements->size() > shown)
-        out += QStringLiteral(", …");
-    return out;
+    return toQString(pte::elementsText(*elements, tensor.meta.dtype, maxShown));
 }
 
 void SampleInputModel::setMethod(std::shared_ptr<const Snapshot> snapshot, const QString& method)
@@ -161,7 +115,7 @@ void SampleInputModel::setMethod(std::shared_ptr<const Snapshot> snapshot, const
                 break;
             case pte::SampleInput::Kind::Bool:
                 row.kind = QStringLiteral("bool");
-                row.values = leaf.boolValue ? QStringLiteral("True") : QStringLiteral("False");
+                row.values = toQString(pte::elementText(leaf.boolValue, pte::ScalarType::Bool));
                 break;
             case pte::SampleInput::Kind::Int:
                 row.kind = QStringLiteral("int");
@@ -169,7 +123,7 @@ void SampleInputModel::setMethod(std::shared_ptr<const Snapshot> snapshot, const
                 break;
             case pte::SampleInput::Kind::Float:
                 row.kind = QStringLiteral("float");
-                row.values = formatElement(leaf.floatValue, pte::ScalarType::Double);
+                row.values = toQString(pte::elementText(leaf.floatValue, pte::ScalarType::Double));
                 break;
             case pte::SampleInput::Kind::String:
                 row.kind = QStringLiteral("str");

@@ -11,27 +11,8 @@ namespace pte::ui {
 
 QString dropReasonText(pte::OutputKind kind)
 {
-    if (const char* reason = pte::emissionDropReason(kind))
-        return QLatin1String(reason);
-    switch (kind) {
-    case pte::OutputKind::BufferMutation:
-        return QStringLiteral("buffer mutation: written back into the buffer, not returned");
-    case pte::OutputKind::GradientToParameter:
-        return QStringLiteral("gradient to a parameter: not a method output");
-    case pte::OutputKind::GradientToUserInput:
-        return QStringLiteral("gradient to a user input: not a method output");
-    case pte::OutputKind::LossOutput:
-        return QStringLiteral("loss output: not returned by the emitted method");
-    case pte::OutputKind::Token:
-        return QStringLiteral("effect token: removed before emission");
-    case pte::OutputKind::UserInputMutation:
-        return QStringLiteral("user input mutation: copied back into the input, not returned");
-    case pte::OutputKind::ParameterMutation:
-        return QStringLiteral("parameter mutation: written back, not returned");
-    case pte::OutputKind::UserOutput:
-        return {};
-    }
-    return {};
+    const char* reason = pte::emissionDropReason(kind);
+    return reason ? QLatin1String(reason) : QString();
 }
 
 namespace {
@@ -96,6 +77,24 @@ void SignatureModel::setMethod(std::shared_ptr<const Snapshot> snapshot, const Q
                 fillTensor(row);
                 if (row.dropReason.isEmpty() && m->plan && kept < int(m->plan->outputs.size()))
                     row.value = m->plan->outputs[std::size_t(kept++)];
+                m_rows.push_back(std::move(row));
+            }
+            // Outputs emission adds after the signature's: a joint graph's trained parameters
+            // (ExecuTorch's weights_to_outputs_pass).
+            for (; m->plan && kept < int(m->plan->outputs.size()); ++kept) {
+                Row row;
+                row.kind = QStringLiteral("trained_parameter");
+                row.value = m->plan->outputs[std::size_t(kept)];
+                row.name = valueRef(row.value);
+                if (m->emitInfo) {
+                    const auto it = m->emitInfo->valueNames.find(row.value);
+                    if (it != m->emitInfo->valueNames.end())
+                        row.name = toQString(it->second);
+                }
+                for (const auto& spec : m->exported->signature.inputSpecs)
+                    if (!spec.arg.names.empty() && toQString(spec.arg.names.front()) == row.name)
+                        row.target = toQString(spec.target);
+                fillTensor(row);
                 m_rows.push_back(std::move(row));
             }
         }

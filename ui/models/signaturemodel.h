@@ -12,8 +12,9 @@ namespace pte::ui {
 
 /**
  * The input or output specs of one method: from the graph signature when a dump is known, else from
- * the program's inputs/outputs. Outputs that emission drops are marked (DroppedRole, colour, tooltip,
- * Reason column).
+ * the program's inputs/outputs. Outputs that emission drops (pte::emissionDropReason) are marked (DroppedRole,
+ * colour, tooltip, Reason column); the kept ones show the emitted plan's output values in order, followed by the
+ * outputs emission adds (a joint graph's trained parameters, kind "trained_parameter").
  */
 class SignatureModel : public TableModelBase
 {
@@ -64,7 +65,7 @@ private:
     std::vector<Row> m_rows; ///< a handful per method (signature size), built when the method changes
 };
 
-/** emissionDropReason(kind) from the core, or our own text while the core has none. Empty when kept. */
+/** pte::emissionDropReason(kind), the core's one decision of what emission drops; empty when the output is kept. */
 [[nodiscard]] QString dropReasonText(pte::OutputKind kind);
 
 } // namespace pte::ui

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "models/text.h"
 
+#include "pte/graphtext.h"
+
 #include <QLocale>
 #include <QStringList>
 
@@ -18,19 +20,7 @@ QString formatShape(const std::vector<std::int32_t>& sizes)
     return out + QLatin1Char(']');
 }
 
-QString formatShape(const std::vector<pte::SymInt>& sizes)
-{
-    QString out = QStringLiteral("[");
-    for (std::size_t i = 0; i < sizes.size(); ++i) {
-        if (i)
-            out += QStringLiteral(", ");
-        if (sizes[i].value)
-            out += QString::number(*sizes[i].value);
-        else
-            out += toQString(sizes[i].expr);
-    }
-    return out + QLatin1Char(']');
-}
+QString formatShape(const std::vector<pte::SymInt>& sizes) { return toQString(pte::shapeText(sizes)); }
 
 QString formatDimOrder(const std::vector<std::uint8_t>& dimOrder)
 {

@@ -39,21 +39,6 @@ pte::TensorMeta vectorMeta(std::int64_t numel)
     return m;
 }
 
-/** The ptelens source folder, from the CMakeCache.txt above the CLI binary (for schema/program.fbs). */
-std::string sourceDir(const std::string& cliPath)
-{
-    std::string dir = cliPath.substr(0, cliPath.rfind('/'));
-    for (int up = 0; up < 4 && !dir.empty(); ++up) {
-        std::ifstream cache(dir + "/CMakeCache.txt");
-        std::string line;
-        while (cache && std::getline(cache, line))
-            if (line.rfind("CMAKE_HOME_DIRECTORY:INTERNAL=", 0) == 0)
-                return line.substr(30);
-        dir = dir.substr(0, dir.rfind('/'));
-    }
-    return {};
-}
-
 std::vector<BenchMeasurement> runEmitBench(const BenchContext& ctx)
 {
     const int nodes = ctx.quick ? 2000 : 100000;

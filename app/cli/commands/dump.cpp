@@ -55,7 +55,18 @@ int runDump(const QStringList& args)
         printError(file.error());
         return ExitInvalidInput;
     }
-    printOut(pte::programToJson(*(*file)->program, dumpOptions));
+    // Streamed to stdout as it is written (no JSON tree, no whole text in memory).
+    bool written = true;
+    pte::writeProgramJson(
+        *(*file)->program,
+        [&written](std::string_view chunk) {
+            written = written && std::fwrite(chunk.data(), 1, chunk.size(), stdout) == chunk.size();
+        },
+        dumpOptions);
+    if (std::fflush(stdout) != 0 || !written) {
+        std::fprintf(stderr, "ptelens-cli dump: cannot write the output\n");
+        return ExitInternal;
+    }
     return ExitOk;
 }
 

@@ -62,8 +62,8 @@ int runEmit(const QStringList& args)
     const QStringList dumps = parser.positionalArguments();
     const QStringList named = parser.values(methodOpt);
     if ((dumps.isEmpty() && named.isEmpty()) || !parser.isSet(outOpt)) {
-        std::fprintf(
-            stderr, "ptelens-cli emit: expected at least one DUMP and -o OUT.pte\n%s", qPrintable(parser.helpText()));
+        std::fprintf(stderr, "ptelens-cli emit: expected at least one DUMP and -o OUT.pte\n%s",
+            qPrintable(helpText(parser, "emit")));
         return ExitUsage;
     }
     const QString out = parser.value(outOpt);
@@ -159,13 +159,12 @@ int runEmit(const QStringList& args)
     for (const auto& p : emitted->program.executionPlan)
         for (const auto& c : p.chains)
             instructions += c.instructions.size();
-    auto laid = pte::layoutForSerialization(
-        std::move(emitted->program), emitted->mutableData, emitted->namedData, options.serialize);
+    auto laid = pte::layoutEmitted(std::move(emitted->program), *emitted);
     if (!laid) {
         printError(laid.error());
         return exitFor(laid.error());
     }
-    if (auto w = pte::writePte(*laid, out.toStdString(), options.serialize.write); !w) {
+    if (auto w = pte::writePte(*laid, out.toStdString(), emitted->serialize.write); !w) {
         printError(w.error());
         return ExitInternal;
     }

@@ -6,13 +6,14 @@
 // named data, and the sample inputs kept with the program.
 #include "command.h"
 #include "pte/dumpreader.h"
+#include "pte/emitter.h"
+#include "pte/graphtext.h"
 
 #include <QCommandLineParser>
 
 #include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 namespace ptelens::cli {
 
@@ -35,20 +36,6 @@ const char* containerName(pte::DumpSet::Container c)
     return "unknown";
 }
 
-std::string symText(const pte::SymInt& s) { return s.value ? std::to_string(*s.value) : s.expr; }
-
-std::string metaText(const pte::TensorMeta& m)
-{
-    std::string s = pte::scalarTypeShortName(m.dtype);
-    s += "[";
-    for (std::size_t i = 0; i < m.sizes.size(); ++i)
-        s += (i ? ", " : "") + symText(m.sizes[i]);
-    s += "]";
-    if (m.deviceType != "cpu")
-        s += "@" + m.deviceType + (m.deviceIndex ? ":" + std::to_string(*m.deviceIndex) : std::string());
-    return s;
-}
-
 Json metaJson(const pte::TensorMeta& m)
 {
     Json j;
@@ -65,88 +52,6 @@ Json metaJson(const pte::TensorMeta& m)
     j["requires_grad"] = m.requiresGrad;
     j["device"] = m.deviceType + (m.deviceIndex ? ":" + std::to_string(*m.deviceIndex) : std::string());
     return j;
-}
-
-std::string floatText(double d)
-{
-    if (std::isnan(d))
-        return "nan";
-    if (std::isinf(d))
-        return d > 0 ? "inf" : "-inf";
-    std::ostringstream os;
-    os << d;
-    return os.str();
-}
-
-/** A compact, human-readable rendering of an argument. */
-std::string argText(const pte::Argument& a)
-{
-    using pte::ArgKind;
-    auto list = [](const auto& v, auto fn) {
-        std::string s = "[";
-        for (std::size_t i = 0; i < v.size(); ++i)
-            s += (i ? ", " : "") + fn(v[i]);
-        return s + "]";
-    };
-    switch (a.kind) {
-    case ArgKind::None:
-        return "None";
-    case ArgKind::Tensor:
-    case ArgKind::OptionalTensor:
-        return a.names.empty() || a.names[0].empty() ? "None" : a.names[0];
-    case ArgKind::Tensors:
-    case ArgKind::OptionalTensors:
-    case ArgKind::NestedTensors:
-        return list(a.names, [](const std::string& n) { return n.empty() ? std::string("None") : n; });
-    case ArgKind::Int:
-    case ArgKind::MemoryFormat:
-    case ArgKind::Layout:
-        return a.ints.empty() ? "?" : std::to_string(a.ints[0]);
-    case ArgKind::ScalarType:
-        return a.scalarType ? pte::scalarTypeShortName(*a.scalarType) : "dtype(" + std::to_string(a.ints[0]) + ")";
-    case ArgKind::Ints:
-    case ArgKind::IntLists:
-        return list(a.ints, [](std::int64_t v) { return std::to_string(v); });
-    case ArgKind::Float:
-        return a.floats.empty() ? "?" : floatText(a.floats[0]);
-    case ArgKind::Floats:
-    case ArgKind::FloatLists:
-    case ArgKind::Complex:
-        return list(a.floats, [](double v) { return floatText(v); });
-    case ArgKind::String:
-    case ArgKind::Operator: {
-        const std::string& s = a.strings.empty() ? std::string() : a.strings[0];
-        return s.size() > 48 ? "\"" + s.substr(0, 45) + "...\"" : "\"" + s + "\"";
-    }
-    case ArgKind::Strings:
-        return list(a.strings, [](const std::string& s) { return "\"" + s + "\""; });
-    case ArgKind::Bool:
-        return a.bools.empty() ? "?" : (a.bools[0] ? "True" : "False");
-    case ArgKind::Bools:
-        return list(a.bools, [](bool b) { return std::string(b ? "True" : "False"); });
-    case ArgKind::SymInt:
-    case ArgKind::SymBool:
-    case ArgKind::SymFloat:
-        return a.syms.empty() ? "?" : symText(a.syms[0]);
-    case ArgKind::SymInts:
-    case ArgKind::SymBools:
-    case ArgKind::SymFloats:
-        return list(a.syms, [](const pte::SymInt& s) { return symText(s); });
-    case ArgKind::Device:
-        return a.strings[0] + (a.ints.empty() ? std::string() : ":" + std::to_string(a.ints[0]));
-    case ArgKind::Graph:
-        return "graph(" + (a.strings.empty() ? std::string() : a.strings[0]) + ", "
-            + std::to_string(a.graph ? a.graph->nodes.size() : 0) + " nodes)";
-    case ArgKind::CustomObj:
-        return a.names.empty() ? "obj" : a.names[0];
-    case ArgKind::StringToArgument: {
-        std::string s = "{";
-        for (std::size_t i = 0; i < a.strings.size() && i < a.children.size(); ++i)
-            s += (i ? ", " : "") + a.strings[i] + ": " + argText(a.children[i]);
-        return s + "}";
-    }
-    }
-    return "?";
 }
 
 /** Sample-input tensors with at most this many elements show their values. */
@@ -173,46 +78,27 @@ const char* sampleKindName(pte::SampleInput::Kind k)
     return "?";
 }
 
-bool integralType(pte::ScalarType t)
-{
-    using pte::ScalarType;
-    return t == ScalarType::Byte || t == ScalarType::Char || t == ScalarType::Short || t == ScalarType::Int
-        || t == ScalarType::Long || t == ScalarType::UInt16 || t == ScalarType::UInt32 || t == ScalarType::UInt64;
-}
-
 /** "f32[3] = [0.2, 0.6, -0.1]", "i64 = 3", "None", ... */
 std::string sampleText(const pte::SampleInput& in)
 {
     using K = pte::SampleInput::Kind;
     switch (in.kind) {
     case K::Tensor: {
-        std::string s = metaText(in.tensor.meta);
+        std::string s = pte::tensorMetaText(in.tensor.meta);
         if (in.tensor.fake)
             return s + "  (fake: no data)";
-        if (const auto v = pte::tensorElements(in.tensor, kSampleValueLimit)) {
-            s += " = [";
-            for (std::size_t i = 0; i < v->size(); ++i) {
-                const double d = (*v)[i];
-                s += (i ? ", " : "");
-                if (in.tensor.meta.dtype == pte::ScalarType::Bool)
-                    s += d != 0 ? "True" : "False";
-                else if (integralType(in.tensor.meta.dtype))
-                    s += std::to_string(static_cast<long long>(d));
-                else
-                    s += floatText(d);
-            }
-            s += "]";
-        }
+        if (const auto v = pte::tensorElements(in.tensor, kSampleValueLimit))
+            s += " = [" + pte::elementsText(*v, in.tensor.meta.dtype, kSampleValueLimit) + "]";
         return s;
     }
     case K::None:
         return "None";
     case K::Bool:
-        return in.boolValue ? "True" : "False";
+        return pte::elementText(in.boolValue, pte::ScalarType::Bool);
     case K::Int:
         return std::to_string(in.intValue);
     case K::Float:
-        return floatText(in.floatValue);
+        return pte::elementText(in.floatValue, pte::ScalarType::Double);
     case K::String:
         return "\"" + in.text + "\"";
     case K::Unsupported:
@@ -247,12 +133,12 @@ Json sampleJson(const pte::SampleInput& in)
             for (const double d : *v) {
                 if (m.dtype == pte::ScalarType::Bool)
                     values.push_back(d != 0);
-                else if (integralType(m.dtype))
+                else if (pte::isIntegralType(m.dtype))
                     values.push_back(static_cast<std::int64_t>(d));
                 else if (std::isfinite(d))
                     values.push_back(d);
                 else
-                    values.push_back(floatText(d));
+                    values.push_back(pte::elementText(d, pte::ScalarType::Double));
             }
             j["values"] = std::move(values);
         }
@@ -268,7 +154,8 @@ Json sampleJson(const pte::SampleInput& in)
         j["value"] = in.intValue;
         break;
     case K::Float:
-        j["value"] = std::isfinite(in.floatValue) ? Json(in.floatValue) : Json(floatText(in.floatValue));
+        j["value"] = std::isfinite(in.floatValue) ? Json(in.floatValue)
+                                                  : Json(pte::elementText(in.floatValue, pte::ScalarType::Double));
         break;
     case K::String:
         j["value"] = in.text;
@@ -292,30 +179,6 @@ Json namedDataJson(const std::string& file, const std::string& key, const pte::L
     return j;
 }
 
-/** Why the emitted method does not return this output, or nullptr when it does. */
-const char* dropReason(pte::OutputKind k)
-{
-    switch (k) {
-    case pte::OutputKind::UserOutput:
-        return nullptr;
-    case pte::OutputKind::BufferMutation:
-        return "buffer mutation: written back into the buffer, not returned";
-    case pte::OutputKind::UserInputMutation:
-        return "user input mutation: written back into the input, not returned";
-    case pte::OutputKind::ParameterMutation:
-        return "parameter mutation: written back into the parameter, not returned";
-    case pte::OutputKind::GradientToParameter:
-        return "gradient to a parameter: training output, not returned";
-    case pte::OutputKind::GradientToUserInput:
-        return "gradient to a user input: training output, not returned";
-    case pte::OutputKind::LossOutput:
-        return "loss: training output, not returned";
-    case pte::OutputKind::Token:
-        return "side-effect token: stripped before emission";
-    }
-    return nullptr;
-}
-
 /** The argument as shown; the lowered-module JSON of a delegate call is summarized (it can be megabytes). */
 std::string inputText(const pte::ExportedProgram& ep, const pte::Node& n, std::size_t i)
 {
@@ -324,15 +187,15 @@ std::string inputText(const pte::ExportedProgram& ep, const pte::Node& n, std::s
         const auto it = ep.loweredModules.find(in.name);
         return "lowered module " + in.name + (it != ep.loweredModules.end() ? " (" + it->second->backendId + ")" : "");
     }
-    return argText(in.arg);
+    return pte::argumentText(in.arg);
 }
 
-std::string argName(const pte::Argument& a) { return a.names.empty() ? argText(a) : a.names[0]; }
+std::string argName(const pte::Argument& a) { return a.names.empty() ? pte::argumentText(a) : a.names[0]; }
 
 std::string valueMeta(const pte::Graph& g, const std::string& name)
 {
     const auto it = g.tensorValues.find(name);
-    return it == g.tensorValues.end() ? std::string() : metaText(it->second);
+    return it == g.tensorValues.end() ? std::string() : pte::tensorMetaText(it->second);
 }
 
 Json methodJson(const std::string& name, const pte::ExportedProgram& ep, bool withNodes)
@@ -353,7 +216,7 @@ Json methodJson(const std::string& name, const pte::ExportedProgram& ep, bool wi
         if (s.persistent)
             j["persistent"] = *s.persistent;
         if (s.kind == pte::InputKind::ConstantInput)
-            j["value"] = argText(s.constantValue);
+            j["value"] = pte::argumentText(s.constantValue);
         const auto tv = ep.graph.tensorValues.find(s.arg.names.empty() ? std::string() : s.arg.names[0]);
         if (tv != ep.graph.tensorValues.end())
             j["meta"] = metaJson(tv->second);
@@ -366,7 +229,7 @@ Json methodJson(const std::string& name, const pte::ExportedProgram& ep, bool wi
         j["kind"] = pte::outputKindName(s.kind);
         j["name"] = argName(s.arg);
         j["target"] = s.target;
-        const char* reason = dropReason(s.kind);
+        const char* reason = pte::emissionDropReason(s.kind);
         j["returned"] = reason == nullptr;
         if (reason)
             j["dropped_reason"] = reason;
@@ -406,7 +269,7 @@ Json methodJson(const std::string& name, const pte::ExportedProgram& ep, bool wi
                 }
                 if (o.names.empty()) {
                     Json oj;
-                    oj["name"] = argText(o);
+                    oj["name"] = pte::argumentText(o);
                     outputs.push_back(std::move(oj));
                 }
             }
@@ -493,7 +356,7 @@ void printMethodText(std::string& out, const std::string& name, const pte::Expor
         if (!s.target.empty() && s.kind != pte::InputKind::ConstantInput)
             out += " <- " + s.target;
         if (s.kind == pte::InputKind::ConstantInput)
-            out += " = " + argText(s.constantValue);
+            out += " = " + pte::argumentText(s.constantValue);
         const std::string meta = valueMeta(g, n);
         if (!meta.empty())
             out += "  " + meta;
@@ -508,7 +371,7 @@ void printMethodText(std::string& out, const std::string& name, const pte::Expor
         const std::string meta = valueMeta(g, n);
         if (!meta.empty())
             out += "  " + meta;
-        if (const char* reason = dropReason(s.kind))
+        if (const char* reason = pte::emissionDropReason(s.kind))
             out += "  [not returned: " + std::string(reason) + "]";
         out += "\n";
     }
@@ -516,7 +379,8 @@ void printMethodText(std::string& out, const std::string& name, const pte::Expor
     for (const auto& n : g.nodes) {
         std::string outs;
         for (const auto& o : n.outputs) {
-            const std::string t = o.names.empty() ? argText(o) : (o.names.size() == 1 ? o.names[0] : argText(o));
+            const std::string t =
+                o.names.empty() ? pte::argumentText(o) : (o.names.size() == 1 ? o.names[0] : pte::argumentText(o));
             outs += (outs.empty() ? "" : ", ") + t;
         }
         out += "    " + (outs.empty() ? n.name : outs) + " = " + n.qualifiedOp() + "(";
@@ -549,7 +413,7 @@ void printMethodText(std::string& out, const std::string& name, const pte::Expor
     }
     out += "\n";
     for (const auto& [fqn, w] : ep.weights)
-        out += "    " + fqn + "  " + metaText(w.meta) + "  "
+        out += "    " + fqn + "  " + pte::tensorMetaText(w.meta) + "  "
             + (w.fake ? std::string("(fake: no data)") : std::to_string(w.data.size()) + " bytes") + "\n";
     for (const auto& [lname, lm] : ep.loweredModules) {
         out += "  delegate " + lname + ": " + lm->backendId + ", " + std::to_string(lm->processedBytes.size())
@@ -638,41 +502,8 @@ int runGraph(const QStringList& args)
             if (wanted.empty())
                 others.push_back(methodJson(n, *ep, false));
         root["other_programs"] = std::move(others);
-        if (set.etrecordMaps) {
-            Json maps;
-            Json dh = Json::object();
-            for (const auto& [method, entries] : set.etrecordMaps->debugHandleMap) {
-                Json e = Json::object();
-                for (const auto& [id, handles] : entries)
-                    e[std::to_string(id)] = handles;
-                dh[method] = std::move(e);
-            }
-            maps["debug_handle_map"] = std::move(dh);
-            Json dm = Json::object();
-            for (const auto& [method, entries] : set.etrecordMaps->delegateMap) {
-                Json e = Json::object();
-                for (const auto& [id, entry] : entries) {
-                    Json x;
-                    x["name"] = entry.name;
-                    Json inner = Json::object();
-                    for (const auto& [k, v] : entry.delegateMap)
-                        inner[k] = v;
-                    x["delegate_map"] = std::move(inner);
-                    e[std::to_string(id)] = std::move(x);
-                }
-                dm[method] = std::move(e);
-            }
-            maps["delegate_map"] = std::move(dm);
-            Json no = Json::object();
-            for (const auto& [method, entries] : set.etrecordMaps->instructionIdToNumOutsMap) {
-                Json e = Json::object();
-                for (const auto& [id, n] : entries)
-                    e[std::to_string(id)] = n;
-                no[method] = std::move(e);
-            }
-            maps["instruction_id_to_num_outs_map"] = std::move(no);
-            root["etrecord"] = std::move(maps);
-        }
+        if (set.etrecordMaps) // the ETRecord layout, as `emit --debug-maps` writes it
+            root["etrecord"] = Json::parse(pte::debugMapsJson(*set.etrecordMaps), nullptr, false);
         Json diags = Json::array();
         for (const auto& d : set.diagnostics) {
             Json j;

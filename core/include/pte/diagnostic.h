@@ -32,11 +32,15 @@ struct Diagnostic
     std::optional<std::uint64_t> offset;
     std::string fieldPath;
     std::string file;
+    Location location; ///< the method, node, instruction or value it is about
 
     [[nodiscard]] std::string toString() const;
 };
 
 using Diagnostics = std::vector<Diagnostic>;
+
+/** A fatal error as an Error-severity diagnostic about `file`: code, message, offset, field path and location kept. */
+[[nodiscard]] Diagnostic diagnosticOf(const Error& error, std::string file = {});
 
 /** True when any diagnostic has Severity::Error. */
 [[nodiscard]] bool hasErrors(const Diagnostics& diags) noexcept;

@@ -106,6 +106,9 @@ struct EmitterOutput
     std::vector<std::pair<std::string, Bytes>> namedData;
     std::map<std::string, MethodEmitInfo> methods;
     Diagnostics warnings;
+    /** EmitOptions::serialize of the emission: how layoutEmitted lays the program out (then writePte with its
+     *  `write` options). */
+    SerializeOptions serialize;
     /**
      * Not part of what ExecuTorch's EmitterOutput holds: emitProgram frees its intermediate tables (one lowered
      * instruction list per method, a few allocations per instruction) on another thread while the caller goes on,
@@ -138,8 +141,21 @@ struct EmitterOutput
     const std::vector<std::pair<std::string, std::shared_ptr<const ExportedProgram>>>& methods,
     const EmitOptions& options = {});
 
-/** The ETRecord-layout JSON of the three maps ({"debug_handle_map": {method: {"0": ...}}, ...}). */
+/**
+ * layoutForSerialization of an emission's program (`program`: output.program, moved or copied) with the output's
+ * mutable data, named data and the serialize options it was emitted with (output.serialize): what every save of an
+ * emitted program goes through, so the options chosen for the emission reach the file.
+ */
+[[nodiscard]] Result<Program> layoutEmitted(Program program, const EmitterOutput& output);
+
+/**
+ * The ETRecord-layout JSON of the three debug maps ({"debug_handle_map": {method: {"0": ...}}, "delegate_map": ...,
+ * "instruction_id_to_num_outs_map": ...}), the one writer of that layout: a kernel instruction's single debug handle
+ * is a number, a delegate call's handles (instructions in instruction_id_to_num_outs_map) a list.
+ */
 [[nodiscard]] std::string debugMapsJson(const EmitterOutput& output);
+/** The same for maps read from an ETRecord. */
+[[nodiscard]] std::string debugMapsJson(const EtRecordMaps& maps);
 
 } // namespace pte
 

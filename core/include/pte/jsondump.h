@@ -4,7 +4,9 @@
 
 #include "pte/program.h"
 
+#include <functional>
 #include <string>
+#include <string_view>
 
 namespace pte {
 
@@ -28,5 +30,12 @@ struct JsonDumpOptions
  * Strings that are not valid UTF-8 have the bad bytes replaced by U+FFFD. Ends with a newline.
  */
 [[nodiscard]] std::string programToJson(const Program& program, const JsonDumpOptions& options = {});
+
+/**
+ * The same text, handed to `sink` in chunks of about 64 KiB as it is written: no JSON tree and no copy of the
+ * whole text are built, so memory stays that of the Program (what `ptelens-cli dump --json` streams to stdout).
+ */
+void writeProgramJson(
+    const Program& program, const std::function<void(std::string_view)>& sink, const JsonDumpOptions& options = {});
 
 } // namespace pte

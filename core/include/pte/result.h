@@ -35,9 +35,31 @@ enum class ErrorCode
 [[nodiscard]] const char* errorCodeName(ErrorCode code) noexcept;
 
 /**
+ * What a message is about inside a program or a graph dump, for tools that navigate to it: set by the code that
+ * finds the problem, never recovered from the message text (rewording a message changes nothing here). Fields
+ * that do not apply are empty / -1.
+ */
+struct Location
+{
+    /** The method: an execution plan's name, or a dump method's (the emitted name for emitter messages, the
+     *  dump's own name for reader messages). */
+    std::string method;
+    /** A graph node, by name; for a parameter, buffer or constant input, its placeholder's name. */
+    std::string node;
+    std::int64_t chain = -1;
+    std::int64_t instruction = -1; ///< index within `chain`
+    std::int64_t value = -1; ///< EValue index of the method's plan
+
+    [[nodiscard]] bool empty() const noexcept
+    {
+        return method.empty() && node.empty() && chain < 0 && instruction < 0 && value < 0;
+    }
+};
+
+/**
  * A fatal error: code, a full-sentence message (naming the file where relevant), and where it
  * happened: a byte offset in the file and/or a field path ("execution_plan[0].values[12]" or a JSON
- * path "graph_module.graph.nodes[3].inputs[1]").
+ * path "graph_module.graph.nodes[3].inputs[1]"), and the method, node, instruction or value it is about.
  */
 struct Error
 {
@@ -45,6 +67,7 @@ struct Error
     std::string message;
     std::optional<std::uint64_t> offset;
     std::string fieldPath;
+    Location location;
 
     /** "message (at byte N, field path)" for printing. */
     [[nodiscard]] std::string toString() const;

@@ -728,11 +728,14 @@ private:
     Result<void> placeholders();
     Result<void> writeBacksAndOutputs();
     /// One warning naming the mutable buffers planned without their initial state (count, first few, the option).
-    void warnPlannedWithoutState(const std::vector<std::string>& fqns);
+    void warnPlannedWithoutState(const std::vector<std::string>& fqns, const std::string& firstNode);
     void computeLifetimes();
     Error nodeError(const Node& n, ErrorCode code, const std::string& what) const
     {
-        return makeError(code, "method '" + m_method + "': " + this->where(n) + ": " + what, {}, n.jsonPath);
+        Error e = makeError(code, "method '" + m_method + "': " + this->where(n) + ": " + what, {}, n.jsonPath);
+        e.location.method = m_method;
+        e.location.node = n.name;
+        return e;
     }
     /** Where messages about `n` point: the node is described only when a message is built. */
     static Where where(const Node& n) { return Where(n); }
@@ -740,6 +743,8 @@ private:
     {
         if (e.fieldPath.empty())
             e.fieldPath = n.jsonPath;
+        if (e.location.node.empty())
+            e.location.node = n.name;
         return e;
     }
     std::size_t m_layoutNotes = 0; ///< info diagnostics about re-derived dim orders so far
@@ -751,7 +756,8 @@ private:
         std::array<int, 2> operands; ///< argument indices of self and other (-1: none), for the dtype
     };
     std::unordered_map<const OpSchema*, OutputRule> m_outputRules; ///< by schema
-    void warn(const std::string& msg, const std::string& path = {})
+    /** A warning about the method, or about `node` (a graph node, or the placeholder of an input). */
+    void warn(const std::string& msg, const std::string& path = {}, const std::string& node = {})
     {
         Diagnostic d;
         d.severity = Severity::Warning;
@@ -759,6 +765,8 @@ private:
         d.message = "method '" + m_method + "': " + msg;
         d.fieldPath = path;
         d.file = m_ep.source;
+        d.location.method = m_method;
+        d.location.node = node;
         m_out.warnings.push_back(std::move(d));
     }
 
@@ -1279,7 +1287,8 @@ Result<ArgMap> Lowering::bindArgs(const OpSchema& s, const Node& n)
                 idx = int(positional++);
         }
         if (idx < 0) {
-            warn(where + ": argument '" + in.name + "' is not in the schema " + s.key() + "; ignored", n.jsonPath);
+            warn(where + ": argument '" + in.name + "' is not in the schema " + s.key() + "; ignored", n.jsonPath,
+                n.name);
             continue;
         }
         const auto& sa = s.args[std::size_t(idx)];
@@ -1432,6 +1441,9 @@ void Lowering::info(const Node& n, const std::string& msg)
                                      : this->where(n) + ": " + msg);
     d.fieldPath = m_layoutNotes > kMaxNotes ? std::string() : n.jsonPath;
     d.file = m_ep.source;
+    d.location.method = m_method;
+    if (m_layoutNotes <= kMaxNotes)
+        d.location.node = n.name;
     m_out.warnings.push_back(std::move(d));
 }
 
@@ -1676,7 +1688,7 @@ Result<void> Lowering::emitUnknown(const TargetName& t, const Node& n)
     warn(this->where(n) + ": operator " + t.ns + "::" + t.op + (t.overload.empty() ? "" : "." + t.overload)
             + " is not in ptelens' schema registry; emitted with the arguments present (no defaults, no out "
               "variant), which the runtime will most likely not find",
-        n.jsonPath);
+        n.jsonPath, n.name);
     LInstr in;
     in.kind = LInstr::Kind::Kernel;
     in.name = LInstr::OperatorName { t.ns + "::" + t.op, t.overload };
@@ -2308,7 +2320,7 @@ Result<void> Lowering::lowerOp(const ResolvedTarget& r, const Node& n)
             std::any_of(s->args.begin(), s->args.end(), [](const SchemaArg& a) { return a.type.mutates; });
         if (!inPlace && !s->returns.empty())
             warn(this->where(n) + ": no out variant of " + s->key() + " is known; emitted in functional form",
-                n.jsonPath);
+                n.jsonPath, n.name);
         return emitFunctionalAsIs(*s, n);
     }
     PTE_TRY(auto given, bindArgs(*bindSchema, n));
@@ -2614,7 +2626,7 @@ Result<bool> Lowering::decompose(const TargetName& t, const Node& n)
                 warn(where + ": running statistic '" + v.fqn.value_or(v.name)
                         + "' is updated in place but not listed as a buffer mutation: memory planned with its initial "
                           "state from the dump",
-                    n.jsonPath);
+                    n.jsonPath, n.name);
             }
             LInstr in;
             in.kind = LInstr::Kind::Kernel;
@@ -3210,6 +3222,7 @@ Result<void> Lowering::placeholders()
             m_trainable.insert(o.target);
     }
     std::vector<std::string> plannedWithoutState; // mutable buffers whose dump bytes are not stored
+    std::string plannedWithoutStateNode; // the first one's placeholder, the warning's location
     for (std::size_t i = 0; i < specs.size(); ++i) {
         const auto& spec = specs[i];
         const auto& arg = g.inputs[i];
@@ -3325,15 +3338,18 @@ Result<void> Lowering::placeholders()
             }
         } else if (!mutableBuffer || m_options.initialiseMutableBuffers) {
             if (m_options.zeroFillMissingWeights) {
-                warn("weight '" + fqn + "' is missing from the dump; emitted as zeros");
+                warn("weight '" + fqn + "' is missing from the dump; emitted as zeros", {}, name);
                 data = Bytes::fromVector(std::vector<std::uint8_t>(nbytes, 0));
             } else if (!mutableBuffer) {
-                return fail(ErrorCode::InvalidInput,
+                Error e = makeError(ErrorCode::InvalidInput,
                     "method '" + m_method + "': Could not find buffer with fqn '" + fqn + "' in the dump's weights ("
                         + m_ep.source + ")");
+                e.location.node = name;
+                return fail(std::move(e));
             } else {
                 warn("mutable buffer '" + fqn
-                    + "' has no bytes in the dump: it is memory planned without an initial state");
+                        + "' has no bytes in the dump: it is memory planned without an initial state",
+                    {}, name);
             }
         }
         if (mutableBuffer) {
@@ -3345,6 +3361,8 @@ Result<void> Lowering::placeholders()
                 v.initialised = true;
                 v.data = data;
             } else if (w != m_ep.weights.end() && !m_options.initialiseMutableBuffers) {
+                if (plannedWithoutState.empty())
+                    plannedWithoutStateNode = name;
                 plannedWithoutState.push_back(fqn);
             }
         } else if (trainable) {
@@ -3358,14 +3376,14 @@ Result<void> Lowering::placeholders()
         }
         m_out.placeholders.push_back(std::move(ph));
     }
-    warnPlannedWithoutState(plannedWithoutState);
+    warnPlannedWithoutState(plannedWithoutState, plannedWithoutStateNode);
     return {};
 }
 
-void Lowering::warnPlannedWithoutState(const std::vector<std::string>& fqns)
+void Lowering::warnPlannedWithoutState(const std::vector<std::string>& fqns, const std::string& firstNode)
 {
-    // One warning for all of them: how many, the first few by name ("buffer 'x'", which the workbench resolves to
-    // the buffer's placeholder), and the option as the user sees it.
+    // One warning for all of them: how many, the first few by name, and the option as the user sees it; its location
+    // is the first one's placeholder.
     if (fqns.empty())
         return;
     constexpr std::size_t shown = 4;
@@ -3381,9 +3399,10 @@ void Lowering::warnPlannedWithoutState(const std::vector<std::string>& fqns)
         which += ") are";
     }
     warn(which
-        + " memory planned and the dump's initial state is not stored in the program: the first run starts from "
-          "undefined memory (ExecuTorch's default, without et_init_buffer). To store it, tick \"Store mutable "
-          "buffers' initial state\" in the Emit dialog or pass --init-mutable-buffers to ptelens-cli emit.");
+            + " memory planned and the dump's initial state is not stored in the program: the first run starts from "
+              "undefined memory (ExecuTorch's default, without et_init_buffer). To store it, tick \"Store mutable "
+              "buffers' initial state\" in the Emit dialog or pass --init-mutable-buffers to ptelens-cli emit.",
+        {}, firstNode);
 }
 
 Result<void> Lowering::writeBacksAndOutputs()

@@ -1,0 +1,63 @@
+# SPDX-FileCopyrightText: 2026 The ptelens authors
+# SPDX-License-Identifier: BSD-3-Clause
+# Writes the ptelens-cli(1) man page from the program's own help: `ptelens-cli --help` for the synopsis and the
+# command list, then `ptelens-cli <command> --help` for each command. Run with cmake -P:
+#   -DCLI=<ptelens-cli> -DOUTPUT=<ptelens-cli.1.gz> -DVERSION=<x.y.z>
+if(NOT CLI OR NOT OUTPUT OR NOT VERSION)
+    message(FATAL_ERROR "PteManPage.cmake needs CLI, OUTPUT and VERSION")
+endif()
+
+# Text as it reads in roff: backslashes doubled, a leading '.' or "'" protected, each line kept as is.
+function(pte_roff_text in out)
+    string(REPLACE "\\" "\\e" t "${in}")
+    string(REGEX REPLACE "(^|\n)([.'])" "\\1\\\\&\\2" t "${t}")
+    set(${out} "${t}" PARENT_SCOPE)
+endfunction()
+
+execute_process(COMMAND ${CLI} --help OUTPUT_VARIABLE usage RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${CLI} --help failed (${rc})")
+endif()
+# The command list: "  name       summary" lines between "Commands:" and the next blank line.
+string(REGEX MATCH "Commands:\n(.*)\n\n" commandBlock "${usage}")
+string(REGEX MATCHALL "\n  [a-z][a-z0-9-]*" names "\n${CMAKE_MATCH_1}")
+set(commands "")
+foreach(n IN LISTS names)
+    string(STRIP "${n}" n)
+    list(APPEND commands "${n}")
+endforeach()
+if(NOT commands)
+    message(FATAL_ERROR "no commands found in `${CLI} --help`")
+endif()
+string(REGEX MATCH "\n\n([^\n]*)\n" descLine "${usage}")
+set(description "${CMAKE_MATCH_1}")
+string(REGEX MATCH "Exit codes:[^\n]*" exitCodes "${usage}")
+
+string(TIMESTAMP today "%Y-%m-%d" UTC) # honours SOURCE_DATE_EPOCH (reproducible builds)
+set(page ".TH PTELENS-CLI 1 \"${today}\" \"ptelens ${VERSION}\" \"User Commands\"\n")
+string(APPEND page ".SH NAME\nptelens-cli \\- inspect, verify and emit ExecuTorch programs\n")
+string(APPEND page ".SH SYNOPSIS\n.B ptelens-cli\n.I command\n[\n.I options\n] [\n.I files\n]\n")
+string(APPEND page ".br\n.B ptelens-cli\n.B --version\n")
+pte_roff_text("${description}" description)
+string(APPEND page ".SH DESCRIPTION\n${description}\n")
+string(APPEND page "Each command's options follow; \\fBptelens-cli\\fR \\fIcommand\\fR \\fB--help\\fR prints the same text.\n")
+string(APPEND page ".SH COMMANDS\n")
+foreach(c IN LISTS commands)
+    execute_process(COMMAND ${CLI} ${c} --help OUTPUT_VARIABLE help RESULT_VARIABLE rc)
+    if(NOT rc EQUAL 0)
+        message(FATAL_ERROR "${CLI} ${c} --help failed (${rc})")
+    endif()
+    string(STRIP "${help}" help)
+    pte_roff_text("${help}" help)
+    string(APPEND page ".SS ${c}\n.nf\n${help}\n.fi\n")
+endforeach()
+pte_roff_text("${exitCodes}" exitCodes)
+string(APPEND page ".SH EXIT STATUS\n${exitCodes}\n")
+string(APPEND page ".SH SEE ALSO\n\\fBptelens\\fR, the graphical workbench for the same files.\n")
+
+string(REGEX REPLACE "\\.gz$" "" plain "${OUTPUT}")
+file(WRITE "${plain}" "${page}")
+execute_process(COMMAND gzip -9 -n -f "${plain}" RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "gzip of ${plain} failed")
+endif()

@@ -1,0 +1,12 @@
+// SPDX-FileCopyrightText: 2026 The ptelens authors
+// SPDX-License-Identifier: BSD-3-Clause
+#include "pte/emitter.h"
+
+namespace pte {
+
+Result<Program> layoutEmitted(Program program, const EmitterOutput& output)
+{
+    return layoutForSerialization(std::move(program), output.mutableData, output.namedData, output.serialize);
+}
+
+} // namespace pte
