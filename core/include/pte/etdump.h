@@ -106,7 +106,7 @@ struct EtdumpEvent
     std::int32_t instructionId = -1; ///< index in chains[chain].instructions (the runtime's "debug handle")
     std::int32_t delegateDebugIdInt = -1; ///< -1 = none
     std::uint32_t name = kEtdumpNoString; ///< Profile: scope name (absent on delegate events); Debug: name
-    std::uint32_t delegateDebugIdStr = kEtdumpNoString;
+    std::uint32_t delegateDebugIdStr = kEtdumpNoString; ///< an empty string reads as none, as in the Inspector
     std::uint32_t metadataOffset = 0; ///< Profile: delegate_debug_metadata bytes, as a file offset ...
     std::uint32_t metadataSize = 0; ///< ... and size (see EtDump::delegateMetadata)
     std::uint32_t payload = 0; ///< Debug: index in EtDump::values; Allocation: index in EtDump::allocations

@@ -99,6 +99,13 @@ struct ProfileTable
 [[nodiscard]] Result<ProfileTable> buildProfileTable(
     const EtDump& dump, const EtdumpJoin* join = nullptr, const ProfileOptions& options = {});
 
+/**
+ * A profile event's duration as the Inspector computes it: (end - start) / factor for operator events, and each
+ * endpoint divided apart for delegate events; an end before the start is read as a wrapped 32-bit counter when both
+ * fit in 32 bits. nullopt when it cannot be computed (or for a non-profile event).
+ */
+[[nodiscard]] std::optional<double> eventDuration(const EtdumpEvent& e, const ProfileOptions& options);
+
 /** numpy.percentile(samples, q) with linear interpolation (q in [0, 100]); NaN when empty. */
 [[nodiscard]] double numpyPercentile(std::vector<double> samples, double q);
 /** numpy.mean: pairwise summation in blocks of 128, 8 accumulators; NaN when empty. */

@@ -168,6 +168,12 @@ private:
         return id;
     }
 
+    /** A delegate identifier: an empty string is no identifier (the Inspector reads "" as none). */
+    std::uint32_t internIdentifier(const flatbuffers::String* s)
+    {
+        return s && s->size() > 0 ? intern(s) : kEtdumpNoString;
+    }
+
     static EtdumpTensor tensor(const fbe::Tensor* t)
     {
         EtdumpTensor out;
@@ -209,7 +215,7 @@ private:
         e.chainIndex = p->chain_index();
         e.instructionId = p->instruction_id();
         e.delegateDebugIdInt = p->delegate_debug_id_int();
-        e.delegateDebugIdStr = intern(p->delegate_debug_id_str());
+        e.delegateDebugIdStr = internIdentifier(p->delegate_debug_id_str());
         if (const auto* m = p->delegate_debug_metadata()) {
             e.hasMetadata = true;
             e.metadataOffset = offsetOf(m->data());
@@ -238,7 +244,7 @@ private:
         e.chainIndex = static_cast<std::int64_t>(d->chain_index()); // 2^64-1 -> -1
         e.instructionId = d->instruction_id();
         e.delegateDebugIdInt = d->delegate_debug_id_int();
-        e.delegateDebugIdStr = intern(d->delegate_debug_id_str());
+        e.delegateDebugIdStr = internIdentifier(d->delegate_debug_id_str());
         e.name = intern(d->name());
         e.payload = std::uint32_t(m_dump.values.size());
         m_dump.values.push_back(value(d->debug_entry()));
@@ -495,11 +501,15 @@ Result<std::shared_ptr<const EtDump>> readImpl(
         using type = fbv::ETDump;
     };
     const bool current = o.layout != EtdumpLayout::V010 && verifies(CurrentTag {});
-    const bool v010 = o.layout != EtdumpLayout::Current && verifies(V010Tag {});
+    bool v010 = o.layout != EtdumpLayout::Current && verifies(V010Tag {});
     const auto* base = fb.data() + rootAt;
     const auto* currentRoot = flatbuffers::GetRoot<fbe::ETDump>(base);
+    // Auto: the v0.1.0 reading needs the blocks to look like v0.1.0 ones (a corrupt current-layout buffer can verify
+    // as v0.1.0 when the damage sits in a slot that layout does not read).
+    if (v010 && o.layout == EtdumpLayout::Auto)
+        v010 = looksLikeV010(currentRoot, fb.data(), fb.size());
     if (current && v010)
-        dump->layout = looksLikeV010(currentRoot, fb.data(), fb.size()) ? EtdumpLayout::V010 : EtdumpLayout::Current;
+        dump->layout = EtdumpLayout::V010;
     else if (current)
         dump->layout = EtdumpLayout::Current;
     else if (v010)

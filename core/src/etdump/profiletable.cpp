@@ -396,6 +396,19 @@ std::string ProfileRow::delegateIdentifier() const
     return delegateIdStr.value_or(std::string());
 }
 
+std::optional<double> eventDuration(const EtdumpEvent& e, const ProfileOptions& options)
+{
+    if (e.kind != EtdumpEventKind::Profile)
+        return std::nullopt;
+    const double factor = units(options.source) / units(options.target);
+    if (e.isDelegateEvent())
+        return elapsed(double(e.startTime) / factor, double(e.endTime) / factor);
+    const auto t = elapsed(e.startTime, e.endTime);
+    if (!t)
+        return std::nullopt;
+    return double(*t) / factor;
+}
+
 double numpyPercentile(std::vector<double> samples, double q)
 {
     if (samples.empty())
@@ -469,7 +482,6 @@ Result<ProfileTable> buildProfileTable(const EtDump& dump, const EtdumpJoin* joi
                 + timeScaleName(options.target) + ")");
     ProfileTable table;
     table.options = options;
-    const double factor = units(options.source) / units(options.target);
     const Canonical canon(dump);
 
     // Merge runs with identical signatures into blocks, in first-appearance order.
@@ -544,16 +556,7 @@ Result<ProfileTable> buildProfileTable(const EtDump& dump, const EtdumpJoin* joi
                 const auto& e = dump.events[ev.profile];
                 row.profileEvents.push_back(ev.profile);
                 row.startTimes.push_back(e.startTime);
-                double d = kNaN;
-                if (row.isDelegatedOp) {
-                    const auto t = elapsed(double(e.startTime) / factor, double(e.endTime) / factor);
-                    if (t)
-                        d = *t;
-                } else {
-                    const auto t = elapsed(e.startTime, e.endTime);
-                    if (t)
-                        d = double(*t) / factor;
-                }
+                const double d = eventDuration(e, options).value_or(kNaN);
                 if (std::isnan(d) && !badDurations++)
                     firstBad = ev.profile;
                 row.raw.push_back(d);
