@@ -50,15 +50,58 @@ struct BlockCheck
     std::string first;
 };
 
-BlockCheck checkBlock(const EtDump& dump, const EtdumpRun& run, const EtdumpMethodSource& m)
+/** What each interned string of a dump is, decided once: an instruction scope, a kernel event, or other. */
+struct StringClasses
+{
+    std::vector<InstructionKind> scope; ///< by string id
+    std::vector<bool> kernel; ///< "native_call_*"
+
+    explicit StringClasses(const EtDump& dump)
+        : scope(dump.strings.size(), InstructionKind::None)
+        , kernel(dump.strings.size(), false)
+    {
+        for (std::size_t i = 0; i < dump.strings.size(); ++i) {
+            scope[i] = scopeKind(dump.strings[i]);
+            kernel[i] = dump.strings[i].rfind("native_call_", 0) == 0;
+        }
+    }
+    [[nodiscard]] InstructionKind scopeOf(std::uint32_t id) const
+    {
+        return id < scope.size() ? scope[id] : InstructionKind::None;
+    }
+    [[nodiscard]] bool isKernel(std::uint32_t id) const { return id < kernel.size() && kernel[id]; }
+};
+
+/** A method's kernel event names by operator index (kernelEventName), computed once per join. */
+std::vector<std::string> kernelNames(const EtdumpMethodSource& m)
+{
+    std::vector<std::string> out;
+    if (m.plan)
+        for (const auto& op : m.plan->operators)
+            out.push_back(kernelEventName(op));
+    return out;
+}
+
+BlockCheck checkBlock(const EtDump& dump, const EtdumpRun& run, const EtdumpMethodSource& m,
+    const StringClasses& classes, const std::vector<std::string>& kernels)
 {
     BlockCheck out;
     if (!m.plan)
         return out; // nothing to check against (maps without a program)
     const ExecutionPlan& plan = *m.plan;
-    auto disagree = [&](std::string what) {
-        if (!out.disagreements++)
-            out.first = std::move(what);
+    // Messages are built only for disagreements (a block of a million events must check fast).
+    auto label = [&](const EtdumpEvent& e) {
+        return e.kind == EtdumpEventKind::Debug ? std::string("a debug event")
+            : e.isDelegateEvent()               ? "delegate event '" + dump.delegateIdentifier(e) + "'"
+                                                : "event '" + std::string(dump.eventName(e)) + "'";
+    };
+    auto disagree = [&](const EtdumpEvent& e, const Instruction* in, std::string what) {
+        if (out.disagreements++)
+            return;
+        if (in)
+            what = " at instruction " + std::to_string(e.instructionId) + ", which is a "
+                + describeInstruction(plan, *in) + " in method '" + m.name + "'";
+        out.first = label(e) + what;
     };
     for (const auto& e : dump.runEvents(run)) {
         if (e.kind != EtdumpEventKind::Profile && e.kind != EtdumpEventKind::Debug)
@@ -66,45 +109,41 @@ BlockCheck checkBlock(const EtDump& dump, const EtdumpRun& run, const EtdumpMeth
         if (!e.inInstruction())
             continue;
         ++out.checked;
-        const std::string name(dump.eventName(e));
-        const std::string label = e.kind == EtdumpEventKind::Debug ? std::string("a debug event")
-            : e.isDelegateEvent() ? "delegate event '" + dump.delegateIdentifier(e) + "'"
-                                  : "event '" + name + "'";
         if (std::uint64_t(e.chainIndex) >= plan.chains.size()) {
-            disagree(label + " is in chain " + std::to_string(e.chainIndex) + ", but method '" + m.name + "' has "
-                + std::to_string(plan.chains.size()) + " chain(s)");
+            disagree(e, nullptr,
+                " is in chain " + std::to_string(e.chainIndex) + ", but method '" + m.name + "' has "
+                    + std::to_string(plan.chains.size()) + " chain(s)");
             continue;
         }
         const auto& chain = plan.chains[std::size_t(e.chainIndex)];
         if (std::size_t(e.instructionId) >= chain.instructions.size()) {
-            disagree(label + " is at instruction " + std::to_string(e.instructionId) + ", but method '" + m.name
-                + "' has " + std::to_string(chain.instructions.size()) + " instruction(s)");
+            disagree(e, nullptr,
+                " is at instruction " + std::to_string(e.instructionId) + ", but method '" + m.name + "' has "
+                    + std::to_string(chain.instructions.size()) + " instruction(s)");
             continue;
         }
         const Instruction& in = chain.instructions[std::size_t(e.instructionId)];
-        const std::string where = " at instruction " + std::to_string(e.instructionId) + ", which is a "
-            + describeInstruction(plan, in) + " in method '" + m.name + "'";
         if (e.isDelegateEvent()) {
             if (in.kind() != InstructionKind::DelegateCall)
-                disagree(label + where);
+                disagree(e, &in, {});
             continue;
         }
         if (e.kind == EtdumpEventKind::Debug) {
             if (in.kind() != InstructionKind::KernelCall && in.kind() != InstructionKind::DelegateCall)
-                disagree(label + where);
+                disagree(e, &in, {});
             continue;
         }
-        const auto kind = scopeKind(name);
+        const auto kind = classes.scopeOf(e.name);
         if (kind != InstructionKind::None) {
             if (kind != in.kind())
-                disagree(label + where);
+                disagree(e, &in, {});
             continue;
         }
-        if (name.rfind("native_call_", 0) == 0) {
+        if (classes.isKernel(e.name)) {
             const auto* k = std::get_if<KernelCall>(&in.args);
-            if (!k || k->opIndex < 0 || std::size_t(k->opIndex) >= plan.operators.size()
-                || kernelEventName(plan.operators[std::size_t(k->opIndex)]) != name)
-                disagree(label + where);
+            if (!k || k->opIndex < 0 || std::size_t(k->opIndex) >= kernels.size()
+                || kernels[std::size_t(k->opIndex)] != dump.eventName(e))
+                disagree(e, &in, {});
         }
         // Other names (kernels registered by name, Method::step) say nothing about the instruction.
     }
@@ -115,10 +154,12 @@ BlockCheck checkBlock(const EtDump& dump, const EtdumpRun& run, const EtdumpMeth
 class ValueMapper
 {
 public:
-    ValueMapper(const EtDump& dump, const ExecutionPlan& plan, std::vector<EtdumpEventJoin>& joins)
+    ValueMapper(const EtDump& dump, const ExecutionPlan& plan, std::vector<EtdumpEventJoin>& joins,
+        const StringClasses& classes)
         : m_dump(dump)
         , m_plan(plan)
         , m_joins(joins)
+        , m_classes(classes)
     { }
 
     void add(std::uint32_t index)
@@ -127,6 +168,7 @@ public:
         if (e.kind == EtdumpEventKind::Debug && !e.isDelegateEvent()) {
             if (e.inInstruction()) {
                 m_pending[key(e)].push_back(index);
+                ++m_pendingCount;
             } else if (e.chainIndex < 0) {
                 // Program outputs, logged after the last instruction, in output order.
                 auto& j = m_joins[index];
@@ -139,8 +181,8 @@ public:
             }
             return;
         }
-        if (e.kind == EtdumpEventKind::Profile && e.inInstruction() && !e.isDelegateEvent()
-            && scopeKind(m_dump.eventName(e)) != InstructionKind::None)
+        if (m_pendingCount && e.kind == EtdumpEventKind::Profile && e.inInstruction() && !e.isDelegateEvent()
+            && m_classes.scopeOf(e.name) != InstructionKind::None)
             flush(key(e));
     }
 
@@ -176,6 +218,7 @@ private:
                 args = &dc->args;
         }
         const auto& events = it->second;
+        m_pendingCount -= events.size();
         if (args && events.size() <= args->size()) {
             const std::size_t first = args->size() - events.size();
             for (std::size_t i = 0; i < events.size(); ++i) {
@@ -226,7 +269,9 @@ private:
     const EtDump& m_dump;
     const ExecutionPlan& m_plan;
     std::vector<EtdumpEventJoin>& m_joins;
+    const StringClasses& m_classes;
     std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> m_pending;
+    std::size_t m_pendingCount = 0;
     std::size_t m_outputs = 0;
 };
 
@@ -378,6 +423,10 @@ Result<std::shared_ptr<const EtdumpJoin>> joinEtdump(std::shared_ptr<const EtDum
                     join->handleNodes[m][h].push_back(std::uint32_t(n));
 
     // Attribute blocks to methods.
+    const StringClasses classes(dump);
+    std::vector<std::vector<std::string>> kernels;
+    for (const auto& m : sources.methods)
+        kernels.push_back(kernelNames(m));
     int previous = -1;
     std::size_t loads = 0;
     for (std::size_t r = 0; r < dump.runs.size(); ++r) {
@@ -399,7 +448,7 @@ Result<std::shared_ptr<const EtdumpJoin>> joinEtdump(std::shared_ptr<const EtDum
         for (std::size_t m = 0; m < sources.methods.size(); ++m) {
             if (forced >= 0 && int(m) != forced)
                 continue;
-            checks[m] = checkBlock(dump, run, sources.methods[m]);
+            checks[m] = checkBlock(dump, run, sources.methods[m], classes, kernels[m]);
             anyInstructionEvent = anyInstructionEvent || checks[m].checked > 0;
             if (checks[m].disagreements == 0)
                 candidates.push_back(int(m));
@@ -474,7 +523,7 @@ Result<std::shared_ptr<const EtdumpJoin>> joinEtdump(std::shared_ptr<const EtDum
         const auto& m = sources.methods[std::size_t(rj.method)];
         std::optional<ValueMapper> mapper;
         if (rj.joined && m.plan)
-            mapper.emplace(dump, *m.plan, join->events);
+            mapper.emplace(dump, *m.plan, join->events, classes);
         for (std::uint32_t i = run.firstEvent; i < run.firstEvent + run.eventCount; ++i) {
             const auto& e = dump.events[i];
             auto& j = join->events[i];

@@ -501,13 +501,18 @@ Result<std::shared_ptr<const EtDump>> readImpl(
         using type = fbv::ETDump;
     };
     const bool current = o.layout != EtdumpLayout::V010 && verifies(CurrentTag {});
-    bool v010 = o.layout != EtdumpLayout::Current && verifies(V010Tag {});
     const auto* base = fb.data() + rootAt;
     const auto* currentRoot = flatbuffers::GetRoot<fbe::ETDump>(base);
     // Auto: the v0.1.0 reading needs the blocks to look like v0.1.0 ones (a corrupt current-layout buffer can verify
-    // as v0.1.0 when the damage sits in a slot that layout does not read).
-    if (v010 && o.layout == EtdumpLayout::Auto)
-        v010 = looksLikeV010(currentRoot, fb.data(), fb.size());
+    // as v0.1.0 when the damage sits in a slot that layout does not read). The vtables are read only once a verifier
+    // has accepted the buffer.
+    bool v010 = false;
+    if (o.layout == EtdumpLayout::V010)
+        v010 = verifies(V010Tag {});
+    else if (o.layout == EtdumpLayout::Auto && current)
+        v010 = looksLikeV010(currentRoot, fb.data(), fb.size()) && verifies(V010Tag {});
+    else if (o.layout == EtdumpLayout::Auto)
+        v010 = verifies(V010Tag {}) && looksLikeV010(currentRoot, fb.data(), fb.size());
     if (current && v010)
         dump->layout = EtdumpLayout::V010;
     else if (current)

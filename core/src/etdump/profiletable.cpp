@@ -112,58 +112,159 @@ private:
     const EtDump& m_dump;
 };
 
+/**
+ * Counts keys: a dense table for the common key (an instruction of chain 0 without delegate identifiers), a hash map
+ * for the rest. Maps a key to a small integer.
+ */
+template <typename Key, typename Hash> class KeyIndex
+{
+public:
+    static constexpr std::uint32_t kNone = 0xffffffffu;
+    /** The slot of `key` (`denseIndex` >= 0 when the key is a common one), created with `next` when new. */
+    std::uint32_t& slot(const Key& key, std::int64_t denseIndex)
+    {
+        if (denseIndex >= 0 && denseIndex < (std::int64_t(1) << 26)) {
+            if (std::size_t(denseIndex) >= m_dense.size())
+                m_dense.resize(std::max<std::size_t>(std::size_t(denseIndex) + 1, m_dense.size() * 2), kNone);
+            return m_dense[std::size_t(denseIndex)];
+        }
+        return m_sparse.try_emplace(key, kNone).first->second;
+    }
+
+private:
+    std::vector<std::uint32_t> m_dense;
+    std::unordered_map<Key, std::uint32_t, Hash> m_sparse;
+};
+
+/** (instruction, int id, str id): what a signature is made of besides names and the chain. */
+struct Triple
+{
+    std::int32_t instruction;
+    std::int32_t idInt;
+    std::uint32_t idStr;
+    bool operator==(const Triple&) const = default;
+};
+struct TripleHash
+{
+    std::size_t operator()(const Triple& t) const noexcept
+    {
+        return std::size_t((std::uint64_t(std::uint32_t(t.instruction)) * 0x9E3779B97F4A7C15ull)
+            ^ (std::uint64_t(std::uint32_t(t.idInt)) * 0xC2B2AE3D27D4EB4Full) ^ (std::uint64_t(t.idStr) << 1));
+    }
+};
+
 RunSignatures signaturesOf(const EtDump& dump, const EtdumpRun& run, const Canonical& canon)
 {
-    struct Group
-    {
-        GroupKey key;
-        std::vector<std::uint32_t> profile;
-        std::vector<std::uint32_t> debug;
-    };
-    std::vector<Group> groups;
-    std::unordered_map<GroupKey, std::size_t, GroupKeyHash> index;
+    constexpr std::uint32_t kNone = 0xffffffffu;
     RunSignatures out;
-    for (std::uint32_t i = run.firstEvent; i < run.firstEvent + run.eventCount; ++i) {
+    // 1. The InstructionEvent group of each event, groups in first-seen order.
+    std::vector<GroupKey> keys;
+    std::vector<std::uint32_t> groupOf(run.eventCount, kNone);
+    KeyIndex<GroupKey, GroupKeyHash> groupIndex;
+    for (std::uint32_t k = 0; k < run.eventCount; ++k) {
+        const std::uint32_t i = run.firstEvent + k;
         const auto& e = dump.events[i];
         if (e.kind != EtdumpEventKind::Profile && e.kind != EtdumpEventKind::Debug)
             continue; // allocation-only events make the Inspector fail; skipped here
-        GroupKey key { e.instructionId, e.chainIndex, e.kind == EtdumpEventKind::Debug && e.chainIndex < 0,
+        const GroupKey key { e.instructionId, e.chainIndex, e.kind == EtdumpEventKind::Debug && e.chainIndex < 0,
             e.delegateDebugIdInt, e.delegateDebugIdStr };
-        auto [it, inserted] = index.try_emplace(key, groups.size());
-        if (inserted)
-            groups.push_back(Group { key, {}, {} });
-        auto& g = groups[it->second];
-        if (e.kind == EtdumpEventKind::Profile) {
-            g.profile.push_back(i);
-        } else if (const auto* v = dump.value(e); v && v->output) {
-            out.outputs.push_back(i);
-        } else {
-            g.debug.push_back(i);
+        const bool common = key.chain == 0 && !key.unsignedChain && key.idInt == -1 && key.idStr == kEtdumpNoString;
+        auto& g = groupIndex.slot(key, common ? std::int64_t(key.instruction) : -1);
+        if (g == kNone) {
+            g = std::uint32_t(keys.size());
+            keys.push_back(key);
+        }
+        if (e.kind == EtdumpEventKind::Debug)
+            if (const auto* v = dump.value(e); v && v->output) {
+                out.outputs.push_back(i); // a run output, not part of its group
+                continue;
+            }
+        groupOf[k] = g;
+    }
+    // 2. Each group's profile and debug events, in order (flat arrays).
+    const std::size_t n = keys.size();
+    std::vector<std::uint32_t> profileStart(n + 1, 0);
+    std::vector<std::uint32_t> debugStart(n + 1, 0);
+    for (std::uint32_t k = 0; k < run.eventCount; ++k)
+        if (groupOf[k] != kNone)
+            ++(dump.events[run.firstEvent + k].kind == EtdumpEventKind::Profile ? profileStart
+                                                                                : debugStart)[groupOf[k] + 1];
+    for (std::size_t g = 0; g < n; ++g) {
+        profileStart[g + 1] += profileStart[g];
+        debugStart[g + 1] += debugStart[g];
+    }
+    std::vector<std::uint32_t> profiles(profileStart[n]);
+    std::vector<std::uint32_t> debugs(debugStart[n]);
+    {
+        auto pFill = profileStart;
+        auto dFill = debugStart;
+        for (std::uint32_t k = 0; k < run.eventCount; ++k) {
+            const auto g = groupOf[k];
+            if (g == kNone)
+                continue;
+            if (dump.events[run.firstEvent + k].kind == EtdumpEventKind::Profile)
+                profiles[pFill[g]++] = run.firstEvent + k;
+            else
+                debugs[dFill[g]++] = run.firstEvent + k;
         }
     }
-    std::unordered_map<EventSignature, std::size_t, EventSignatureHash> position;
-    auto add = [&](const EventSignature& sig, SignatureEvents events) {
-        auto [it, inserted] = position.try_emplace(sig, out.signatures.size());
-        if (inserted) {
-            out.signatures.push_back(sig);
-            out.events.push_back(std::move(events));
-        } else {
-            out.events[it->second] = std::move(events); // a repeated signature: the last occurrence wins
+    // 3. Groups whose signatures can equal another group's: those sharing (instruction, ids), e.g. over chains.
+    std::vector<bool> shared(n, false);
+    {
+        KeyIndex<Triple, TripleHash> tripleIndex;
+        std::vector<std::uint32_t> first(n);
+        for (std::size_t g = 0; g < n; ++g) {
+            const Triple t { keys[g].instruction, keys[g].idInt, keys[g].idStr };
+            const bool common = t.idInt == -1 && t.idStr == kEtdumpNoString;
+            auto& slot = tripleIndex.slot(t, common ? std::int64_t(t.instruction) : -1);
+            if (slot == kNone) {
+                slot = std::uint32_t(g);
+            } else {
+                shared[g] = true;
+                shared[slot] = true;
+            }
         }
-    };
-    for (const auto& g : groups) {
-        if (g.profile.empty() && g.debug.empty())
+    }
+    // 4. Signatures in group order; a repeated one keeps its first position and takes the last events.
+    std::unordered_map<EventSignature, std::size_t, EventSignatureHash> sharedPosition;
+    out.signatures.reserve(profiles.size() + n);
+    out.events.reserve(profiles.size() + n);
+    for (std::size_t g = 0; g < n; ++g) {
+        const auto dBegin = debugs.begin() + debugStart[g];
+        const auto dEnd = debugs.begin() + debugStart[g + 1];
+        if (profileStart[g] == profileStart[g + 1] && dBegin == dEnd)
             continue;
+        const std::vector<std::uint32_t> groupDebug(dBegin, dEnd);
         SubSignature debugSig;
-        if (!g.debug.empty())
-            debugSig = canon.of(dump.events[g.debug.front()]);
-        if (g.profile.empty()) {
-            add(EventSignature { g.key.instruction, {}, debugSig }, SignatureEvents { kEtdumpNoString, g.debug });
+        if (dBegin != dEnd)
+            debugSig = canon.of(dump.events[*dBegin]);
+        const std::size_t groupFirst = out.signatures.size();
+        auto add = [&](const EventSignature& sig, std::uint32_t profile) {
+            std::size_t at = kNone;
+            if (shared[g]) {
+                const auto [it, inserted] = sharedPosition.try_emplace(sig, out.signatures.size());
+                if (!inserted)
+                    at = it->second;
+            } else {
+                for (std::size_t s = groupFirst; s < out.signatures.size(); ++s)
+                    if (out.signatures[s] == sig) {
+                        at = s;
+                        break;
+                    }
+            }
+            if (at == kNone) {
+                out.signatures.push_back(sig);
+                out.events.push_back(SignatureEvents { profile, groupDebug });
+            } else {
+                out.events[at] = SignatureEvents { profile, groupDebug }; // the last occurrence wins
+            }
+        };
+        if (profileStart[g] == profileStart[g + 1]) {
+            add(EventSignature { keys[g].instruction, {}, debugSig }, kEtdumpNoString);
             continue;
         }
-        for (const auto p : g.profile)
-            add(EventSignature { g.key.instruction, canon.of(dump.events[p]), debugSig },
-                SignatureEvents { p, g.debug });
+        for (std::uint32_t p = profileStart[g]; p < profileStart[g + 1]; ++p)
+            add(EventSignature { keys[g].instruction, canon.of(dump.events[profiles[p]]), debugSig }, profiles[p]);
     }
     EventSignatureHash hasher;
     std::uint64_t h = std::hash<std::string>()(run.name) ^ std::uint64_t(std::uint32_t(run.bundledInputIndex));
@@ -519,6 +620,10 @@ Result<ProfileTable> buildProfileTable(const EtDump& dump, const EtdumpJoin* joi
         table.blocks[std::size_t(found)].runs.push_back(r);
     }
 
+    std::size_t rowCount = 0;
+    for (const auto& block : table.blocks)
+        rowCount += perRun[block.runs.front()].signatures.size();
+    table.rows.reserve(rowCount);
     std::size_t badDurations = 0;
     std::uint32_t firstBad = 0;
     for (std::uint32_t b = 0; b < table.blocks.size(); ++b) {
