@@ -48,6 +48,11 @@ struct EtdumpMethodSource
     std::map<std::int64_t, DelegateMapEntry> delegateMap;
     /** Graph whose nodes carry the debug handles (the ETRecord's edge program, or the emitted dump); may be null. */
     std::shared_ptr<const ExportedProgram> graph;
+    /**
+     * Per instruction id, the graph nodes it was emitted from (ptelens' emission: MethodEmitInfo::instructionNodes).
+     * Ties the handles the emitter numbered for a dump without debug handles to their nodes.
+     */
+    std::map<std::int64_t, std::vector<std::string>> instructionNodes;
 };
 
 /** The program side of a join. Immutable; shared. */

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "pte/etdumpjoin.h"
 
+#include "emit/lowering.h"
+
 #include <algorithm>
 #include <unordered_set>
 
@@ -150,7 +152,10 @@ BlockCheck checkBlock(const EtDump& dump, const EtdumpRun& run, const EtdumpMeth
     return out;
 }
 
-/** Maps a block's logged values to program values: per instruction run, the last k arguments. */
+/**
+ * Maps a block's logged values to program values: per instruction run, the last k arguments (the out arguments), or
+ * the items of a returned TensorList of k out arguments.
+ */
 class ValueMapper
 {
 public:
@@ -219,6 +224,15 @@ private:
         }
         const auto& events = it->second;
         m_pendingCount -= events.size();
+        if (args && !args->empty() && events.size() > 1) {
+            // A kernel with several outputs ends its arguments with the returned TensorList of its out arguments:
+            // the logged values are those items.
+            const auto last = std::size_t(args->back());
+            const auto* list =
+                last < m_plan.values.size() ? std::get_if<TensorList>(&m_plan.values[last].val) : nullptr;
+            if (list && list->items.size() == events.size())
+                args = &list->items;
+        }
         if (args && events.size() <= args->size()) {
             const std::size_t first = args->size() - events.size();
             for (std::size_t i = 0; i < events.size(); ++i) {
@@ -358,7 +372,13 @@ std::shared_ptr<const EtdumpSources> makeEtdumpSources(std::shared_ptr<const Pro
     EtRecordMaps maps;
     maps.debugHandleMap = emitted.debugHandleMap;
     maps.delegateMap = emitted.methodToDelegateDebugIdMap;
-    return makeEtdumpSources(std::move(program), &maps, graphs);
+    auto sources = makeEtdumpSources(std::move(program), &maps, graphs);
+    auto out = std::make_shared<EtdumpSources>(*sources);
+    for (auto& m : out->methods)
+        if (const auto it = emitted.methods.find(m.name); it != emitted.methods.end())
+            for (const auto& [instruction, nodes] : it->second.instructionNodes)
+                m.instructionNodes.emplace(instruction, nodes);
+    return out;
 }
 
 std::vector<std::uint32_t> EtdumpJoin::nodes(int method, std::span<const std::int64_t> hs) const
@@ -414,13 +434,45 @@ Result<std::shared_ptr<const EtdumpJoin>> joinEtdump(std::shared_ptr<const EtDum
             Diagnostic { s, ErrorCode::InvalidInput, std::move(msg), run.fileOffset, at("run_data", r), dump.path });
     };
 
-    // Graph index: debug handle -> nodes, per method.
+    // Graph index: debug handle -> nodes, per method. From the nodes' handles (parsed, or their "debug_handle"
+    // metadata), then from the emitter's instruction nodes for handles the emitter numbered itself.
     join->handleNodes.resize(sources.methods.size());
-    for (std::size_t m = 0; m < sources.methods.size(); ++m)
-        if (const auto& g = sources.methods[m].graph)
-            for (std::size_t n = 0; n < g->graph.nodes.size(); ++n)
-                for (const auto h : g->graph.nodes[n].debugHandles)
-                    join->handleNodes[m][h].push_back(std::uint32_t(n));
+    for (std::size_t m = 0; m < sources.methods.size(); ++m) {
+        const auto& src = sources.methods[m];
+        if (!src.graph)
+            continue;
+        auto& index = join->handleNodes[m];
+        const auto& nodes = src.graph->graph.nodes;
+        for (std::size_t n = 0; n < nodes.size(); ++n) {
+            if (!nodes[n].debugHandles.empty()) {
+                for (const auto h : nodes[n].debugHandles)
+                    index[h].push_back(std::uint32_t(n));
+            } else if (const auto h = emitcore::firstDebugHandle(nodes[n])) {
+                index[*h].push_back(std::uint32_t(n));
+            }
+        }
+        if (src.instructionNodes.empty())
+            continue;
+        std::unordered_map<std::string_view, std::uint32_t> byName;
+        for (std::size_t n = 0; n < nodes.size(); ++n)
+            byName.emplace(nodes[n].name, std::uint32_t(n));
+        for (const auto& [instruction, names] : src.instructionNodes) {
+            const auto handles = src.debugHandles.find(instruction);
+            if (handles == src.debugHandles.end())
+                continue;
+            const auto& hs = handles->second;
+            for (std::size_t k = 0; k < hs.size(); ++k) {
+                if (index.count(hs[k]))
+                    continue;
+                // Handles and nodes pair up by position; a single node takes every handle.
+                const std::size_t which = names.size() == hs.size() ? k : names.size() == 1 ? 0 : names.size();
+                if (which >= names.size())
+                    continue;
+                if (const auto it = byName.find(names[which]); it != byName.end())
+                    index[hs[k]].push_back(it->second);
+            }
+        }
+    }
 
     // Attribute blocks to methods.
     const StringClasses classes(dump);
