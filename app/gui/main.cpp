@@ -144,8 +144,8 @@ int main(int argc, char** argv)
     parser.setApplicationDescription(QStringLiteral("ExecuTorch program workbench"));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(
-        QStringLiteral("files"), QStringLiteral(".pte, .pt2, exported-program JSON or ETRecord files"));
+    parser.addPositionalArgument(QStringLiteral("files"),
+        QStringLiteral(".pte, .bpte, .pt2, exported-program JSON, ETRecord or ETDump (.etdp) files"));
     QCommandLineOption screenshot(
         QStringLiteral("screenshot"), QStringLiteral("Save screenshots to DIR and exit."), QStringLiteral("DIR"));
     screenshot.setFlags(QCommandLineOption::HiddenFromHelp);
@@ -153,18 +153,30 @@ int main(int argc, char** argv)
     QCommandLineOption methodOption(
         QStringLiteral("method"), QStringLiteral("Show this method (with --screenshot)."), QStringLiteral("NAME"));
     methodOption.setFlags(QCommandLineOption::HiddenFromHelp);
+    QCommandLineOption etdumpOption(QStringLiteral("etdump"),
+        QStringLiteral("An ETDump (.etdp) of a run of the program, joined with it."), QStringLiteral("FILE"));
+    QCommandLineOption debugBufferOption(QStringLiteral("debug-buffer"),
+        QStringLiteral("The ETDump's debug buffer (logged tensor bytes; default: one found next to it)."),
+        QStringLiteral("FILE"));
     parser.addOption(screenshot);
     parser.addOption(emitOption);
     parser.addOption(methodOption);
+    parser.addOption(etdumpOption);
+    parser.addOption(debugBufferOption);
     parser.process(app);
 
+    QStringList files = parser.positionalArguments();
+    if (parser.isSet(etdumpOption))
+        files << parser.value(etdumpOption);
+    if (parser.isSet(debugBufferOption))
+        files << parser.value(debugBufferOption);
     pte::ui::MainWindow window;
     if (parser.isSet(screenshot))
-        return takeScreenshots(window, parser.positionalArguments(), parser.value(screenshot), parser.isSet(emitOption),
-            parser.value(methodOption));
+        return takeScreenshots(
+            window, files, parser.value(screenshot), parser.isSet(emitOption), parser.value(methodOption));
     window.show();
-    if (!parser.positionalArguments().isEmpty())
-        window.openFiles(parser.positionalArguments());
+    if (!files.isEmpty())
+        window.openFiles(files);
     if (parser.isSet(emitOption))
         QObject::connect(window.document(), &pte::ui::Document::loadFinished, &window, [&window] {
             if (window.document()->canEmit())

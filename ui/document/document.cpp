@@ -4,6 +4,7 @@
 
 #include "models/text.h"
 #include "pte/dumpreader.h"
+#include "pte/etdump.h"
 #include "pte/ptereader.h"
 
 #include <QFile>
@@ -13,6 +14,7 @@
 #include <QSaveFile>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <algorithm>
 #include <set>
 
 namespace pte::ui {
@@ -50,6 +52,22 @@ std::string uniqueName(const std::vector<DumpMethod>& existing, const std::strin
     }
 }
 
+/** The debug buffer given with an ETDump: a file that is neither an archive, JSON, a program nor an ETDump. */
+QString debugBufferAmong(const QStringList& paths)
+{
+    for (const auto& p : paths) {
+        if (classifyInput(p) != InputKind::Dump || QFileInfo(p).suffix().toLower() != QLatin1String("bin"))
+            continue;
+        QFile f(p);
+        QByteArray head;
+        if (f.open(QIODevice::ReadOnly))
+            head = f.read(4);
+        if (!head.startsWith("PK") && !head.trimmed().startsWith('{'))
+            return p;
+    }
+    return {};
+}
+
 struct LoadOutcome
 {
     std::shared_ptr<Snapshot> snapshot;
@@ -62,9 +80,15 @@ void loadJob(QPromise<LoadOutcome>& promise, QStringList paths, std::shared_ptr<
     auto snap = base ? std::make_shared<Snapshot>(*base) : std::make_shared<Snapshot>();
     promise.setProgressRange(0, int(paths.size()) * 10);
     QString ptdPath;
-    for (const auto& p : paths)
-        if (classifyInput(p) == InputKind::Ptd)
+    QString etdumpPath;
+    for (const auto& p : paths) {
+        const auto kind = classifyInput(p);
+        if (kind == InputKind::Ptd)
             ptdPath = p;
+        else if (kind == InputKind::Etdump)
+            etdumpPath = p;
+    }
+    const QString debugBuffer = etdumpPath.isEmpty() ? QString() : debugBufferAmong(paths);
     QString firstError;
     int step = 0;
     for (const QString& path : paths) {
@@ -74,9 +98,13 @@ void loadJob(QPromise<LoadOutcome>& promise, QStringList paths, std::shared_ptr<
         ++step;
         const std::string p = path.toStdString();
         snap->inputPaths.push_back(p);
+        if (path == debugBuffer)
+            continue; // read with the ETDump
         switch (classifyInput(path)) {
         case InputKind::Ptd:
             break; // used by the .pte reader
+        case InputKind::Etdump:
+            break; // joined below, once the program is known
         case InputKind::Pte: {
             pte::ReadOptions options;
             if (!ptdPath.isEmpty())
@@ -131,6 +159,24 @@ void loadJob(QPromise<LoadOutcome>& promise, QStringList paths, std::shared_ptr<
         }
         }
     }
+    if (!etdumpPath.isEmpty() && !promise.isCanceled()) {
+        promise.setProgressValueAndText(int(paths.size()) * 10 - 5, QFileInfo(etdumpPath).fileName());
+        pte::EtdumpReadOptions options;
+        if (!debugBuffer.isEmpty())
+            options.debugBufferPath = debugBuffer.toStdString();
+        auto r = pte::readEtdumpFile(etdumpPath.toStdString(), options);
+        if (!r) {
+            snap->diagnostics.push_back(errorDiagnostic(r.error(), etdumpPath.toStdString()));
+            if (firstError.isEmpty())
+                firstError = errorText(r.error());
+        } else {
+            std::erase_if(snap->diagnostics,
+                [&](const pte::Diagnostic& d) { return snap->profile && d.file == snap->profile->dump->path; });
+            snap->profile = buildProfileData(*r, *snap);
+            for (const auto& d : snap->profile->diagnostics)
+                snap->diagnostics.push_back(d);
+        }
+    }
     if (snap->isEmpty()) {
         promise.addResult(LoadOutcome { nullptr,
             firstError.isEmpty() ? QStringLiteral("Nothing to show in %1.").arg(paths.join(QStringLiteral(", ")))
@@ -146,6 +192,7 @@ struct EmitOutcome
 {
     std::shared_ptr<const pte::EmitterOutput> output;
     QString error;
+    std::shared_ptr<const ProfileData> profile; ///< the open ETDump joined with the new program
 };
 
 struct SaveOutcome
@@ -167,6 +214,11 @@ InputKind classifyInput(const QString& path)
             return InputKind::Pte;
         if (id == "FT01")
             return InputKind::Ptd;
+        if (id == "BP08")
+            return InputKind::Pte;
+        if (pte::looksLikeEtdump(
+                std::span(reinterpret_cast<const std::uint8_t*>(head.constData()), std::size_t(head.size()))))
+            return InputKind::Etdump;
         if (head.startsWith("PK"))
             return InputKind::Dump;
     }
@@ -178,6 +230,10 @@ InputKind classifyInput(const QString& path)
         return InputKind::Pte;
     if (suffix == QLatin1String("ptd"))
         return InputKind::Ptd;
+    if (suffix == QLatin1String("etdp") || suffix == QLatin1String("etdump"))
+        return InputKind::Etdump;
+    if (suffix == QLatin1String("bpte"))
+        return InputKind::Pte;
     if (suffix == QLatin1String("pt2") || suffix == QLatin1String("ep") || suffix == QLatin1String("json")
         || suffix == QLatin1String("bin") || suffix == QLatin1String("etrecord"))
         return InputKind::Dump;
@@ -273,8 +329,14 @@ void Document::open(const QStringList& paths, bool append)
 {
     if (paths.isEmpty())
         return;
-    std::shared_ptr<const Snapshot> base = append ? m_snapshot : nullptr;
-    if (base) {
+    // ETDumps (and their debug buffer) alone join the program already open.
+    const bool onlyEtdump =
+        std::all_of(paths.begin(), paths.end(), [](const QString& p) { return classifyInput(p) == InputKind::Etdump; })
+        || (paths.size() == 2 && !debugBufferAmong(paths).isEmpty()
+            && std::any_of(
+                paths.begin(), paths.end(), [](const QString& p) { return classifyInput(p) == InputKind::Etdump; }));
+    std::shared_ptr<const Snapshot> base = append || (onlyEtdump && m_snapshot) ? m_snapshot : nullptr;
+    if (base && !onlyEtdump) {
         // A new emission is needed after adding methods; keep the dumps, drop the old output.
         auto copy = std::make_shared<Snapshot>(*base);
         if (copy->emitted) {
@@ -335,9 +397,10 @@ void Document::emitProgram(const EmitSettings& settings)
     const bool initBuffers = settings.initialiseMutableBuffers;
     const pte::SerializeOptions serialize = settings.serialize;
     const auto primGetters = settings.primGetters;
+    const std::shared_ptr<const Snapshot> before = snap;
     runJob<EmitOutcome>(
         QStringLiteral("Emitting"),
-        [methods, stack, initBuffers, serialize, etrecordDelegateMap, primGetters](
+        [methods, stack, initBuffers, serialize, etrecordDelegateMap, primGetters, before](
             QPromise<EmitOutcome>& promise, std::atomic<bool>& flag) {
             pte::EmitOptions options;
             options.etrecordDelegateMap = etrecordDelegateMap;
@@ -360,7 +423,15 @@ void Document::emitProgram(const EmitSettings& settings)
                 promise.addResult(EmitOutcome { nullptr, errorText(r.error()) });
                 return;
             }
-            promise.addResult(EmitOutcome { std::make_shared<const pte::EmitterOutput>(std::move(r).value()), {} });
+            auto output = std::make_shared<const pte::EmitterOutput>(std::move(r).value());
+            std::shared_ptr<const ProfileData> profile;
+            if (before->profile) {
+                Snapshot after = *before;
+                after.emitted = output;
+                after.program = std::shared_ptr<const pte::Program>(output, &output->program);
+                profile = buildProfileData(before->profile->dump, after);
+            }
+            promise.addResult(EmitOutcome { std::move(output), {}, std::move(profile) });
         },
         [this, snap](const EmitOutcome& outcome) {
             if (!outcome.output) {
@@ -370,7 +441,14 @@ void Document::emitProgram(const EmitSettings& settings)
             snap->emitted = outcome.output;
             snap->program = std::shared_ptr<const pte::Program>(outcome.output, &outcome.output->program);
             snap->pteFile.reset();
-            std::erase_if(snap->diagnostics, [](const pte::Diagnostic& d) { return d.file == "emitter"; });
+            std::erase_if(snap->diagnostics, [&](const pte::Diagnostic& d) {
+                return d.file == "emitter" || (snap->profile && d.file == snap->profile->dump->path);
+            });
+            if (outcome.profile) {
+                snap->profile = outcome.profile;
+                for (const auto& d : snap->profile->diagnostics)
+                    snap->diagnostics.push_back(d);
+            }
             for (auto d : outcome.output->warnings) {
                 if (d.file.empty())
                     d.file = "emitter";

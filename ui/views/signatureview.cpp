@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "views/signatureview.h"
 
+#include "models/bundledcasemodel.h"
 #include "models/sampleinputmodel.h"
 #include "models/signaturemodel.h"
 #include "views/viewparts.h"
@@ -21,6 +22,7 @@ SignatureView::SignatureView(QWidget* parent)
     , m_inputModel(new SignatureModel(SignatureModel::Side::Inputs, this))
     , m_outputModel(new SignatureModel(SignatureModel::Side::Outputs, this))
     , m_sampleInputModel(new SampleInputModel(this))
+    , m_caseModel(new BundledCaseModel(this))
 {
     m_inputsView = makeTable(this, QStringLiteral("inputsView"), m_inputModel, QStringLiteral("No inputs"), false);
     m_outputsView = makeTable(this, QStringLiteral("outputsView"), m_outputModel, QStringLiteral("No outputs"), false);
@@ -43,6 +45,10 @@ SignatureView::SignatureView(QWidget* parent)
     samplesLayout->addWidget(m_sampleInputsNote);
     samplesLayout->addWidget(m_sampleInputsView, 1);
     m_split->addWidget(captioned(m_split, QStringLiteral("Sample inputs"), samples));
+    m_casesView = makeTable(this, QStringLiteral("testCasesView"), m_caseModel, QStringLiteral("No test cases"), false);
+    m_casesPane = captioned(m_split, QStringLiteral("Bundled test cases"), m_casesView);
+    m_split->addWidget(m_casesPane);
+    m_casesPane->hide();
     setContent(m_split);
 }
 
@@ -53,7 +59,8 @@ void SignatureView::setMethod(std::shared_ptr<const Snapshot> snapshot, const QS
     m_inputModel->setMethod(snapshot, method);
     m_outputModel->setMethod(snapshot, method);
     m_sampleInputModel->setMethod(snapshot, method);
-    for (auto* v : { m_inputsView, m_outputsView, m_sampleInputsView })
+    m_caseModel->setMethod(snapshot, method);
+    for (auto* v : { m_inputsView, m_outputsView, m_sampleInputsView, m_casesView })
         autoSize(v);
     fitPanes();
     // Again once the docks have their final size (the first snapshot arrives before the first layout).
@@ -75,7 +82,12 @@ void SignatureView::fitPanes()
     int samples = caption + noteHeight;
     if (m_sampleInputModel->rowCount() > 0)
         samples += tableHeight(m_sampleInputsView);
-    m_split->setSizes({ caption + tableHeight(m_inputsView), caption + tableHeight(m_outputsView), samples });
+    const bool cases = m_caseModel->rowCount() > 0;
+    m_casesPane->setVisible(cases);
+    if (cases)
+        keepOneRowVisible(m_casesView);
+    m_split->setSizes({ caption + tableHeight(m_inputsView), caption + tableHeight(m_outputsView), samples,
+        cases ? caption + tableHeight(m_casesView) : 0 });
 }
 
 } // namespace pte::ui

@@ -9,11 +9,15 @@ class QSplitter;
 
 namespace pte::ui {
 
+class BundledCaseModel;
 class SampleInputModel;
 class SignatureModel;
 class TableView;
 
-/** The Signature dock: the method's inputs, outputs and the dump's sample inputs (with a note on their source). */
+/**
+ * The Signature dock: the method's inputs, outputs and the dump's sample inputs (with a note on their source), and
+ * for a bundled program (.bpte) its test cases for the method (inputs and expected outputs).
+ */
 class SignatureView : public DockView
 {
     Q_OBJECT
@@ -25,6 +29,7 @@ public:
 
     [[nodiscard]] TableView* inputsTable() const { return m_inputsView; }
     [[nodiscard]] TableView* outputsTable() const { return m_outputsView; }
+    [[nodiscard]] TableView* testCasesTable() const { return m_casesView; }
 
 private:
     /** Splits the dock by what each pane needs; hides the sample table when there are no samples. */
@@ -37,6 +42,9 @@ private:
     TableView* m_outputsView = nullptr;
     TableView* m_sampleInputsView = nullptr;
     QLabel* m_sampleInputsNote = nullptr;
+    BundledCaseModel* m_caseModel = nullptr;
+    TableView* m_casesView = nullptr;
+    QWidget* m_casesPane = nullptr;
     QSplitter* m_split = nullptr;
 };
 

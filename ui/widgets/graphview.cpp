@@ -10,7 +10,9 @@
 #include <QStyleOptionGraphicsItem>
 #include <QWheelEvent>
 
+#include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace pte::ui {
 
@@ -36,6 +38,13 @@ QColor fillFor(GraphNode::Kind kind)
 }
 } // namespace
 
+QColor heatColor(double fraction)
+{
+    const double f = std::clamp(fraction, 0.0, 1.0);
+    // Pale yellow -> orange -> red, by hue and saturation.
+    return QColor::fromHsvF(float((1.0 - f) * 55.0 / 360.0), float(0.15 + 0.8 * f), float(1.0 - 0.1 * f));
+}
+
 /** A diagram node: rounded box, operator on the first line, name on the second. */
 class GraphNodeItem : public QGraphicsItem
 {
@@ -51,13 +60,19 @@ public:
         setToolTip(node.subtitle.isEmpty() ? node.label : node.label + QLatin1Char('\n') + node.subtitle);
     }
     int index() const { return m_index; }
+    void setHeat(std::optional<double> heat)
+    {
+        m_heat = heat;
+        update();
+    }
     QRectF boundingRect() const override { return m_rect.adjusted(-2, -2, 2, 2); }
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*) override
     {
         const double lod = option->levelOfDetailFromTransform(painter->worldTransform());
         const bool selected = isSelected();
         painter->setPen(QPen(selected ? QColor(0xe6, 0x7e, 0x00) : QColor(0x60, 0x70, 0x85), selected ? 3.0 : 1.0));
-        painter->setBrush(selected ? fillFor(m_kind).darker(112) : fillFor(m_kind));
+        const QColor fill = !m_heat ? fillFor(m_kind) : *m_heat < 0 ? QColor(0xee, 0xee, 0xee) : heatColor(*m_heat);
+        painter->setBrush(selected ? fill.darker(112) : fill);
         if (lod < 0.25) {
             painter->drawRect(m_rect);
             return;
@@ -94,6 +109,7 @@ private:
     QString m_label;
     QString m_subtitle;
     GraphNode::Kind m_kind;
+    std::optional<double> m_heat; ///< unset: colour by kind; negative: not measured
 };
 
 GraphView::GraphView(QWidget* parent)
@@ -125,6 +141,12 @@ void GraphView::clearGraph()
     scene()->clear();
     m_items.clear();
     m_updatingSelection = false;
+}
+
+void GraphView::setHeat(const std::vector<double>& heat)
+{
+    for (std::size_t i = 0; i < m_items.size(); ++i)
+        m_items[i]->setHeat(heat.empty() ? std::nullopt : std::optional<double>(i < heat.size() ? heat[i] : -1.0));
 }
 
 void GraphView::setGraph(const GraphData& graph, const GraphLayout& layout)

@@ -122,8 +122,12 @@ struct ProfileTable
  */
 [[nodiscard]] std::vector<std::string> profileCells(
     const EtDump& dump, const ProfileTable& table, const ProfileRow& row);
-/** The whole table with a header line, cells separated by `separator` (',' quotes cells as CSV does; '\t' not). */
-[[nodiscard]] std::string profileTableText(const EtDump& dump, const ProfileTable& table, char separator);
+/**
+ * The table with a header line, cells separated by `separator` (',' quotes cells as CSV does; '\t' replaces tabs and
+ * line breaks in cells by spaces). `rows` picks rows and their order (e.g. what a filtered view shows); all when null.
+ */
+[[nodiscard]] std::string profileTableText(
+    const EtDump& dump, const ProfileTable& table, char separator, const std::vector<std::uint32_t>* rows = nullptr);
 
 /** Where the time went, summed over the rows' medians. */
 struct ProfileSummaryEntry

@@ -781,7 +781,8 @@ std::vector<std::string> profileCells(const EtDump& dump, const ProfileTable& ta
     return cells;
 }
 
-std::string profileTableText(const EtDump& dump, const ProfileTable& table, char separator)
+std::string profileTableText(
+    const EtDump& dump, const ProfileTable& table, char separator, const std::vector<std::uint32_t>* rows)
 {
     auto line = [&](const std::vector<std::string>& cells) {
         std::string s;
@@ -798,6 +799,12 @@ std::string profileTableText(const EtDump& dump, const ProfileTable& table, char
         return s + "\n";
     };
     std::string out = line(profileColumns(table));
+    if (rows) {
+        for (const auto r : *rows)
+            if (r < table.rows.size())
+                out += line(profileCells(dump, table, table.rows[r]));
+        return out;
+    }
     for (const auto& row : table.rows)
         out += line(profileCells(dump, table, row));
     return out;
