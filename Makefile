@@ -58,6 +58,7 @@ bench: build
 	@$(BUILD_DIR)/bin/ptelens-cli bench
 	@if [ -x $(BUILD_DIR)/bin/bench_workbench ]; then QT_QPA_PLATFORM=offscreen $(BUILD_DIR)/bin/bench_workbench; \
 	else echo "bench_workbench was not built (needs PTELENS_BUILD_GUI, PTELENS_BUILD_BENCH and libbenchmark-dev)"; fi
+	@if [ -x $(BUILD_DIR)/bin/bench_profile ]; then QT_QPA_PLATFORM=offscreen $(BUILD_DIR)/bin/bench_profile; fi
 
 clean:
 	@rm -rf $(BUILD_DIR) $(ASAN_DIR)
