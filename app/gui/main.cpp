@@ -71,11 +71,11 @@ QPixmap grabDock(QDockWidget* dock)
  * Opens the files, optionally emits, selects an instruction and saves PNGs of the window, each dock, the
  * memory plan (memoryplan.png) and, for graph dumps, the Emit dialog (emitdialog.png).
  */
-int takeScreenshots(
-    pte::ui::MainWindow& window, const QStringList& files, const QString& dir, bool emitFirst, const QString& method)
+int takeScreenshots(pte::ui::MainWindow& window, const QStringList& files, const QString& dir, bool emitFirst,
+    const QString& method, const QSize& size)
 {
     QDir().mkpath(dir);
-    window.resize(1600, 1000);
+    window.resize(size);
     window.show();
     window.openFiles(files);
     waitFor([&] { return idle(window); }, 120000);
@@ -158,6 +158,10 @@ int main(int argc, char** argv)
     QCommandLineOption debugBufferOption(QStringLiteral("debug-buffer"),
         QStringLiteral("The ETDump's debug buffer (logged tensor bytes; default: one found next to it)."),
         QStringLiteral("FILE"));
+    QCommandLineOption sizeOption(QStringLiteral("size"), QStringLiteral("Window size for --screenshot (1600x1000)."),
+        QStringLiteral("WxH"), QStringLiteral("1600x1000"));
+    sizeOption.setFlags(QCommandLineOption::HiddenFromHelp);
+    parser.addOption(sizeOption);
     parser.addOption(screenshot);
     parser.addOption(emitOption);
     parser.addOption(methodOption);
@@ -171,9 +175,12 @@ int main(int argc, char** argv)
     if (parser.isSet(debugBufferOption))
         files << parser.value(debugBufferOption);
     pte::ui::MainWindow window;
-    if (parser.isSet(screenshot))
-        return takeScreenshots(
-            window, files, parser.value(screenshot), parser.isSet(emitOption), parser.value(methodOption));
+    if (parser.isSet(screenshot)) {
+        const QStringList wh = parser.value(sizeOption).split(QLatin1Char('x'));
+        const QSize size(wh.value(0).toInt(), wh.value(1).toInt());
+        return takeScreenshots(window, files, parser.value(screenshot), parser.isSet(emitOption),
+            parser.value(methodOption), size.isValid() && !size.isEmpty() ? size : QSize(1600, 1000));
+    }
     window.show();
     if (!files.isEmpty())
         window.openFiles(files);

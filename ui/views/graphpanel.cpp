@@ -10,6 +10,9 @@
 #include <QFontMetricsF>
 #include <QFutureWatcher>
 #include <QHBoxLayout>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLinearGradient>
@@ -20,6 +23,8 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
+
+#include <algorithm>
 
 namespace pte::ui {
 
@@ -46,7 +51,16 @@ GraphPanel::GraphPanel(QWidget* parent)
     m_find->setClearButtonEnabled(true);
     connect(m_find, &QLineEdit::returnPressed, this, [this] { findNext(); });
     connect(m_find, &QLineEdit::textChanged, this, [this] { m_findPos = -1; });
+    m_find->setMinimumWidth(fontMetrics().averageCharWidth() * 26);
     bar->addWidget(m_find, 2);
+    // Back from a lowered module's original program to the method's graph.
+    m_back = new QToolButton(this);
+    m_back->setObjectName(QStringLiteral("graphBack"));
+    m_back->setAutoRaise(true);
+    m_back->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    m_back->hide();
+    connect(m_back, &QToolButton::clicked, this, &GraphPanel::closeLoweredModule);
+    bar->addWidget(m_back);
     auto addButton = [&](const QString& text, const QString& tip, auto slot) {
         auto* b = new QToolButton(this);
         b->setText(text);
@@ -85,6 +99,9 @@ GraphPanel::GraphPanel(QWidget* parent)
     bar->addWidget(m_legend);
     m_status = new QLabel(this);
     m_status->setObjectName(QStringLiteral("graphStatus"));
+    // Long status texts are cut (the tooltip has them whole) rather than squeezing the Find box.
+    m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_status->setMinimumWidth(0);
     bar->addWidget(m_status, 1);
     layout->addLayout(bar);
 
@@ -98,6 +115,8 @@ GraphPanel::GraphPanel(QWidget* parent)
                                                  "module path and debug handle."));
     m_details->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_details->setTabChangesFocus(true);
+    // Keyboard focus is visible here as in the diagram (a read-only text shows no cursor).
+    m_details->setStyleSheet(QStringLiteral("QPlainTextEdit:focus { border: 2px solid palette(highlight); }"));
     split->addWidget(m_view);
     split->addWidget(m_details);
     split->setStretchFactor(0, 3);
@@ -111,6 +130,8 @@ GraphPanel::GraphPanel(QWidget* parent)
         const GraphNode& n = m_graph.nodes[std::size_t(node)];
         if (n.kind == GraphNode::Kind::Cluster && !n.modulePath.isEmpty())
             expandGroup(n.modulePath);
+        else if (!n.loweredModule.isEmpty())
+            openLoweredModule(n.loweredModule);
     });
     connect(m_view, &GraphView::nodeSelectionChanged, this, [this] {
         showDetails();
@@ -134,6 +155,7 @@ void GraphPanel::setMethod(std::shared_ptr<const Snapshot> snapshot, const QStri
     if (method != m_method)
         m_expanded.clear();
     const bool hadProfile = m_snapshot && m_snapshot->profile;
+    m_loweredModule.clear();
     m_snapshot = std::move(snapshot);
     m_method = method;
     const bool hasProfile = m_snapshot && m_snapshot->profile;
@@ -249,13 +271,16 @@ void GraphPanel::startLayout()
     m_graph = {};
     m_view->clearGraph();
     m_details->clear();
+    m_back->setVisible(!m_loweredModule.isEmpty());
+    m_back->setText(QStringLiteral("‹ %1").arg(m_method));
+    m_back->setToolTip(QStringLiteral("Back to the graph of %1").arg(m_method));
     if (!m_snapshot || m_method.isEmpty()) {
-        m_status->clear();
+        setStatus({});
         m_busy = false;
         return;
     }
     m_busy = true;
-    m_status->setText(QStringLiteral("Laying out…"));
+    setStatus(QStringLiteral("Laying out…"));
     auto cancel = std::make_shared<std::atomic<bool>>(false);
     m_cancel = cancel;
     const QFontMetricsF fm(m_view->font());
@@ -265,6 +290,7 @@ void GraphPanel::startLayout()
     const int threshold = m_collapse->isChecked() ? kCollapseThreshold : 1 << 30;
     auto snapshot = m_snapshot;
     const QString method = m_method;
+    const QString lowered = m_loweredModule;
     const QSet<QString> expanded = m_expanded;
     auto* watcher = new QFutureWatcher<LayoutResult>(this);
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
@@ -284,8 +310,10 @@ void GraphPanel::startLayout()
                                                     : QStringLiteral("; %1 expanded").arg(m_expanded.size()));
         if (m_graph.instructionGraph)
             status += QStringLiteral(" · instruction graph");
+        if (!m_graph.loweredModule.isEmpty())
+            status = QStringLiteral("%1: original program · %2").arg(m_graph.loweredModule, status);
         status += QStringLiteral(" · %1").arg(result.layout.engine);
-        m_status->setText(status);
+        setStatus(status);
         if (m_pending) {
             const PendingSelection pending = std::move(*m_pending);
             m_pending.reset();
@@ -293,13 +321,14 @@ void GraphPanel::startLayout()
         }
         Q_EMIT layoutFinished();
     });
-    QFuture<LayoutResult> future = QtConcurrent::run([snapshot, method, threshold, metrics, cancel, expanded]() {
-        LayoutResult r;
-        r.graph = buildGraph(*snapshot, method, threshold, cancel.get(), expanded);
-        if (!cancel->load())
-            r.layout = layoutGraph(r.graph, metrics, 2500, cancel.get());
-        return r;
-    });
+    QFuture<LayoutResult> future =
+        QtConcurrent::run([snapshot, method, lowered, threshold, metrics, cancel, expanded]() {
+            LayoutResult r;
+            r.graph = buildGraph(*snapshot, method, threshold, cancel.get(), expanded, lowered);
+            if (!cancel->load())
+                r.layout = layoutGraph(r.graph, metrics, 2500, cancel.get());
+            return r;
+        });
     watcher->setFuture(future);
     m_jobs.append(QFuture<void>(future));
 }
@@ -356,6 +385,61 @@ void GraphPanel::focusFind()
     m_find->selectAll();
 }
 
+void GraphPanel::setStatus(const QString& text)
+{
+    m_status->setText(text);
+    m_status->setToolTip(text);
+}
+
+void GraphPanel::openLoweredModule(const QString& name)
+{
+    if (name.isEmpty() || name == m_loweredModule)
+        return;
+    m_loweredModule = name;
+    m_expanded.clear();
+    startLayout();
+}
+
+void GraphPanel::closeLoweredModule()
+{
+    if (m_loweredModule.isEmpty())
+        return;
+    m_loweredModule.clear();
+    m_expanded.clear();
+    startLayout();
+}
+
+void GraphPanel::clearFilters()
+{
+    m_find->clear();
+    m_findPos = -1;
+}
+
+QString GraphPanel::selectedNodesText(bool json) const
+{
+    const auto nodes = m_view->selectedNodes();
+    if (json) {
+        QJsonArray array;
+        for (const int i : nodes) {
+            const GraphNode& n = m_graph.nodes[std::size_t(i)];
+            QJsonObject o;
+            o.insert(QStringLiteral("label"), n.label);
+            o.insert(QStringLiteral("name"), n.subtitle);
+            o.insert(QStringLiteral("members"), QJsonArray::fromStringList(n.members));
+            QJsonArray handles;
+            for (const auto h : n.debugHandles)
+                handles.append(qint64(h));
+            o.insert(QStringLiteral("debugHandles"), handles);
+            array.append(o);
+        }
+        return nodes.empty() ? QString() : QString::fromUtf8(QJsonDocument(array).toJson(QJsonDocument::Indented));
+    }
+    QStringList parts;
+    for (const int i : nodes)
+        parts << m_graph.nodes[std::size_t(i)].details;
+    return parts.join(QStringLiteral("\n"));
+}
+
 bool GraphPanel::findNext()
 {
     const QString text = m_find->text().trimmed();
@@ -365,16 +449,27 @@ bool GraphPanel::findNext()
     for (int step = 1; step <= n; ++step) {
         const int i = (m_findPos + step) % n;
         const GraphNode& node = m_graph.nodes[std::size_t(i)];
-        if (node.label.contains(text, Qt::CaseInsensitive) || node.subtitle.contains(text, Qt::CaseInsensitive)
-            || node.modulePath.contains(text, Qt::CaseInsensitive)) {
+        auto contains = [&text](const QStringList& list) {
+            return std::any_of(
+                list.begin(), list.end(), [&text](const QString& s) { return s.contains(text, Qt::CaseInsensitive); });
+        };
+        const bool direct = node.label.contains(text, Qt::CaseInsensitive)
+            || node.subtitle.contains(text, Qt::CaseInsensitive) || node.modulePath.contains(text, Qt::CaseInsensitive)
+            || contains(node.members);
+        // Nodes a delegate absorbed are found at the delegate call.
+        const bool absorbed = !direct && contains(node.absorbed);
+        if (direct || absorbed) {
             m_findPos = i;
             m_view->selectNodes({ i });
             showDetails();
             Q_EMIT nodesSelected();
+            if (absorbed)
+                setStatus(QStringLiteral("“%1” runs inside %2: press Enter or double-click the call to open it")
+                              .arg(text, node.loweredModule));
             return true;
         }
     }
-    m_status->setText(QStringLiteral("“%1” not found").arg(text));
+    setStatus(QStringLiteral("“%1” not found").arg(text));
     return false;
 }
 

@@ -19,6 +19,7 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
+class QToolButton;
 
 namespace pte::ui {
 
@@ -49,10 +50,23 @@ public:
     [[nodiscard]] bool isBusy() const { return m_busy; }
     [[nodiscard]] GraphView* view() const { return m_view; }
     void focusFind();
+    /** Empties the Find box. */
+    void clearFilters() override;
+    /** The selected nodes for the clipboard: their details, or a JSON array of name, label, kind and handles. */
+    [[nodiscard]] QString selectedNodesText(bool json) const;
     /** Shows the nodes of a collapsed group (module path, or instruction range); re-lays out in the background. */
     void expandGroup(const QString& modulePath);
     /** Collapses every expanded group again. */
     void collapseAllGroups();
+    /**
+     * Shows the original program of one of the method's lowered modules (the nodes its delegate call stands for):
+     * double-click or Enter on a delegate call. Re-lays out in the background.
+     */
+    void openLoweredModule(const QString& name);
+    /** Back to the method's graph. */
+    void closeLoweredModule();
+    /** The lowered module shown, or empty for the method's own graph. */
+    [[nodiscard]] const QString& loweredModule() const { return m_loweredModule; }
     [[nodiscard]] const QSet<QString>& expandedGroups() const { return m_expanded; }
     /** Selects the next node matching the find text; false when none. */
     bool findNext();
@@ -79,6 +93,7 @@ private:
     void startLayout();
     void showDetails();
     void applyHeat();
+    void setStatus(const QString& text);
 
     GraphView* m_view = nullptr;
     QPlainTextEdit* m_details = nullptr;
@@ -88,6 +103,8 @@ private:
     QComboBox* m_colourBy = nullptr;
     QLabel* m_legend = nullptr;
     std::vector<double> m_heat;
+    QToolButton* m_back = nullptr;
+    QString m_loweredModule;
     std::shared_ptr<const Snapshot> m_snapshot;
     QString m_method;
     QSet<QString> m_expanded;
