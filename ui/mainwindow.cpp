@@ -446,9 +446,11 @@ bool MainWindow::confirmDiscard()
 
 void MainWindow::openFiles(const QStringList& paths)
 {
-    if (!confirmDiscard())
+    // An ETDump alone joins the open program (emitted or not), which stays: nothing to discard, filters kept.
+    const bool joinsOpenProgram = isEtdumpOnly(paths) && m_document->snapshot();
+    if (!joinsOpenProgram && !confirmDiscard())
         return;
-    m_openingNew = true;
+    m_openingNew = !joinsOpenProgram;
     QStringList existing;
     for (const auto& p : paths)
         existing << QFileInfo(p).absoluteFilePath();

@@ -325,16 +325,22 @@ template <typename T, typename Work, typename Done> void Document::runJob(const 
     m_running.append(QFuture<void>(future));
 }
 
+bool isEtdumpOnly(const QStringList& paths)
+{
+    const auto isEtdump = [](const QString& p) { return classifyInput(p) == InputKind::Etdump; };
+    if (paths.isEmpty())
+        return false;
+    return std::all_of(paths.begin(), paths.end(), isEtdump)
+        || (paths.size() == 2 && !debugBufferAmong(paths).isEmpty()
+            && std::any_of(paths.begin(), paths.end(), isEtdump));
+}
+
 void Document::open(const QStringList& paths, bool append)
 {
     if (paths.isEmpty())
         return;
     // ETDumps (and their debug buffer) alone join the program already open.
-    const bool onlyEtdump =
-        std::all_of(paths.begin(), paths.end(), [](const QString& p) { return classifyInput(p) == InputKind::Etdump; })
-        || (paths.size() == 2 && !debugBufferAmong(paths).isEmpty()
-            && std::any_of(
-                paths.begin(), paths.end(), [](const QString& p) { return classifyInput(p) == InputKind::Etdump; }));
+    const bool onlyEtdump = isEtdumpOnly(paths);
     std::shared_ptr<const Snapshot> base = append || (onlyEtdump && m_snapshot) ? m_snapshot : nullptr;
     if (base && !onlyEtdump) {
         // A new emission is needed after adding methods; keep the dumps, drop the old output.

@@ -43,6 +43,8 @@ enum class InputKind
     Etdump, ///< an ETDump (.etdp): joined with the program of the same open, or the one already open
 };
 [[nodiscard]] InputKind classifyInput(const QString& path);
+/** True when the files are only an ETDump (with, optionally, its debug buffer): opening them keeps the open program. */
+[[nodiscard]] bool isEtdumpOnly(const QStringList& paths);
 
 /**
  * One open workspace: a .pte (plus ETRecord / .ptd given alongside) or a set of graph dumps. Owns the
