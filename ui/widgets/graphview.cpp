@@ -66,13 +66,23 @@ public:
         m_heat = heat;
         update();
     }
+    /** Overrides the kind's fill (an invalid colour restores it). */
+    void setFill(const QColor& fill)
+    {
+        m_fill = fill;
+        update();
+    }
+    const QColor& fill() const { return m_fill; }
     QRectF boundingRect() const override { return m_rect.adjusted(-2, -2, 2, 2); }
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*) override
     {
         const double lod = option->levelOfDetailFromTransform(painter->worldTransform());
         const bool selected = isSelected();
         painter->setPen(QPen(selected ? QColor(0xe6, 0x7e, 0x00) : QColor(0x60, 0x70, 0x85), selected ? 3.0 : 1.0));
-        const QColor fill = !m_heat ? fillFor(m_kind) : *m_heat < 0 ? QColor(0xee, 0xee, 0xee) : heatColor(*m_heat);
+        // Measured time (the Profile colouring) over a fill set by the Diff window over the kind's colour.
+        const QColor fill = m_heat ? (*m_heat < 0 ? QColor(0xee, 0xee, 0xee) : heatColor(*m_heat))
+            : m_fill.isValid()     ? m_fill
+                                   : fillFor(m_kind);
         painter->setBrush(selected ? fill.darker(112) : fill);
         if (lod < 0.25) {
             painter->drawRect(m_rect);
@@ -111,6 +121,7 @@ private:
     QString m_subtitle;
     GraphNode::Kind m_kind;
     std::optional<double> m_heat; ///< unset: colour by kind; negative: not measured
+    QColor m_fill;
 };
 
 GraphView::GraphView(QWidget* parent)
@@ -258,6 +269,17 @@ void GraphView::selectNodes(const std::vector<int>& nodes)
         centerOn(r.center());
         updateOverview();
     }
+}
+
+void GraphView::setNodeFills(const std::vector<QColor>& fills)
+{
+    for (std::size_t i = 0; i < m_items.size(); ++i)
+        m_items[i]->setFill(i < fills.size() ? fills[i] : QColor());
+}
+
+QColor GraphView::nodeFill(int node) const
+{
+    return node >= 0 && std::size_t(node) < m_items.size() ? m_items[std::size_t(node)]->fill() : QColor();
 }
 
 std::vector<int> GraphView::selectedNodes() const
