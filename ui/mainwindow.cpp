@@ -422,8 +422,8 @@ void MainWindow::createDocks()
             dock->raise();
             target->setFocus(Qt::ShortcutFocusReason);
         });
-        if (i < 9)
-            a->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + int(i))));
+        if (i < 10) // Ctrl+1 .. Ctrl+9, then Ctrl+0 (the tenth, Profile)
+            a->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(i < 9 ? Qt::Key_1 + int(i) : Qt::Key_0)));
     }
     m_viewMenu->addSeparator();
     m_viewMenu->addAction(QStringLiteral("&Reset Layout"), this, [this] { restoreState(m_defaultState); });

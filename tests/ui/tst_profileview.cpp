@@ -26,6 +26,7 @@
 #include "widgets/graphview.h"
 #include "widgets/tableview.h"
 
+#include <QAction>
 #include <QFile>
 #include <QLabel>
 #include <QSignalSpy>
@@ -331,6 +332,16 @@ private Q_SLOTS:
         QCOMPARE(lines.size(), 1 + 2);
         QVERIFY(lines[0].startsWith("event_block_name\tevent_name"));
         QVERIFY(lines[1].startsWith("Execute\tOPERATOR_CALL\t["));
+        // Ctrl+0 brings the Profile view (the tenth dock) to the front with its table focused.
+        QAction* goToProfile = nullptr;
+        for (auto* a : w.findChildren<QAction*>())
+            if (a->text() == QStringLiteral("Go to Profile"))
+                goToProfile = a;
+        QVERIFY(goToProfile);
+        QCOMPARE(goToProfile->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_0));
+        instructions->table()->setFocus();
+        QTest::keyClick(&w, Qt::Key_0, Qt::ControlModifier);
+        QTRY_VERIFY(profile->focusTarget()->hasFocus());
     }
 
     void mismatchingEtdumpIsSaidSo()
