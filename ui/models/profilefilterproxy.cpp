@@ -25,24 +25,29 @@ void ProfileFilterProxy::setText(const QString& text)
     const QStringList words = text.toLower().split(QLatin1Char(' '), Qt::SkipEmptyParts);
     if (words == m_words)
         return;
+    // A reset, not invalidating the filter: removing 75k scattered rows range by range is quadratic in the view
+    // (see InstructionFilterProxy::refresh()).
+    beginResetModel();
     m_words = words;
-    invalidateRowsFilter();
+    endResetModel();
 }
 
 void ProfileFilterProxy::setBlock(const QString& block)
 {
     if (block == m_block)
         return;
+    beginResetModel();
     m_block = block;
-    invalidateRowsFilter();
+    endResetModel();
 }
 
 void ProfileFilterProxy::setDelegatedOnly(bool on)
 {
     if (on == m_delegatedOnly)
         return;
+    beginResetModel();
     m_delegatedOnly = on;
-    invalidateRowsFilter();
+    endResetModel();
 }
 
 bool ProfileFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex&) const
