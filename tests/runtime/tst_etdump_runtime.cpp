@@ -5,6 +5,7 @@
 // no mismatch, every OPERATOR_CALL sits on a KernelCall, every logged intermediate output equals the reference
 // interpreter's value for that instruction, program outputs equal the runner's (and a bundled program's expected
 // outputs), several runs aggregate into one block. Skipped, with a message, when the runner is absent.
+#include "etrunner.h"
 #include "executiontestutils.h"
 #include "pte/bundledprogram.h"
 #include "pte/dumpreader.h"
@@ -18,7 +19,6 @@
 #include "referenceruntime.h"
 #include "testutils.h"
 
-#include <QDir>
 #include <QFileInfo>
 #include <QProcess>
 #include <QTest>
@@ -30,22 +30,6 @@ using namespace pte;
 using pte::test::HostTensor;
 
 namespace {
-
-/** $PTELENS_ET_RUNNER, else ../shared/tools/etrt_runner next to the source tree; empty when absent. */
-QString runnerPath()
-{
-    QString path = qEnvironmentVariable("PTELENS_ET_RUNNER");
-    if (path.isEmpty())
-        path = QDir(QStringLiteral(QT_TESTCASE_SOURCEDIR))
-                   .absoluteFilePath(QStringLiteral("../../shared/tools/etrt_runner"));
-    return QFileInfo(path).isExecutable() ? QFileInfo(path).absoluteFilePath() : QString();
-}
-
-#define REQUIRE_RUNNER()                                                                                               \
-    do {                                                                                                               \
-        if (runnerPath().isEmpty())                                                                                    \
-            QSKIP("etrt_runner not found ($PTELENS_ET_RUNNER or ../shared/tools/etrt_runner): runtime tests skipped"); \
-    } while (false)
 
 struct RunnerOutput
 {
@@ -79,7 +63,7 @@ std::optional<RunnerOutput> runOnRunner(const std::string& program, const std::s
     }
     args << extra << QString::fromStdString(program);
     QProcess p;
-    p.start(runnerPath(), args);
+    p.start(test::etRunnerPath(), args);
     if (!p.waitForFinished(120000) || p.exitCode() != 0) {
         qWarning("etrt_runner failed (exit %d): %s\n%s", p.exitCode(), p.readAllStandardOutput().constData(),
             p.readAllStandardError().constData());
@@ -200,7 +184,7 @@ private Q_SLOTS:
 
     void emittedProgramsJoinTheirRealEtdump()
     {
-        REQUIRE_RUNNER();
+        PTE_REQUIRE_ET_RUNNER();
         QFETCH(QString, dump);
         auto loaded = readDump((test::testDataDir() + QLatin1Char('/') + dump).toStdString());
         QVERIFY_RESULT(loaded);
@@ -284,7 +268,7 @@ private Q_SLOTS:
 
     void corpusProgramsJoinTheirRealEtdump()
     {
-        REQUIRE_RUNNER();
+        PTE_REQUIRE_ET_RUNNER();
         PTE_REQUIRE_CORPUS();
         QFETCH(QString, file);
         const std::string path = test::corpusPath(QStringLiteral("pte/") + file).toStdString();
@@ -319,7 +303,7 @@ private Q_SLOTS:
     {
         // The tutorial's bundled ConvNet, run on its first test case: the logged program output meets the expected
         // output (numeric gap), and every intermediate the reference interpreter.
-        REQUIRE_RUNNER();
+        PTE_REQUIRE_ET_RUNNER();
         PTE_REQUIRE_CORPUS();
         auto pte = readPteFile(test::corpusPath(
             QStringLiteral("pte/pytorch_executorch__docs__source__tutorials_source__bundled_program.bp"))
@@ -366,7 +350,7 @@ private Q_SLOTS:
     {
         // Two methods with different kernels, run in the reverse of program order: the attribution comes from the
         // events, not from the order.
-        REQUIRE_RUNNER();
+        PTE_REQUIRE_ET_RUNNER();
         auto addMul = readDump((test::testDataDir() + QStringLiteral("/emit/add_mul.json")).toStdString());
         auto view = readDump((test::testDataDir() + QStringLiteral("/emit/view.json")).toStdString());
         QVERIFY_RESULT(addMul);
@@ -398,7 +382,7 @@ private Q_SLOTS:
     {
         // multi.pte's two methods run the same kernels: only the order of the blocks can tell them apart, and the
         // join says so.
-        REQUIRE_RUNNER();
+        PTE_REQUIRE_ET_RUNNER();
         PTE_REQUIRE_CORPUS();
         const std::string path =
             test::corpusPath(QStringLiteral("pte/corey-cole_executorch-numpy-runtime__tests__models__multi.pte"))
@@ -421,7 +405,7 @@ private Q_SLOTS:
 
     void aDumpOfAnotherProgramIsAMismatch()
     {
-        REQUIRE_RUNNER();
+        PTE_REQUIRE_ET_RUNNER();
         PTE_REQUIRE_CORPUS();
         const std::string add = test::corpusPath(QStringLiteral("pte/pytorch_executorch__add.pte")).toStdString();
         const std::string linear = test::corpusPath(
