@@ -61,6 +61,7 @@ bench: build
 	@$(BUILD_DIR)/bin/ptelens-cli bench
 	@if [ -x $(BUILD_DIR)/bin/bench_workbench ]; then QT_QPA_PLATFORM=offscreen $(BUILD_DIR)/bin/bench_workbench; \
 	else echo "bench_workbench was not built (needs PTELENS_BUILD_GUI, PTELENS_BUILD_BENCH and libbenchmark-dev)"; fi
+	@if [ -x $(BUILD_DIR)/bin/bench_profile ]; then QT_QPA_PLATFORM=offscreen $(BUILD_DIR)/bin/bench_profile; fi
 
 # `cmake --install` into PREFIX (default /usr/local); DESTDIR=/scratch/root stages it elsewhere.
 PREFIX ?= /usr/local

@@ -5,8 +5,10 @@
 //   <out>/json    tests/data/dumps/*.json and tests/data/emit/*.json
 //   <out>/dump    the same JSON documents plus PT2, legacy and ETRecord zips built around them
 //   <out>/pickle  hand-assembled torch.save pickles (protocol 2) and torch.save zips
+//   <out>/etdump  synthetic ETDumps of those programs (first byte: debug-buffer length / 16, see fuzz_etdump.cpp)
 // Usage: ptelens_fuzz_seeds <out> <source dir>
 
+#include "pte/etdumpwriter.h"
 #include "pte/ptewriter.h"
 
 #include <algorithm>
@@ -181,7 +183,7 @@ int main(int argc, char** argv)
     }
     const fs::path out = argv[1];
     const fs::path source = argv[2];
-    for (const char* sub : { "pte", "json", "dump", "pickle" })
+    for (const char* sub : { "pte", "json", "dump", "pickle", "etdump" })
         fs::create_directories(out / sub);
     const fs::path scratch = out / "scratch.zip";
     int failures = 0;
@@ -200,6 +202,23 @@ int main(int argc, char** argv)
         if (!program || !pte::writePte(program.value(), path)) {
             std::cerr << "ptelens_fuzz_seeds: cannot write " << path << "\n";
             ++failures;
+            continue;
+        }
+        for (const bool prefixed : { true, false }) {
+            const auto name = "synth" + std::to_string(index - 1) + (prefixed ? ".etdp" : "_unprefixed.etdp");
+            auto trace = pte::makeSyntheticEtdump(program.value(), pte::SyntheticEtdumpOptions { {}, 2, prefixed, 10 });
+            if (!trace) {
+                ++failures;
+                continue;
+            }
+            auto bytes = pte::serializeEtdump(trace.value(), prefixed);
+            if (!bytes) {
+                ++failures;
+                continue;
+            }
+            // First byte 0: no debug buffer (fuzz_etdump.cpp).
+            failures += !writeFile(
+                out / "etdump" / name, std::string(1, '\0') + std::string(bytes.value().begin(), bytes.value().end()));
         }
     }
 

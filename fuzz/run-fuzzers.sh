@@ -14,7 +14,7 @@ build=${1:?usage: run-fuzzers.sh <build dir> [fuzzer names...]}
 shift
 seconds=${FUZZ_SECONDS:-60}
 names=("$@")
-if [ ${#names[@]} -eq 0 ]; then names=(pte exported_program dump unpickler); fi
+if [ ${#names[@]} -eq 0 ]; then names=(pte exported_program dump unpickler etdump); fi
 
 bin="$build/bin"
 seeds="$build/fuzz/seeds"
@@ -27,6 +27,7 @@ seeds_for() {
     exported_program) echo "$seeds/json" ;;
     dump) echo "$seeds/dump" ;;
     unpickler) echo "$seeds/pickle" ;;
+    etdump) echo "$seeds/etdump" ;;
     esac
 }
 
@@ -34,7 +35,7 @@ seeds_for() {
 extra_for() {
     [ -n "${PTELENS_CORPUS:-}" ] && [ -d "$PTELENS_CORPUS" ] || return 0
     case "$1" in
-    pte) [ -d "$PTELENS_CORPUS/pte" ] && echo "$PTELENS_CORPUS/pte" ;;
+    pte | etdump) [ -d "$PTELENS_CORPUS/pte" ] && echo "$PTELENS_CORPUS/pte" ;;
     dump) [ -d "$PTELENS_CORPUS/dumps" ] && echo "$PTELENS_CORPUS/dumps" ;;
     unpickler) [ -d "$PTELENS_CORPUS/dumps" ] && echo "$PTELENS_CORPUS/dumps" ;;
     esac

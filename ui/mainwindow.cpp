@@ -6,6 +6,7 @@
 #include "models/diagnosticmodel.h"
 #include "models/diagnostictarget.h"
 #include "models/instructionmodel.h"
+#include "models/profilemodel.h"
 #include "models/text.h"
 #include "views/delegatesview.h"
 #include "views/diagnosticsview.h"
@@ -14,6 +15,7 @@
 #include "views/instructionsview.h"
 #include "views/methodsview.h"
 #include "views/operatorsview.h"
+#include "views/profileview.h"
 #include "views/signatureview.h"
 #include "views/sizesview.h"
 #include "views/valuesview.h"
@@ -61,8 +63,9 @@ namespace pte::ui {
 namespace {
 constexpr int kMaxRecent = 10;
 const QString kFileFilter = QStringLiteral(
-    "ExecuTorch and graph dumps (*.pte *.ptd *.pt2 *.ep *.json *.bin *.etrecord);;ExecuTorch programs (*.pte);;"
-    "Graph dumps (*.pt2 *.ep *.json);;ETRecords (*.etrecord *.bin);;All files (*)");
+    "ExecuTorch and graph dumps (*.pte *.bpte *.ptd *.pt2 *.ep *.json *.bin *.etrecord *.etdp *.etdump);;"
+    "ExecuTorch programs (*.pte *.bpte);;Graph dumps (*.pt2 *.ep *.json);;ETRecords (*.etrecord *.bin);;"
+    "ETDumps (*.etdp *.etdump);;All files (*)");
 
 } // namespace
 
@@ -198,8 +201,9 @@ void MainWindow::createViews()
     m_sizesView = new SizesView(this);
     m_operatorsView = new OperatorsView(this);
     m_diagnosticsView = new DiagnosticsView(this);
+    m_profileView = new ProfileView(this);
     m_views = { m_methodsView, m_signatureView, m_graphPanel, m_instructionsView, m_valuesView, m_delegatesView,
-        m_sizesView, m_operatorsView, m_diagnosticsView };
+        m_sizesView, m_operatorsView, m_diagnosticsView, m_profileView };
 
     connect(m_methodsView, &MethodsView::methodSelected, this, [this](const QString& name) {
         if (!m_syncing && name != m_method)
@@ -215,6 +219,7 @@ void MainWindow::createViews()
     connect(m_delegatesView, &DelegatesView::debugIdSelectionChanged, this, &MainWindow::onDelegateIdSelectionChanged);
     connect(m_diagnosticsView, &DiagnosticsView::diagnosticActivated, this, &MainWindow::activateDiagnostic);
     connect(m_graphPanel, &GraphPanel::nodesSelected, this, &MainWindow::onGraphSelectionChanged);
+    connect(m_profileView, &ProfileView::selectionChanged, this, &MainWindow::onProfileSelectionChanged);
     // A new layout arrives after the selection was made: show the selected instruction in it.
     connect(m_graphPanel, &GraphPanel::layoutFinished, this, &MainWindow::onInstructionSelectionChanged);
 }
@@ -228,6 +233,9 @@ void MainWindow::createActions()
     m_openAction->setObjectName(QStringLiteral("openAction"));
     m_addAction = file->addAction(QStringLiteral("&Add Graph Dump…"), this, [this] { openDialog(true); });
     m_addAction->setObjectName(QStringLiteral("addAction"));
+    auto* openEtdump = file->addAction(QStringLiteral("Open &ETDump…"), this, &MainWindow::openEtdumpDialog);
+    openEtdump->setObjectName(QStringLiteral("openEtdumpAction"));
+    openEtdump->setToolTip(QStringLiteral("Join an ETDump (and its debug buffer) with the open program"));
     m_recentMenu = file->addMenu(QStringLiteral("Open &Recent"));
     m_recentMenu->setObjectName(QStringLiteral("recentMenu"));
     file->addSeparator();
@@ -409,8 +417,8 @@ void MainWindow::createDocks()
             dock->raise();
             target->setFocus(Qt::ShortcutFocusReason);
         });
-        if (i < 9)
-            a->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + int(i))));
+        if (i < 10) // Ctrl+1 .. Ctrl+9, then Ctrl+0 (the tenth, Profile)
+            a->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(i < 9 ? Qt::Key_1 + int(i) : Qt::Key_0)));
     }
     m_viewMenu->addSeparator();
     m_viewMenu->addAction(QStringLiteral("&Reset Layout"), this, [this] { restoreState(m_defaultState); });
@@ -439,9 +447,11 @@ bool MainWindow::confirmDiscard()
 
 void MainWindow::openFiles(const QStringList& paths)
 {
-    if (!confirmDiscard())
+    // An ETDump alone joins the open program (emitted or not), which stays: nothing to discard, filters kept.
+    const bool joinsOpenProgram = isEtdumpOnly(paths) && m_document->snapshot();
+    if (!joinsOpenProgram && !confirmDiscard())
         return;
-    m_openingNew = true;
+    m_openingNew = !joinsOpenProgram;
     QStringList existing;
     for (const auto& p : paths)
         existing << QFileInfo(p).absoluteFilePath();
@@ -476,6 +486,21 @@ void MainWindow::openDialog(bool append)
         addFiles(files);
     else
         openFiles(files);
+}
+
+void MainWindow::openEtdumpDialog()
+{
+    QSettings settings;
+    const QString dir = settings.value(QStringLiteral("lastDirectory")).toString();
+    const QStringList files = QFileDialog::getOpenFileNames(this, QStringLiteral("Open ETDump (and its debug buffer)"),
+        dir, QStringLiteral("ETDumps and debug buffers (*.etdp *.etdump *.bin);;All files (*)"));
+    if (files.isEmpty())
+        return;
+    settings.setValue(QStringLiteral("lastDirectory"), QFileInfo(files.front()).absolutePath());
+    QStringList existing;
+    for (const auto& p : files)
+        existing << QFileInfo(p).absoluteFilePath();
+    m_document->open(existing, false); // joins the open program
 }
 
 void MainWindow::compareDialog()
@@ -618,6 +643,49 @@ void MainWindow::onInstructionSelectionChanged()
     m_graphPanel->selectFor(rows.size() == 1 ? instruction : -1, names, handles);
     // Values the instruction uses.
     m_valuesView->selectValues(values);
+    // Its events in the Profile view.
+    std::vector<int> instructions;
+    for (const int src : rows)
+        if (model.rowInfo(src).chain == 0)
+            instructions.push_back(int(model.rowInfo(src).index));
+    m_profileView->selectSourceRows(m_profileView->model()->rowsFor(m_method, instructions));
+    m_syncing = false;
+}
+
+void MainWindow::onProfileSelectionChanged()
+{
+    if (m_syncing)
+        return;
+    const auto rows = m_profileView->selectedSourceRows();
+    if (rows.empty())
+        return;
+    const ProfileModel& profile = *m_profileView->model();
+    // An event of another method: show that method first.
+    const QString method = toQString(profile.profile()->methodName(profile.row(rows.front()).method));
+    if (!method.isEmpty() && method != m_method && m_document->snapshot()->method(method.toStdString()))
+        setCurrentMethod(method);
+    m_syncing = true;
+    const InstructionModel& model = *m_instructionsView->model();
+    std::vector<int> instructionRows;
+    QStringList names;
+    std::vector<std::int64_t> handles;
+    int instruction = -1;
+    for (const int r : rows) {
+        const auto& row = profile.row(r);
+        if (toQString(profile.profile()->methodName(row.method)) != m_method)
+            continue;
+        if (const int ir = model.rowOf(row.chain, row.instruction); ir >= 0) {
+            instructionRows.push_back(ir);
+            if (instruction < 0 && row.chain == 0)
+                instruction = row.instruction;
+        }
+        names << profile.nodeNames(r);
+        handles.insert(handles.end(), row.debugHandles.begin(), row.debugHandles.end());
+    }
+    m_instructionsView->selectSourceRows(instructionRows);
+    // A delegate event shows the nodes its identifier maps to; an operator event its instruction's.
+    const bool delegated = rows.size() == 1 && profile.row(rows.front()).isDelegatedOp;
+    m_graphPanel->selectFor(delegated || rows.size() != 1 ? -1 : instruction, names, handles);
     m_syncing = false;
 }
 
@@ -655,6 +723,12 @@ void MainWindow::onGraphSelectionChanged()
     }
     m_syncing = true;
     m_instructionsView->selectSourceRows(rows);
+    // A hot node's events in the Profile view.
+    std::vector<int> instructions;
+    for (const int row : rows)
+        if (model.rowInfo(row).chain == 0)
+            instructions.push_back(int(model.rowInfo(row).index));
+    m_profileView->selectSourceRows(m_profileView->model()->rowsFor(m_method, instructions));
     m_syncing = false;
 }
 

@@ -28,6 +28,7 @@ class GraphPanel;
 class InstructionsView;
 class MethodsView;
 class OperatorsView;
+class ProfileView;
 class SignatureView;
 class SizesView;
 class ValuesView;
@@ -93,6 +94,8 @@ private:
     void onInstructionSelectionChanged();
     void onGraphSelectionChanged();
     void onDelegateIdSelectionChanged();
+    void onProfileSelectionChanged();
+    void openEtdumpDialog();
     void raiseDock(const char* name);
     void updateActions();
     void addRecentFiles(const QStringList& paths);
@@ -127,6 +130,7 @@ private:
     SizesView* m_sizesView = nullptr;
     OperatorsView* m_operatorsView = nullptr;
     DiagnosticsView* m_diagnosticsView = nullptr;
+    ProfileView* m_profileView = nullptr;
 
     QWidget* m_messageBar = nullptr;
     QLabel* m_messageText = nullptr;

@@ -175,8 +175,8 @@ int main(int argc, char** argv)
     parser.setApplicationDescription(QStringLiteral("ExecuTorch program workbench"));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(
-        QStringLiteral("files"), QStringLiteral(".pte, .pt2, exported-program JSON or ETRecord files"));
+    parser.addPositionalArgument(QStringLiteral("files"),
+        QStringLiteral(".pte, .bpte, .pt2, exported-program JSON, ETRecord or ETDump (.etdp) files"));
     QCommandLineOption screenshot(
         QStringLiteral("screenshot"), QStringLiteral("Save screenshots to DIR and exit."), QStringLiteral("DIR"));
     screenshot.setFlags(QCommandLineOption::HiddenFromHelp);
@@ -184,6 +184,11 @@ int main(int argc, char** argv)
     QCommandLineOption methodOption(
         QStringLiteral("method"), QStringLiteral("Show this method (with --screenshot)."), QStringLiteral("NAME"));
     methodOption.setFlags(QCommandLineOption::HiddenFromHelp);
+    QCommandLineOption etdumpOption(QStringLiteral("etdump"),
+        QStringLiteral("An ETDump (.etdp) of a run of the program, joined with it."), QStringLiteral("FILE"));
+    QCommandLineOption debugBufferOption(QStringLiteral("debug-buffer"),
+        QStringLiteral("The ETDump's debug buffer (logged tensor bytes; default: one found next to it)."),
+        QStringLiteral("FILE"));
     QCommandLineOption compareOption(QStringLiteral("compare"),
         QStringLiteral("Compare the two files given (A B) in the Diff window, A opened in the main window."));
     parser.addOption(compareOption);
@@ -194,8 +199,15 @@ int main(int argc, char** argv)
     parser.addOption(screenshot);
     parser.addOption(emitOption);
     parser.addOption(methodOption);
+    parser.addOption(etdumpOption);
+    parser.addOption(debugBufferOption);
     parser.process(app);
 
+    QStringList files = parser.positionalArguments();
+    if (parser.isSet(etdumpOption))
+        files << parser.value(etdumpOption);
+    if (parser.isSet(debugBufferOption))
+        files << parser.value(debugBufferOption);
     pte::ui::MainWindow window;
     const bool compare = parser.isSet(compareOption);
     if (compare && parser.positionalArguments().size() != 2) {
@@ -208,7 +220,7 @@ int main(int argc, char** argv)
     if (parser.isSet(screenshot)) {
         const QStringList wh = parser.value(sizeOption).split(QLatin1Char('x'));
         const QSize size(wh.value(0).toInt(), wh.value(1).toInt());
-        return takeScreenshots(window, parser.positionalArguments(), parser.value(screenshot), parser.isSet(emitOption),
+        return takeScreenshots(window, files, parser.value(screenshot), parser.isSet(emitOption),
             parser.value(methodOption), size.isValid() && !size.isEmpty() ? size : QSize(1600, 1000));
     }
     window.show();
@@ -218,8 +230,8 @@ int main(int argc, char** argv)
             window.document(), &pte::ui::Document::loadFinished, &window,
             [&window, other] { window.compareWith(other); }, Qt::SingleShotConnection);
         window.openFiles({ parser.positionalArguments().at(0) });
-    } else if (!parser.positionalArguments().isEmpty()) {
-        window.openFiles(parser.positionalArguments());
+    } else if (!files.isEmpty()) {
+        window.openFiles(files);
     }
     if (parser.isSet(emitOption))
         QObject::connect(window.document(), &pte::ui::Document::loadFinished, &window, [&window] {

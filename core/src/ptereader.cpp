@@ -3,6 +3,7 @@
 #include "pte/ptereader.h"
 
 #include "fieldpath.h"
+#include "pte/bundledprogram.h"
 #include "pte/mappedfile.h"
 #include "pte/schema/program_generated.h"
 #include "ptereader_p.h"
@@ -551,6 +552,9 @@ void resolveExternal(PteFile& file, const ReadOptions& options, bool fromDisk)
                   "map at load time");
 }
 
+Result<std::shared_ptr<const PteFile>> readBundled(
+    Bytes bytes, const std::string& name, const ReadOptions& options, bool fromDisk);
+
 Result<std::shared_ptr<const PteFile>> readImpl(
     Bytes bytes, const std::string& name, const ReadOptions& options, bool fromDisk)
 {
@@ -561,6 +565,8 @@ Result<std::shared_ptr<const PteFile>> readImpl(
             name + " is too short to be a .pte: " + std::to_string(n)
                 + " bytes, but a program starts with an 8-byte flatbuffer prefix (root offset + identifier ET12)",
             n);
+    if (isBundledProgram(bytes.span()))
+        return readBundled(std::move(bytes), name, options, fromDisk);
     if (!magicIs(d + 4, "ET12"))
         return fail(identifyForeign(d, n, name));
 
@@ -764,6 +770,38 @@ Result<std::shared_ptr<const PteFile>> readImpl(
     auto checks = detail::checkProgramImpl(*file->program, file->externalData, &facts);
     for (auto& c : checks)
         file->diagnostics.push_back(std::move(c));
+    return std::shared_ptr<const PteFile>(std::move(file));
+}
+
+/** A .bpte: the program inside, read as a .pte, plus the test cases (bundledprogram.h). */
+Result<std::shared_ptr<const PteFile>> readBundled(
+    Bytes bytes, const std::string& name, const ReadOptions& options, bool fromDisk)
+{
+    PTE_TRY(auto bundled, readBundledProgram(std::move(bytes), name));
+    const std::string where = "the program inside the bundled program (bytes " + std::to_string(bundled.programOffset)
+        + ".." + std::to_string(bundled.programOffset + bundled.programSize) + ")";
+    if (isBundledProgram(bundled.program().span()))
+        return fail(
+            ErrorCode::InvalidInput, name + ": " + where + " is another bundled program", bundled.programOffset);
+    auto inner = readImpl(bundled.program(), name, options, fromDisk);
+    if (!inner) {
+        auto e = std::move(inner).error();
+        e.message = name + ": " + where + ": " + e.message;
+        return e;
+    }
+    auto file = std::make_shared<PteFile>(**inner);
+    for (auto& diag : file->diagnostics)
+        if (diag.file == name)
+            diag.file = name + ":program";
+    file->diagnostics.push_back(Diagnostic { Severity::Info, ErrorCode::InvalidInput,
+        "a bundled program (BP08, version " + std::to_string(bundled.version) + ") with "
+            + std::to_string(bundled.testSuites.size()) + " test suite(s); the program is bytes "
+            + std::to_string(bundled.programOffset) + ".." + std::to_string(bundled.programOffset + bundled.programSize)
+            + " of the file, and its diagnostics count offsets from byte " + std::to_string(bundled.programOffset),
+        bundled.programOffset, "program", name });
+    for (auto& diag : checkBundledProgram(bundled, *file->program, name))
+        file->diagnostics.push_back(std::move(diag));
+    file->bundled = std::make_shared<const BundledProgram>(std::move(bundled));
     return std::shared_ptr<const PteFile>(std::move(file));
 }
 

@@ -109,8 +109,6 @@ private Q_SLOTS:
         QTest::addColumn<QString>("needle");
         QTest::newRow("corrupt") << "corey-cole_djl-executorch-engine__src__test__resources__models__corrupt.pte"
                                  << int(ErrorCode::NotAPteFile) << "'A_PT' instead of the file identifier 'ET12'";
-        QTest::newRow("bundled") << "pytorch_executorch__extension__module__test__resources__bundled_program.bpte"
-                                 << int(ErrorCode::NotAPteFile) << "BundledProgram (.bpte, identifier 'BP08')";
         QTest::newRow("etdump") << "pytorch_executorch__docs__source__tutorials_source__etdump.etdp"
                                 << int(ErrorCode::NotAPteFile) << "ETDump";
         QTest::newRow("ptd") << QString::fromLatin1(kPtd) << int(ErrorCode::NotAPteFile) << "FlatTensor";

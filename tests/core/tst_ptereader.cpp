@@ -313,7 +313,8 @@ private Q_SLOTS:
             return b;
         };
         QTest::newRow("older-et") << with(4, "ET11") << int(ErrorCode::UnsupportedVersion) << "ET11";
-        QTest::newRow("bundled") << with(4, "BP08") << int(ErrorCode::NotAPteFile) << "BundledProgram";
+        QTest::newRow("bundled-corrupt") << with(4, "BP08") << int(ErrorCode::VerificationFailed) << "bundled program";
+        QTest::newRow("bundled-other") << with(4, "BP07") << int(ErrorCode::NotAPteFile) << "BundledProgram";
         QTest::newRow("etdump") << with(8, "ED00") << int(ErrorCode::NotAPteFile) << "ETDump";
         QTest::newRow("ptd") << with(4, "FT01") << int(ErrorCode::NotAPteFile) << "FT01";
         QTest::newRow("zip") << with(0, "PK\x03\x04") << int(ErrorCode::NotAPteFile) << "ZIP";

@@ -385,6 +385,7 @@ public:
     std::vector<Slot> slots;
     std::size_t executed = 0;
     std::size_t pc = 0;
+    std::function<void(std::size_t)> kernelObserver;
 
     Result<void> prepare();
     Result<void> execute();
@@ -638,25 +639,39 @@ Result<std::vector<HostTensor>> ReferenceRuntime::run(const std::vector<HostTens
     PTE_CHECK(d.execute());
     std::vector<HostTensor> out;
     for (const auto id : d.plan->outputs) {
-        const Slot& s = d.slots.at(std::size_t(id));
-        HostTensor h;
-        if (s.kind == ValueKind::Tensor) {
-            h.dtype = s.t->dtype;
-            h.sizes = s.t->sizes;
-            if (!s.t->data && s.t->numel() > 0)
-                return fail(ErrorCode::InvalidInput, "output value " + std::to_string(id) + " has no memory");
-            for (std::size_t e = 0; e < s.t->numel(); ++e)
-                h.values.push_back(s.t->get(e));
-        } else if (s.kind == ValueKind::String) {
-            h.text = s.s;
-        } else if (s.kind != ValueKind::Null) {
-            PTE_TRY(const double v, d.scalar(id));
-            h.dtype = s.kind == ValueKind::Double ? ScalarType::Double : ScalarType::Long;
-            h.values = { v };
-        }
+        PTE_TRY(auto h, value(id));
         out.push_back(std::move(h));
     }
     return out;
+}
+
+void ReferenceRuntime::setKernelObserver(std::function<void(std::size_t instruction)> observer)
+{
+    m_impl->kernelObserver = std::move(observer);
+}
+
+Result<HostTensor> ReferenceRuntime::value(std::int32_t id) const
+{
+    const Impl& d = *m_impl;
+    if (id < 0 || std::size_t(id) >= d.slots.size())
+        return fail(ErrorCode::InvalidInput, "value " + std::to_string(id) + " out of range");
+    const Slot& s = d.slots[std::size_t(id)];
+    HostTensor h;
+    if (s.kind == ValueKind::Tensor) {
+        h.dtype = s.t->dtype;
+        h.sizes = s.t->sizes;
+        if (!s.t->data && s.t->numel() > 0)
+            return fail(ErrorCode::InvalidInput, "output value " + std::to_string(id) + " has no memory");
+        for (std::size_t e = 0; e < s.t->numel(); ++e)
+            h.values.push_back(s.t->get(e));
+    } else if (s.kind == ValueKind::String) {
+        h.text = s.s;
+    } else if (s.kind != ValueKind::Null) {
+        PTE_TRY(const double v, d.scalar(id));
+        h.dtype = s.kind == ValueKind::Double ? ScalarType::Double : ScalarType::Long;
+        h.values = { v };
+    }
+    return h;
 }
 
 Result<std::vector<double>> ReferenceRuntime::readPlanned(
@@ -688,6 +703,8 @@ Result<void> ReferenceRuntime::Impl::execute()
             if (k->opIndex < 0 || std::size_t(k->opIndex) >= plan->operators.size())
                 return fail(ErrorCode::InvalidInput, where() + ": operator index out of range");
             PTE_CHECK(kernel(plan->operators[std::size_t(k->opIndex)].qualifiedName(), k->args));
+            if (kernelObserver)
+                kernelObserver(pc);
             ++pc;
         } else if (const auto* m = std::get_if<MoveCall>(&ins.args)) {
             slots.at(std::size_t(m->moveTo)) = slots.at(std::size_t(m->moveFrom));

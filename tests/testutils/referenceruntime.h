@@ -7,6 +7,7 @@
 #include "pte/result.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -59,6 +60,14 @@ public:
     /** The bytes of planned memory `memoryId` at `offset` read as `count` elements of `dtype`. */
     Result<std::vector<double>> readPlanned(
         std::uint32_t memoryId, std::uint64_t offset, ScalarType dtype, std::size_t count) const;
+
+    /**
+     * Called after each KernelCall with its instruction index, e.g. to read the values it wrote with value() before a
+     * later instruction reuses their memory.
+     */
+    void setKernelObserver(std::function<void(std::size_t instruction)> observer);
+    /** The current contents of tensor (or scalar, as a 0-D tensor) value `index`. */
+    Result<HostTensor> value(std::int32_t index) const;
 
     /** Instructions executed by the last run (jumps make this differ from the chain length). */
     [[nodiscard]] std::size_t executedInstructions() const;

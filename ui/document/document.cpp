@@ -4,6 +4,7 @@
 
 #include "models/text.h"
 #include "pte/dumpreader.h"
+#include "pte/etdump.h"
 #include "pte/ptereader.h"
 
 #include <QFile>
@@ -13,6 +14,7 @@
 #include <QSaveFile>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <algorithm>
 #include <set>
 
 namespace pte::ui {
@@ -42,6 +44,22 @@ std::string uniqueName(const std::vector<DumpMethod>& existing, const std::strin
     }
 }
 
+/** The debug buffer given with an ETDump: a file that is neither an archive, JSON, a program nor an ETDump. */
+QString debugBufferAmong(const QStringList& paths)
+{
+    for (const auto& p : paths) {
+        if (classifyInput(p) != InputKind::Dump || QFileInfo(p).suffix().toLower() != QLatin1String("bin"))
+            continue;
+        QFile f(p);
+        QByteArray head;
+        if (f.open(QIODevice::ReadOnly))
+            head = f.read(4);
+        if (!head.startsWith("PK") && !head.trimmed().startsWith('{'))
+            return p;
+    }
+    return {};
+}
+
 struct LoadOutcome
 {
     std::shared_ptr<Snapshot> snapshot;
@@ -54,9 +72,15 @@ void loadJob(QPromise<LoadOutcome>& promise, QStringList paths, std::shared_ptr<
     auto snap = base ? std::make_shared<Snapshot>(*base) : std::make_shared<Snapshot>();
     promise.setProgressRange(0, int(paths.size()) * 10);
     QString ptdPath;
-    for (const auto& p : paths)
-        if (classifyInput(p) == InputKind::Ptd)
+    QString etdumpPath;
+    for (const auto& p : paths) {
+        const auto kind = classifyInput(p);
+        if (kind == InputKind::Ptd)
             ptdPath = p;
+        else if (kind == InputKind::Etdump)
+            etdumpPath = p;
+    }
+    const QString debugBuffer = etdumpPath.isEmpty() ? QString() : debugBufferAmong(paths);
     std::optional<pte::Error> firstError;
     int step = 0;
     for (const QString& path : paths) {
@@ -66,9 +90,13 @@ void loadJob(QPromise<LoadOutcome>& promise, QStringList paths, std::shared_ptr<
         ++step;
         const std::string p = path.toStdString();
         snap->inputPaths.push_back(p);
+        if (path == debugBuffer)
+            continue; // read with the ETDump
         switch (classifyInput(path)) {
         case InputKind::Ptd:
             break; // used by the .pte reader
+        case InputKind::Etdump:
+            break; // joined below, once the program is known
         case InputKind::Pte: {
             pte::ReadOptions options;
             if (!ptdPath.isEmpty())
@@ -123,6 +151,24 @@ void loadJob(QPromise<LoadOutcome>& promise, QStringList paths, std::shared_ptr<
         }
         }
     }
+    if (!etdumpPath.isEmpty() && !promise.isCanceled()) {
+        promise.setProgressValueAndText(int(paths.size()) * 10 - 5, QFileInfo(etdumpPath).fileName());
+        pte::EtdumpReadOptions options;
+        if (!debugBuffer.isEmpty())
+            options.debugBufferPath = debugBuffer.toStdString();
+        auto r = pte::readEtdumpFile(etdumpPath.toStdString(), options);
+        if (!r) {
+            snap->diagnostics.push_back(pte::diagnosticOf(r.error(), etdumpPath.toStdString()));
+            if (!firstError)
+                firstError = r.error();
+        } else {
+            std::erase_if(snap->diagnostics,
+                [&](const pte::Diagnostic& d) { return snap->profile && d.file == snap->profile->dump->path; });
+            snap->profile = buildProfileData(*r, *snap);
+            for (const auto& d : snap->profile->diagnostics)
+                snap->diagnostics.push_back(d);
+        }
+    }
     if (snap->isEmpty()) {
         promise.addResult(LoadOutcome { nullptr,
             firstError ? *firstError
@@ -138,6 +184,7 @@ struct EmitOutcome
 {
     std::shared_ptr<const pte::EmitterOutput> output;
     pte::Error error; ///< when output is null
+    std::shared_ptr<const ProfileData> profile; ///< the open ETDump joined with the new program
 };
 
 struct SaveOutcome
@@ -159,6 +206,11 @@ InputKind classifyInput(const QString& path)
             return InputKind::Pte;
         if (id == "FT01")
             return InputKind::Ptd;
+        if (id == "BP08")
+            return InputKind::Pte;
+        if (pte::looksLikeEtdump(
+                std::span(reinterpret_cast<const std::uint8_t*>(head.constData()), std::size_t(head.size()))))
+            return InputKind::Etdump;
         if (head.startsWith("PK"))
             return InputKind::Dump;
     }
@@ -170,6 +222,10 @@ InputKind classifyInput(const QString& path)
         return InputKind::Pte;
     if (suffix == QLatin1String("ptd"))
         return InputKind::Ptd;
+    if (suffix == QLatin1String("etdp") || suffix == QLatin1String("etdump"))
+        return InputKind::Etdump;
+    if (suffix == QLatin1String("bpte"))
+        return InputKind::Pte;
     if (suffix == QLatin1String("pt2") || suffix == QLatin1String("ep") || suffix == QLatin1String("json")
         || suffix == QLatin1String("bin") || suffix == QLatin1String("etrecord"))
         return InputKind::Dump;
@@ -261,12 +317,24 @@ template <typename T, typename Work, typename Done> void Document::runJob(const 
     m_running.append(QFuture<void>(future));
 }
 
+bool isEtdumpOnly(const QStringList& paths)
+{
+    const auto isEtdump = [](const QString& p) { return classifyInput(p) == InputKind::Etdump; };
+    if (paths.isEmpty())
+        return false;
+    return std::all_of(paths.begin(), paths.end(), isEtdump)
+        || (paths.size() == 2 && !debugBufferAmong(paths).isEmpty()
+            && std::any_of(paths.begin(), paths.end(), isEtdump));
+}
+
 void Document::open(const QStringList& paths, bool append)
 {
     if (paths.isEmpty())
         return;
-    std::shared_ptr<const Snapshot> base = append ? m_snapshot : nullptr;
-    if (base) {
+    // ETDumps (and their debug buffer) alone join the program already open.
+    const bool onlyEtdump = isEtdumpOnly(paths);
+    std::shared_ptr<const Snapshot> base = append || (onlyEtdump && m_snapshot) ? m_snapshot : nullptr;
+    if (base && !onlyEtdump) {
         // A new emission is needed after adding methods; keep the dumps, drop the old output.
         auto copy = std::make_shared<Snapshot>(*base);
         if (copy->emitted) {
@@ -328,9 +396,10 @@ void Document::emitProgram(const EmitSettings& settings)
     const bool initBuffers = settings.initialiseMutableBuffers;
     const pte::SerializeOptions serialize = settings.serialize;
     const auto primGetters = settings.primGetters;
+    const std::shared_ptr<const Snapshot> before = snap;
     runJob<EmitOutcome>(
         QStringLiteral("Emitting"),
-        [methods, stack, initBuffers, serialize, etrecordDelegateMap, primGetters](
+        [methods, stack, initBuffers, serialize, etrecordDelegateMap, primGetters, before](
             QPromise<EmitOutcome>& promise, std::atomic<bool>& flag) {
             pte::EmitOptions options;
             options.etrecordDelegateMap = etrecordDelegateMap;
@@ -353,7 +422,15 @@ void Document::emitProgram(const EmitSettings& settings)
                 promise.addResult(EmitOutcome { nullptr, r.error() });
                 return;
             }
-            promise.addResult(EmitOutcome { std::make_shared<const pte::EmitterOutput>(std::move(r).value()), {} });
+            auto output = std::make_shared<const pte::EmitterOutput>(std::move(r).value());
+            std::shared_ptr<const ProfileData> profile;
+            if (before->profile) {
+                Snapshot after = *before;
+                after.emitted = output;
+                after.program = std::shared_ptr<const pte::Program>(output, &output->program);
+                profile = buildProfileData(before->profile->dump, after);
+            }
+            promise.addResult(EmitOutcome { std::move(output), {}, std::move(profile) });
         },
         [this, snap](const EmitOutcome& outcome) {
             if (!outcome.output) {
@@ -363,7 +440,14 @@ void Document::emitProgram(const EmitSettings& settings)
             snap->emitted = outcome.output;
             snap->program = std::shared_ptr<const pte::Program>(outcome.output, &outcome.output->program);
             snap->pteFile.reset();
-            std::erase_if(snap->diagnostics, [](const pte::Diagnostic& d) { return d.file == "emitter"; });
+            std::erase_if(snap->diagnostics, [&](const pte::Diagnostic& d) {
+                return d.file == "emitter" || (snap->profile && d.file == snap->profile->dump->path);
+            });
+            if (outcome.profile) {
+                snap->profile = outcome.profile;
+                for (const auto& d : snap->profile->diagnostics)
+                    snap->diagnostics.push_back(d);
+            }
             for (auto d : outcome.output->warnings) {
                 if (d.file.empty())
                     d.file = "emitter";

@@ -40,8 +40,11 @@ enum class InputKind
     Pte,
     Ptd,
     Dump, ///< .pt2 / legacy zip / exported-program JSON / ETRecord
+    Etdump, ///< an ETDump (.etdp): joined with the program of the same open, or the one already open
 };
 [[nodiscard]] InputKind classifyInput(const QString& path);
+/** True when the files are only an ETDump (with, optionally, its debug buffer): opening them keeps the open program. */
+[[nodiscard]] bool isEtdumpOnly(const QStringList& paths);
 
 /**
  * One open workspace: a .pte (plus ETRecord / .ptd given alongside) or a set of graph dumps. Owns the
@@ -56,7 +59,11 @@ public:
     explicit Document(QObject* parent = nullptr);
     ~Document() override;
 
-    /** Opens files (replacing the current content, or adding graph dumps when append is set). */
+    /**
+     * Opens files (replacing the current content, or adding graph dumps when append is set). ETDumps among them are
+     * joined with the program opened with them; ETDumps alone (with their debug buffer, a .bin) are joined with the
+     * program already open, which stays.
+     */
     void open(const QStringList& paths, bool append = false);
     /** Emits the dump methods (background); emitFinished/emitFailed. */
     void emitProgram(const EmitSettings& settings);

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
+#include "document/profiledata.h"
 #include "pte/diagnostic.h"
 #include "pte/emitter.h"
 #include "pte/graph.h"
@@ -54,6 +55,7 @@ struct Snapshot
     std::shared_ptr<const pte::EmitterOutput> emitted; ///< the last successful emission
     std::vector<DumpMethod> dumpMethods; ///< methods from graph dumps, in order
     std::shared_ptr<const pte::EtRecordMaps> etrecordMaps; ///< from an ETRecord given alongside
+    std::shared_ptr<const ProfileData> profile; ///< an ETDump opened with the program (or alone), joined with it
     pte::Diagnostics diagnostics; ///< from every reader and the emitter
     std::vector<MethodEntry> methods; ///< computed by finalize()
 
@@ -61,7 +63,7 @@ struct Snapshot
     void finalize();
     [[nodiscard]] const MethodEntry* method(std::string_view name) const noexcept;
     [[nodiscard]] int methodIndex(std::string_view name) const noexcept;
-    [[nodiscard]] bool isEmpty() const noexcept { return !program && dumpMethods.empty(); }
+    [[nodiscard]] bool isEmpty() const noexcept { return !program && dumpMethods.empty() && !profile; }
 };
 
 /** True for ExecuTorch's training metadata methods (__et_training_*). */

@@ -30,6 +30,10 @@ void InstructionModel::setMethod(std::shared_ptr<const Snapshot> snapshot, const
     m_entry = m_snapshot ? m_snapshot->method(method.toStdString()) : nullptr;
     m_plan = m_entry ? m_entry->plan : nullptr;
     m_handleNodes.build(m_entry);
+    m_timing = m_snapshot && m_snapshot->profile ? m_snapshot->profile->timing(method.toStdString()) : nullptr;
+    m_unit = m_snapshot && m_snapshot->profile
+        ? QLatin1String(pte::timeScaleName(m_snapshot->profile->table.options.target))
+        : QStringLiteral("ms");
     if (m_plan) {
         for (const auto& op : m_plan->operators) {
             m_operatorNames << toQString(op.qualifiedName());
@@ -56,6 +60,8 @@ void InstructionModel::setMethod(std::shared_ptr<const Snapshot> snapshot, const
                     if (it != m_entry->debugHandles->end())
                         info.handles = &it->second;
                 }
+                if (m_timing)
+                    info.timing = m_timing->find(std::int32_t(ci), std::int32_t(ii));
                 if (ci == 0 && m_entry->delegateMap) {
                     const auto it = m_entry->delegateMap->find(std::int64_t(ii));
                     if (it != m_entry->delegateMap->end())
@@ -265,6 +271,14 @@ QVariant InstructionModel::cell(int row, int column, int role) const
             return int(r.kind);
         case DebugHandlesColumn:
             return r.handles && !r.handles->empty() ? QVariant(qlonglong(r.handles->front())) : QVariant(qlonglong(-1));
+        case TimeColumn:
+            return r.timing ? r.timing->median : -1.0;
+        case P10Column:
+            return r.timing ? r.timing->p10 : -1.0;
+        case P90Column:
+            return r.timing ? r.timing->p90 : -1.0;
+        case ShareColumn:
+            return r.timing ? r.timing->share : -1.0;
         default:
             return cell(row, column, Qt::DisplayRole).toString().toLower();
         }
@@ -284,7 +298,7 @@ QVariant InstructionModel::cell(int row, int column, int role) const
     case NodeNamesRole:
         return nodeNames(row);
     case Qt::TextAlignmentRole:
-        if (column == IdColumn)
+        if (column == IdColumn || column >= TimeColumn)
             return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
         return {};
     case Qt::ForegroundRole:
@@ -298,6 +312,12 @@ QVariant InstructionModel::cell(int row, int column, int role) const
             return argumentsText(instruction(row), true);
         if (column == DelegateIdsColumn && r.delegateEntry)
             return delegateIdDetails(row).join(QLatin1Char('\n'));
+        if (column >= TimeColumn && r.timing)
+            return QStringLiteral("%1 run(s), %2 execution(s)%3")
+                .arg(r.timing->samples.size())
+                .arg(r.timing->executions)
+                .arg(r.timing->delegateEvents ? QStringLiteral(", %1 delegate event(s)").arg(r.timing->delegateEvents)
+                                              : QString());
         return {};
     case Qt::DisplayRole:
         break;
@@ -342,6 +362,16 @@ QVariant InstructionModel::cell(int row, int column, int role) const
     }
     case NodesColumn:
         return nodeNames(row).join(QStringLiteral(", "));
+    case TimeColumn:
+        return r.timing ? QString::number(r.timing->median, 'f', 6) : QString();
+    case P10Column:
+        return r.timing ? QString::number(r.timing->p10, 'f', 6) : QString();
+    case P90Column:
+        return r.timing ? QString::number(r.timing->p90, 'f', 6) : QString();
+    case ShareColumn:
+        return r.timing && m_timing->executeMedian > 0
+            ? QString(QString::number(r.timing->share * 100, 'f', 1) + QLatin1Char('%'))
+            : QString();
     default:
         return {};
     }
@@ -353,7 +383,18 @@ QVariant InstructionModel::headerCell(int column, int role) const
         return {};
     static const char* const names[] = { "Id", "Kind", "Operator", "Arguments", "Debug handles", "Backend",
         "Delegate debug ids", "Graph nodes" };
-    return QLatin1String(names[column]);
+    switch (column) {
+    case TimeColumn:
+        return QStringLiteral("Time (%1)").arg(m_unit);
+    case P10Column:
+        return QStringLiteral("p10 (%1)").arg(m_unit);
+    case P90Column:
+        return QStringLiteral("p90 (%1)").arg(m_unit);
+    case ShareColumn:
+        return QStringLiteral("Share");
+    default:
+        return QLatin1String(names[column]);
+    }
 }
 
 } // namespace pte::ui

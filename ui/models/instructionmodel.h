@@ -36,6 +36,10 @@ public:
         BackendColumn,
         DelegateIdsColumn,
         NodesColumn,
+        TimeColumn, ///< median time over the ETDump's runs (ProfileData); empty without one
+        P10Column,
+        P90Column,
+        ShareColumn, ///< median / the method's median execution time
         ColumnCount
     };
 
@@ -49,6 +53,7 @@ public:
         std::int32_t delegate = -1; ///< delegate index (DelegateCall)
         const std::vector<std::int64_t>* handles = nullptr; ///< debug handles, or nullptr
         const pte::DelegateMapEntry* delegateEntry = nullptr;
+        const pte::InstructionTiming* timing = nullptr; ///< measured time (an ETDump is open), or nullptr
     };
 
     using TableModelBase::TableModelBase;
@@ -75,6 +80,11 @@ public:
 
     /** Distinct backend ids of the method's delegates. */
     [[nodiscard]] QStringList backends() const;
+    /** Whether an ETDump measured this method (the time columns are filled). */
+    [[nodiscard]] bool hasTimes() const { return m_timing != nullptr; }
+    /** The method's measured times, or nullptr. */
+    [[nodiscard]] const pte::MethodTiming* timing() const { return m_timing; }
+
     /** Operator names (qualified) by operator index. */
     [[nodiscard]] const QStringList& operatorNames() const { return m_operatorNames; }
 
@@ -96,6 +106,8 @@ private:
     QStringList m_operatorNames;
     std::vector<std::vector<pte::KernelArgumentInfo>> m_operatorArgs; ///< by operator index; empty when unknown
     HandleNodeIndex m_handleNodes;
+    const pte::MethodTiming* m_timing = nullptr;
+    QString m_unit;
 };
 
 } // namespace pte::ui

@@ -5,6 +5,11 @@
 #include "models/roles.h"
 #include "models/text.h"
 
+#include <QColor>
+
+#include <cmath>
+#include <limits>
+
 namespace pte::ui {
 
 void ValueModel::setMethod(std::shared_ptr<const Snapshot> snapshot, const QString& method)
@@ -13,7 +18,21 @@ void ValueModel::setMethod(std::shared_ptr<const Snapshot> snapshot, const QStri
     m_snapshot = std::move(snapshot);
     m_entry = m_snapshot ? m_snapshot->method(method.toStdString()) : nullptr;
     m_plan = m_entry ? m_entry->plan : nullptr;
+    m_logged = nullptr;
+    if (m_snapshot && m_snapshot->profile) {
+        const auto it = m_snapshot->profile->loggedValues.find(method.toStdString());
+        if (it != m_snapshot->profile->loggedValues.end() && !it->second.empty())
+            m_logged = &it->second;
+    }
     endResetModel();
+}
+
+const LoggedValue* ValueModel::logged(int row) const
+{
+    if (!m_logged)
+        return nullptr;
+    const auto it = m_logged->find(row);
+    return it == m_logged->end() ? nullptr : &it->second;
 }
 
 int ValueModel::rows() const { return m_plan ? int(m_plan->values.size()) : 0; }
@@ -24,13 +43,15 @@ QVariant ValueModel::cell(int row, int column, int role) const
     const pte::Tensor* t = v.tensor();
     const bool sort = role == SortRole;
     if (role == Qt::TextAlignmentRole) {
-        if (column == IndexColumn || column == OffsetColumn || column == SizeColumn || column == MemoryIdColumn
-            || column == ConstantColumn)
+        if (column == IndexColumn || column == GapColumn || column == OffsetColumn || column == SizeColumn
+            || column == MemoryIdColumn || column == ConstantColumn)
             return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
         return {};
     }
     if (role == RawValueRole && column == IndexColumn)
         return row;
+    if (column >= LoggedColumn)
+        return loggedCell(row, column, role);
     if (role != Qt::DisplayRole && !sort && role != Qt::ToolTipRole)
         return {};
     switch (column) {
@@ -99,12 +120,77 @@ QVariant ValueModel::cell(int row, int column, int role) const
     }
 }
 
+QVariant ValueModel::loggedCell(int row, int column, int role) const
+{
+    const LoggedValue* lv = logged(row);
+    if (role == Qt::ForegroundRole && column == GapColumn && lv && lv->gap && lv->gap->snr < 20)
+        return QColor(0xb0, 0x00, 0x20); // a wide gap: the delegate (or kernel) computes something else
+    if (role == Qt::ToolTipRole) {
+        if (!lv)
+            return {};
+        if (!lv->problem.empty())
+            return toQString(lv->problem);
+        if (column == GapColumn && lv->gap)
+            return QStringLiteral("Against the %1: MSE %2, L1 %3 (a sum), SNR %4 dB over %5 elements")
+                .arg(toQString(lv->expectedFrom))
+                .arg(lv->gap->mse, 0, 'g', 6)
+                .arg(lv->gap->l1, 0, 'g', 6)
+                .arg(lv->gap->snr, 0, 'g', 6)
+                .arg(lv->gap->count);
+        if (column == FirstColumn && lv->stats)
+            return QStringLiteral("%1 elements, %2 NaN, %3 infinite")
+                .arg(lv->stats->count)
+                .arg(lv->stats->nanCount)
+                .arg(lv->stats->infCount);
+        return {};
+    }
+    if (role == SortRole) {
+        if (column == GapColumn)
+            return lv && lv->gap ? lv->gap->snr : std::numeric_limits<double>::infinity();
+        if (column == StatsColumn)
+            return lv && lv->stats ? lv->stats->max : -std::numeric_limits<double>::infinity();
+    }
+    if (role != Qt::DisplayRole && role != SortRole)
+        return {};
+    if (!lv)
+        return QString();
+    switch (column) {
+    case LoggedColumn:
+        return QString(toQString(lv->description) + (lv->output ? QStringLiteral(" (output)") : QString()));
+    case StatsColumn:
+        if (!lv->stats)
+            return lv->problem.empty() ? QString() : QStringLiteral("(no values)");
+        return QStringLiteral("%1 … %2, mean %3")
+            .arg(lv->stats->min, 0, 'g', 5)
+            .arg(lv->stats->max, 0, 'g', 5)
+            .arg(lv->stats->mean, 0, 'g', 5);
+    case FirstColumn: {
+        if (!lv->stats)
+            return QString();
+        QStringList first;
+        for (const double x : lv->stats->first)
+            first << QString::number(x, 'g', 5);
+        return QString(QLatin1Char('[') + first.join(QStringLiteral(", "))
+            + (lv->stats->count > lv->stats->first.size() ? QStringLiteral(", …]") : QStringLiteral("]")));
+    }
+    case GapColumn:
+        if (!lv->gap)
+            return QString();
+        return QStringLiteral("SNR %1 dB, MSE %2, L1 %3")
+            .arg(std::isinf(lv->gap->snr) ? QStringLiteral("∞") : QString::number(lv->gap->snr, 'f', 1))
+            .arg(lv->gap->mse, 0, 'g', 3)
+            .arg(lv->gap->l1, 0, 'g', 3);
+    default:
+        return {};
+    }
+}
+
 QVariant ValueModel::headerCell(int column, int role) const
 {
     if (role != Qt::DisplayRole)
         return {};
     static const char* const names[] = { "Value", "Name", "Type", "DType", "Shape", "Dim order", "Mem id", "Offset",
-        "Constant", "Size", "Details" };
+        "Constant", "Size", "Details", "Logged", "Logged values", "First elements", "Gap to expected" };
     return QLatin1String(names[column]);
 }
 

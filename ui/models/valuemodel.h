@@ -9,7 +9,11 @@
 
 namespace pte::ui {
 
-/** Every EValue of a method: index, name, type, dtype, shape, dim order, memory id/offset, constant index. */
+/**
+ * Every EValue of a method: index, name, type, dtype, shape, dim order, memory id/offset, constant index; with an
+ * ETDump open, what the run logged for it (intermediate or output: dtype and shape, statistics, first elements)
+ * and the numeric gap against the expected value when one is known (ProfileData::loggedValues).
+ */
 class ValueModel : public TableModelBase
 {
     Q_OBJECT
@@ -27,12 +31,20 @@ public:
         ConstantColumn,
         SizeColumn,
         DetailsColumn,
+        LoggedColumn, ///< dtype[shape] the runtime logged (ETDump), "(output)" for program outputs
+        StatsColumn, ///< min, max, mean of the logged tensor
+        FirstColumn, ///< its first elements
+        GapColumn, ///< MSE / L1 / SNR against the expected value
         ColumnCount
     };
     using TableModelBase::TableModelBase;
 
     void setMethod(std::shared_ptr<const Snapshot> snapshot, const QString& method);
     [[nodiscard]] const pte::ExecutionPlan* plan() const { return m_plan; }
+    /** Whether an ETDump logged values of this method (the logged columns are filled). */
+    [[nodiscard]] bool hasLoggedValues() const { return m_logged != nullptr; }
+    /** What was logged for value `row`, or nullptr. */
+    [[nodiscard]] const LoggedValue* logged(int row) const;
 
 protected:
     int rows() const override;
@@ -41,9 +53,12 @@ protected:
     QVariant headerCell(int column, int role) const override;
 
 private:
+    QVariant loggedCell(int row, int column, int role) const;
+
     std::shared_ptr<const Snapshot> m_snapshot;
     const MethodEntry* m_entry = nullptr;
     const pte::ExecutionPlan* m_plan = nullptr;
+    const std::map<std::int32_t, LoggedValue>* m_logged = nullptr;
 };
 
 } // namespace pte::ui

@@ -6,6 +6,7 @@
 #include "widgets/graphview.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QFontMetricsF>
 #include <QFutureWatcher>
 #include <QHBoxLayout>
@@ -14,6 +15,9 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLinearGradient>
+#include <QPainter>
+#include <QPixmap>
 #include <QPlainTextEdit>
 #include <QSplitter>
 #include <QToolButton>
@@ -79,6 +83,20 @@ GraphPanel::GraphPanel(QWidget* parent)
         startLayout();
     });
     bar->addWidget(m_collapse);
+    m_colourBy = new QComboBox(this);
+    m_colourBy->setObjectName(QStringLiteral("graphColourBy"));
+    m_colourBy->addItem(QStringLiteral("Colour by kind"), int(Colouring::Kind));
+    m_colourBy->addItem(QStringLiteral("Colour by time"), int(Colouring::Time));
+    m_colourBy->addItem(QStringLiteral("Colour by share"), int(Colouring::Share));
+    m_colourBy->setToolTip(QStringLiteral("With an ETDump open: measured self time (relative to the hottest node) or "
+                                          "share of the method's execution"));
+    m_colourBy->setEnabled(false);
+    connect(m_colourBy, &QComboBox::currentIndexChanged, this, [this] { applyHeat(); });
+    bar->addWidget(m_colourBy);
+    m_legend = new QLabel(this);
+    m_legend->setObjectName(QStringLiteral("graphLegend"));
+    m_legend->hide();
+    bar->addWidget(m_legend);
     m_status = new QLabel(this);
     m_status->setObjectName(QStringLiteral("graphStatus"));
     // Long status texts are cut (the tooltip has them whole) rather than squeezing the Find box.
@@ -136,10 +154,111 @@ void GraphPanel::setMethod(std::shared_ptr<const Snapshot> snapshot, const QStri
 {
     if (method != m_method)
         m_expanded.clear();
+    const bool hadProfile = m_snapshot && m_snapshot->profile;
     m_loweredModule.clear();
     m_snapshot = std::move(snapshot);
     m_method = method;
+    const bool hasProfile = m_snapshot && m_snapshot->profile;
+    m_colourBy->setEnabled(hasProfile);
+    if (hasProfile != hadProfile) {
+        const QSignalBlocker blocker(m_colourBy);
+        m_colourBy->setCurrentIndex(hasProfile ? int(Colouring::Time) : int(Colouring::Kind));
+    }
     startLayout();
+}
+
+void GraphPanel::setColouring(Colouring colouring) { m_colourBy->setCurrentIndex(int(colouring)); }
+
+GraphPanel::Colouring GraphPanel::colouring() const { return Colouring(m_colourBy->currentData().toInt()); }
+
+double GraphPanel::nodeTime(int node) const
+{
+    if (!m_snapshot || !m_snapshot->profile || node < 0 || std::size_t(node) >= m_graph.nodes.size())
+        return -1;
+    const auto& profile = *m_snapshot->profile;
+    const GraphNode& n = m_graph.nodes[std::size_t(node)];
+    const std::string method = m_method.toStdString();
+    if (m_graph.instructionGraph) {
+        const auto* t = profile.timing(method);
+        if (!t)
+            return -1;
+        double sum = 0;
+        bool any = false;
+        const int first = n.instruction >= 0 ? n.instruction : n.firstInstruction;
+        const int last = n.instruction >= 0 ? n.instruction : n.lastInstruction;
+        for (int i = first; i >= 0 && i <= last; ++i)
+            if (const auto* it = t->find(0, i)) {
+                sum += it->median;
+                any = true;
+            }
+        return any ? sum : -1;
+    }
+    const auto byName = profile.nodeTimings.find(method);
+    if (byName == profile.nodeTimings.end())
+        return -1;
+    double sum = 0;
+    bool any = false;
+    for (const auto& member : n.members)
+        if (const auto it = byName->second.find(member.toStdString()); it != byName->second.end()) {
+            sum += it->second.time;
+            any = true;
+        }
+    return any ? sum : -1;
+}
+
+void GraphPanel::applyHeat()
+{
+    m_heat.clear();
+    const auto mode = colouring();
+    const auto* timing =
+        m_snapshot && m_snapshot->profile ? m_snapshot->profile->timing(m_method.toStdString()) : nullptr;
+    if (mode == Colouring::Kind || !timing || m_graph.nodes.empty()) {
+        m_view->setHeat({});
+        m_legend->hide();
+        return;
+    }
+    std::vector<double> times(m_graph.nodes.size());
+    double hottest = 0;
+    for (std::size_t i = 0; i < times.size(); ++i) {
+        times[i] = nodeTime(int(i));
+        hottest = std::max(hottest, times[i]);
+    }
+    const double scale = mode == Colouring::Time ? hottest : timing->executeMedian;
+    m_heat.resize(times.size(), -1.0);
+    for (std::size_t i = 0; i < times.size(); ++i)
+        if (times[i] >= 0)
+            m_heat[i] = scale > 0 ? times[i] / scale : 0.0;
+    m_view->setHeat(m_heat);
+    // Legend: the ramp with its two ends.
+    const int w = 90;
+    const int h = fontMetrics().height() - 4;
+    QPixmap ramp(w, h);
+    QPainter p(&ramp);
+    QLinearGradient g(0, 0, w, 0);
+    for (int k = 0; k <= 4; ++k)
+        g.setColorAt(k / 4.0, heatColor(k / 4.0));
+    p.fillRect(ramp.rect(), g);
+    p.end();
+    const QString unit = QLatin1String(pte::timeScaleName(m_snapshot->profile->table.options.target));
+    const QString high = mode == Colouring::Time ? QStringLiteral("%1 %2").arg(hottest, 0, 'g', 3).arg(unit)
+                                                 : QStringLiteral("100% of %1 %2").arg(scale, 0, 'g', 3).arg(unit);
+    // The two ends are drawn into the pixmap beside the ramp.
+    QPixmap withText(
+        w + fontMetrics().horizontalAdvance(high) + fontMetrics().horizontalAdvance(QStringLiteral("0 ")) + 8, h + 4);
+    withText.fill(Qt::transparent);
+    QPainter q(&withText);
+    q.setPen(palette().color(QPalette::WindowText));
+    q.drawText(QRect(0, 0, fontMetrics().horizontalAdvance(QStringLiteral("0 ")), h + 4), Qt::AlignVCenter,
+        QStringLiteral("0"));
+    const int x0 = fontMetrics().horizontalAdvance(QStringLiteral("0 "));
+    q.drawPixmap(x0, 2, ramp);
+    q.drawText(QRect(x0 + w + 4, 0, withText.width() - x0 - w - 4, h + 4), Qt::AlignVCenter, high);
+    q.end();
+    m_legend->setPixmap(withText);
+    m_legend->setToolTip(mode == Colouring::Time
+            ? QStringLiteral("Measured self time per node (median over runs); grey: not measured")
+            : QStringLiteral("Share of the method's median execution time; grey: not measured"));
+    m_legend->show();
 }
 
 void GraphPanel::startLayout()
@@ -182,6 +301,7 @@ void GraphPanel::startLayout()
         m_graph = std::move(result.graph);
         m_view->setGraph(m_graph, result.layout);
         m_busy = false;
+        applyHeat();
         QString status = QStringLiteral("%1 nodes, %2 edges").arg(m_graph.nodes.size()).arg(m_graph.edges.size());
         if (m_graph.collapsed)
             status += QStringLiteral(" (collapsed from %1%2)")
@@ -365,6 +485,10 @@ void GraphPanel::showDetails()
         if (k)
             text += QStringLiteral("\n────────\n");
         text += m_graph.nodes[std::size_t(nodes[k])].details;
+        if (const double t = nodeTime(nodes[k]); t >= 0)
+            text += QStringLiteral("\nMeasured time: %1 %2 (median over the ETDump's runs)")
+                        .arg(t, 0, 'f', 6)
+                        .arg(QLatin1String(pte::timeScaleName(m_snapshot->profile->table.options.target)));
     }
     if (nodes.size() > 20)
         text += QStringLiteral("\n… and %1 more selected nodes").arg(nodes.size() - 20);

@@ -15,6 +15,7 @@
 #include <vector>
 
 class QCheckBox;
+class QComboBox;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
@@ -27,7 +28,8 @@ class GraphView;
 /**
  * The Graph dock: find bar, zoom buttons, the diagram and a node-details pane. The diagram is built
  * and laid out in the background; a newer request supersedes an older one (generation id) and the
- * destructor cancels and waits.
+ * destructor cancels and waits. With an ETDump open, nodes are coloured by measured time (self time relative to
+ * the hottest node, or share of the method's execution) with a legend.
  */
 class GraphPanel : public DockView
 {
@@ -69,6 +71,19 @@ public:
     /** Selects the next node matching the find text; false when none. */
     bool findNext();
 
+    enum class Colouring
+    {
+        Kind, ///< by node kind (no measurement)
+        Time, ///< measured self time, relative to the hottest node
+        Share, ///< share of the method's median execution time, 0..100%
+    };
+    void setColouring(Colouring colouring);
+    [[nodiscard]] Colouring colouring() const;
+    /** Per diagram node: the colour fraction shown (negative: not measured); empty when colouring by kind. */
+    [[nodiscard]] const std::vector<double>& heat() const { return m_heat; }
+    /** Measured time of a diagram node (sum over its members), or a negative value. */
+    [[nodiscard]] double nodeTime(int node) const;
+
 Q_SIGNALS:
     /** The user selected nodes in the diagram. */
     void nodesSelected();
@@ -77,6 +92,7 @@ Q_SIGNALS:
 private:
     void startLayout();
     void showDetails();
+    void applyHeat();
     void setStatus(const QString& text);
 
     GraphView* m_view = nullptr;
@@ -84,6 +100,9 @@ private:
     QLineEdit* m_find = nullptr;
     QLabel* m_status = nullptr;
     QCheckBox* m_collapse = nullptr;
+    QComboBox* m_colourBy = nullptr;
+    QLabel* m_legend = nullptr;
+    std::vector<double> m_heat;
     QToolButton* m_back = nullptr;
     QString m_loweredModule;
     std::shared_ptr<const Snapshot> m_snapshot;

@@ -2,17 +2,21 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "views/instructionsview.h"
 
+#include "models/instructioneventsproxy.h"
 #include "models/instructionfilterproxy.h"
 #include "models/instructionmodel.h"
+#include "models/profilemodel.h"
 #include "views/viewparts.h"
 #include "widgets/tableview.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QIntValidator>
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
+#include <QSplitter>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -64,8 +68,24 @@ InstructionsView::InstructionsView(QWidget* parent)
     bar->addWidget(m_handleFilter);
     bar->addWidget(m_count);
     il->addLayout(bar);
-    m_table = makeTable(this, QStringLiteral("instructionsView"), m_proxy, QString() /* setContentState() */);
-    il->addWidget(m_table, 1);
+    auto* split = new QSplitter(Qt::Vertical, this);
+    m_table = makeTable(split, QStringLiteral("instructionsView"), m_proxy, QString() /* setContentState() */);
+    m_eventsModel = new ProfileModel(this);
+    m_eventsProxy = new InstructionEventsProxy(this);
+    m_eventsProxy->setProfileModel(m_eventsModel);
+    m_events = makeTable(split, QStringLiteral("delegateEventsView"), m_eventsProxy, QString());
+    for (int c = 0; c < ProfileModel::ColumnCount; ++c)
+        m_events->setColumnHidden(c,
+            c != ProfileModel::EventColumn && c != ProfileModel::RunsColumn && c != ProfileModel::P50Column
+                && c != ProfileModel::P10Column && c != ProfileModel::P90Column && c != ProfileModel::OpTypesColumn
+                && c != ProfileModel::NodesColumn);
+    m_eventsPane = captioned(split, QStringLiteral("Delegate events of the selected call"), m_events);
+    split->addWidget(m_table);
+    split->addWidget(m_eventsPane);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+    m_eventsPane->hide();
+    il->addWidget(split, 1);
     m_filterTimer = new QTimer(this);
     m_filterTimer->setSingleShot(true);
     m_filterTimer->setInterval(120);
@@ -95,6 +115,7 @@ InstructionsView::InstructionsView(QWidget* parent)
     });
     connect(
         m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, &InstructionsView::selectionChanged);
+    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, &InstructionsView::updateEvents);
     connect(m_table, &QAbstractItemView::activated, this, [this](const QModelIndex& index) {
         if (index.isValid())
             Q_EMIT instructionActivated();
@@ -105,7 +126,11 @@ QWidget* InstructionsView::focusTarget() const { return m_table; }
 
 void InstructionsView::setMethod(std::shared_ptr<const Snapshot> snapshot, const QString& method)
 {
+    m_method = method;
+    m_eventsModel->setSnapshot(snapshot);
     m_model->setMethod(std::move(snapshot), method);
+    showTimes();
+    updateEvents();
     updateFilterChoices();
     autoSize(m_table);
     // Sizing sampled the first rows; the ids further down are longer.
@@ -120,6 +145,37 @@ void InstructionsView::setMethod(std::shared_ptr<const Snapshot> snapshot, const
     if (m_table->columnWidth(InstructionModel::ArgumentsColumn) > argsWidth)
         m_table->setColumnWidth(InstructionModel::ArgumentsColumn, argsWidth);
     updateCount();
+}
+
+void InstructionsView::showTimes()
+{
+    const bool times = m_model->hasTimes();
+    auto* header = m_table->horizontalHeader();
+    for (int c = InstructionModel::TimeColumn; c <= InstructionModel::ShareColumn; ++c) {
+        m_table->setColumnHidden(c, !times);
+        // Measured times sit next to the operator.
+        const int target =
+            header->visualIndex(InstructionModel::OperatorColumn) + 1 + (c - InstructionModel::TimeColumn);
+        if (times && header->visualIndex(c) != target)
+            header->moveSection(header->visualIndex(c), target);
+    }
+}
+
+void InstructionsView::updateEvents()
+{
+    const auto rows = selectedSourceRows();
+    int chain = 0;
+    int instruction = -1;
+    if (rows.size() == 1 && m_model->rowInfo(rows.front()).kind == pte::InstructionKind::DelegateCall
+        && m_model->hasTimes()) {
+        chain = int(m_model->rowInfo(rows.front()).chain);
+        instruction = int(m_model->rowInfo(rows.front()).index);
+    }
+    m_eventsProxy->setInstruction(m_method, chain, instruction);
+    const bool show = m_eventsProxy->rowCount() > 0;
+    if (show)
+        autoSize(m_events);
+    m_eventsPane->setVisible(show);
 }
 
 void InstructionsView::setContentState(ContentState state)

@@ -14,13 +14,17 @@ class QTimer;
 
 namespace pte::ui {
 
+class InstructionEventsProxy;
 class InstructionFilterProxy;
 class InstructionModel;
+class ProfileModel;
 class TableView;
 
 /**
  * The Instructions dock: a filter bar (text, kind, operator, backend, debug handle, count) over the method's
- * instructions. Rows are addressed by their source row in model().
+ * instructions. Rows are addressed by their source row in model(). With an ETDump open, the time columns are shown
+ * after the operator, and a selected DelegateCall expands, below the table, into its delegate events (identifier,
+ * times, the debug handles and graph nodes the identifier maps to).
  */
 class InstructionsView : public DockView
 {
@@ -35,6 +39,7 @@ public:
     [[nodiscard]] TableView* table() const { return m_table; }
     [[nodiscard]] InstructionModel* model() const { return m_model; }
     [[nodiscard]] InstructionFilterProxy* proxy() const { return m_proxy; }
+    [[nodiscard]] TableView* eventsTable() const { return m_events; }
 
     /** Source rows of the selected instructions, in selection order. */
     [[nodiscard]] std::vector<int> selectedSourceRows() const;
@@ -57,6 +62,8 @@ Q_SIGNALS:
 
 private:
     void updateFilterChoices();
+    void showTimes();
+    void updateEvents();
     void updateCount();
     void applyFilter(const std::function<void()>& change);
 
@@ -70,6 +77,11 @@ private:
     QLineEdit* m_handleFilter = nullptr;
     QLabel* m_count = nullptr;
     QTimer* m_filterTimer = nullptr;
+    ProfileModel* m_eventsModel = nullptr;
+    InstructionEventsProxy* m_eventsProxy = nullptr;
+    TableView* m_events = nullptr;
+    QWidget* m_eventsPane = nullptr;
+    QString m_method;
 };
 
 } // namespace pte::ui

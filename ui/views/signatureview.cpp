@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "views/signatureview.h"
 
+#include "models/bundledcasemodel.h"
 #include "models/methodmodel.h"
 #include "models/sampleinputmodel.h"
 #include "models/signaturemodel.h"
@@ -20,6 +21,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <numeric>
 
 namespace pte::ui {
 
@@ -34,6 +36,7 @@ SignatureView::SignatureView(QWidget* parent)
     , m_otherInputModel(new SignatureModel(SignatureModel::Side::Inputs, this))
     , m_otherOutputModel(new SignatureModel(SignatureModel::Side::Outputs, this))
     , m_sampleInputModel(new SampleInputModel(this))
+    , m_caseModel(new BundledCaseModel(this))
 {
     m_inputsView = makeTable(this, QStringLiteral("inputsView"), m_inputModel, QStringLiteral("No inputs"), false);
     m_outputsView = makeTable(this, QStringLiteral("outputsView"), m_outputModel, QStringLiteral("No outputs"), false);
@@ -70,6 +73,10 @@ SignatureView::SignatureView(QWidget* parent)
     samplesLayout->addWidget(m_sampleInputsNote);
     samplesLayout->addWidget(m_sampleInputsView, 1);
     m_split->addWidget(captioned(m_split, QStringLiteral("Sample inputs"), samples));
+    m_casesView = makeTable(this, QStringLiteral("testCasesView"), m_caseModel, QStringLiteral("No test cases"), false);
+    m_casesPane = captioned(m_split, QStringLiteral("Bundled test cases"), m_casesView);
+    m_split->addWidget(m_casesPane);
+    m_casesPane->hide();
     for (int i = 0; i < m_split->count(); ++i)
         m_split->setCollapsible(i, false);
 
@@ -131,7 +138,8 @@ void SignatureView::setMethod(std::shared_ptr<const Snapshot> snapshot, const QS
     m_inputModel->setMethod(snapshot, method);
     m_outputModel->setMethod(snapshot, method);
     m_sampleInputModel->setMethod(snapshot, method);
-    for (auto* v : { m_inputsView, m_outputsView, m_sampleInputsView })
+    m_caseModel->setMethod(snapshot, method);
+    for (auto* v : { m_inputsView, m_outputsView, m_sampleInputsView, m_casesView })
         autoSize(v);
     updateComparison();
     updateCaptions();
@@ -207,10 +215,26 @@ void SignatureView::fitPanes()
 {
     // The sample table only shows when there are samples; the note says why otherwise.
     m_sampleInputsView->setVisible(m_sampleInputModel->rowCount() > 0);
-    for (auto* v : { m_inputsView, m_outputsView, m_sampleInputsView, m_otherInputsView, m_otherOutputsView })
+    // The test cases pane only shows for a bundled program with cases for this method.
+    const bool cases = m_caseModel->rowCount() > 0;
+    m_casesPane->setVisible(cases);
+    for (auto* v :
+        { m_inputsView, m_outputsView, m_sampleInputsView, m_otherInputsView, m_otherOutputsView, m_casesView })
         keepOneRowVisible(v);
-    if (m_userSizes)
+    if (m_userSizes) {
+        // The user's sizes stay; a test cases pane that had no room in them (hidden then) gets a quarter.
+        QList<int> sizes = m_split->sizes();
+        if (cases && sizes.size() == 4 && sizes[3] == 0) {
+            const int total = std::accumulate(sizes.begin(), sizes.end(), 0);
+            sizes[3] = total / 4;
+            sizes[0] = std::max(sizes[0] - total / 8, 0);
+            sizes[1] = std::max(sizes[1] - total / 8, 0);
+            m_fitting = true;
+            m_split->setSizes(sizes);
+            m_fitting = false;
+        }
         return;
+    }
     // Split the dock by what each pane needs (rows, header, caption), so short tables do not leave empty
     // space while a longer one scrolls. QSplitter scales the sizes to the space there is; inputs and outputs
     // get at least four rows each when they have them, the samples what is left.
@@ -225,9 +249,11 @@ void SignatureView::fitPanes()
     int samples = caption + noteHeight;
     if (m_sampleInputModel->rowCount() > 0)
         samples += std::min(tableHeight(m_sampleInputsView), m_split->height() / 4);
+    // Test cases, like the samples, take what they need up to a quarter of the dock.
+    const int caseRows = cases ? caption + std::min(tableHeight(m_casesView), m_split->height() / 4) : 0;
     const int inputs = need(m_inputsView, m_otherInputsView);
     const int outputs = need(m_outputsView, m_otherOutputsView);
-    const int room = std::max(m_split->height() - samples, 0);
+    const int room = std::max(m_split->height() - samples - caseRows, 0);
     int in = inputs;
     int out = outputs;
     if (inputs + outputs > room && room > 0 && std::min(inputs, outputs) <= room / 2) {
@@ -251,7 +277,7 @@ void SignatureView::fitPanes()
         out = room - in;
     }
     m_fitting = true;
-    m_split->setSizes({ in, out, samples });
+    m_split->setSizes({ in, out, samples, caseRows });
     m_fitting = false;
 }
 

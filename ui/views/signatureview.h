@@ -10,12 +10,14 @@ class QSplitter;
 
 namespace pte::ui {
 
+class BundledCaseModel;
 class SampleInputModel;
 class SignatureModel;
 class TableView;
 
 /**
- * The Signature dock: the method's inputs, outputs and the dump's sample inputs (with a note on their source).
+ * The Signature dock: the method's inputs, outputs and the dump's sample inputs (with a note on their source), and
+ * for a bundled program (.bpte) its test cases for the method (inputs and expected outputs).
  * "Compare with" puts another method's inputs and outputs beside them. The panes are split by what each needs
  * until the user drags a splitter; then the user's sizes stay (across methods, emissions and sessions).
  */
@@ -31,6 +33,7 @@ public:
 
     [[nodiscard]] TableView* inputsTable() const { return m_inputsView; }
     [[nodiscard]] TableView* outputsTable() const { return m_outputsView; }
+    [[nodiscard]] TableView* testCasesTable() const { return m_casesView; }
     /** Shows `method`'s inputs and outputs beside the current method's; empty to stop comparing. */
     void compareWith(const QString& method);
     [[nodiscard]] QString comparedMethod() const { return m_compared; }
@@ -59,8 +62,11 @@ private:
     QLabel* m_outputsCaption = nullptr;
     QLabel* m_otherInputsCaption = nullptr;
     QLabel* m_otherOutputsCaption = nullptr;
+    BundledCaseModel* m_caseModel = nullptr;
+    TableView* m_casesView = nullptr;
+    QWidget* m_casesPane = nullptr;
     QComboBox* m_compare = nullptr;
-    QSplitter* m_split = nullptr; ///< inputs, outputs, samples
+    QSplitter* m_split = nullptr; ///< inputs, outputs, samples, bundled test cases
     QSplitter* m_inputsSplit = nullptr; ///< this method's inputs | the compared method's
     QSplitter* m_outputsSplit = nullptr;
     bool m_userSizes = false; ///< the user dragged the splitter: keep the sizes

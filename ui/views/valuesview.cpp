@@ -44,6 +44,8 @@ QWidget* ValuesView::focusTarget() const { return m_table; }
 void ValuesView::setMethod(std::shared_ptr<const Snapshot> snapshot, const QString& method)
 {
     m_model->setMethod(snapshot, method);
+    for (int c = ValueModel::LoggedColumn; c < ValueModel::ColumnCount; ++c)
+        m_table->setColumnHidden(c, !m_model->hasLoggedValues());
     const MethodEntry* entry = snapshot ? snapshot->method(method.toStdString()) : nullptr;
     m_memoryPlan->setPlan(entry ? memoryPlanFor(*entry) : std::vector<pte::PlannedTensor> {},
         entry && entry->plan ? entry->plan->nonConstBufferSizes : std::vector<std::int64_t> {});

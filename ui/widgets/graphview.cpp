@@ -11,7 +11,9 @@
 #include <QStyleOptionGraphicsItem>
 #include <QWheelEvent>
 
+#include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace pte::ui {
 
@@ -37,6 +39,13 @@ QColor fillFor(GraphNode::Kind kind)
 }
 } // namespace
 
+QColor heatColor(double fraction)
+{
+    const double f = std::clamp(fraction, 0.0, 1.0);
+    // Pale yellow -> orange -> red, by hue and saturation.
+    return QColor::fromHsvF(float((1.0 - f) * 55.0 / 360.0), float(0.15 + 0.8 * f), float(1.0 - 0.1 * f));
+}
+
 /** A diagram node: rounded box, operator on the first line, name on the second. */
 class GraphNodeItem : public QGraphicsItem
 {
@@ -52,6 +61,11 @@ public:
         setToolTip(node.subtitle.isEmpty() ? node.label : node.label + QLatin1Char('\n') + node.subtitle);
     }
     int index() const { return m_index; }
+    void setHeat(std::optional<double> heat)
+    {
+        m_heat = heat;
+        update();
+    }
     /** Overrides the kind's fill (an invalid colour restores it). */
     void setFill(const QColor& fill)
     {
@@ -65,7 +79,10 @@ public:
         const double lod = option->levelOfDetailFromTransform(painter->worldTransform());
         const bool selected = isSelected();
         painter->setPen(QPen(selected ? QColor(0xe6, 0x7e, 0x00) : QColor(0x60, 0x70, 0x85), selected ? 3.0 : 1.0));
-        const QColor fill = m_fill.isValid() ? m_fill : fillFor(m_kind);
+        // Measured time (the Profile colouring) over a fill set by the Diff window over the kind's colour.
+        const QColor fill = m_heat ? (*m_heat < 0 ? QColor(0xee, 0xee, 0xee) : heatColor(*m_heat))
+            : m_fill.isValid()     ? m_fill
+                                   : fillFor(m_kind);
         painter->setBrush(selected ? fill.darker(112) : fill);
         if (lod < 0.25) {
             painter->drawRect(m_rect);
@@ -103,6 +120,7 @@ private:
     QString m_label;
     QString m_subtitle;
     GraphNode::Kind m_kind;
+    std::optional<double> m_heat; ///< unset: colour by kind; negative: not measured
     QColor m_fill;
 };
 
@@ -142,6 +160,12 @@ void GraphView::clearGraph()
         m_overview->setNodes({}, {});
         m_overview->hide();
     }
+}
+
+void GraphView::setHeat(const std::vector<double>& heat)
+{
+    for (std::size_t i = 0; i < m_items.size(); ++i)
+        m_items[i]->setHeat(heat.empty() ? std::nullopt : std::optional<double>(i < heat.size() ? heat[i] : -1.0));
 }
 
 void GraphView::setGraph(const GraphData& graph, const GraphLayout& layout)

@@ -15,6 +15,9 @@ namespace pte::ui {
 class GraphNodeItem;
 class GraphOverview;
 
+/** The colour of a measured node: `fraction` 0 (cool, pale yellow) to 1 (hot, red). */
+[[nodiscard]] QColor heatColor(double fraction);
+
 /**
  * The diagram: one light item per node, one path per edge, in a QGraphicsScene (BSP-indexed, so
  * tens of thousands of items stay responsive). Ctrl+wheel or +/- zooms, drag pans, F fits.
@@ -40,6 +43,12 @@ public:
     /** The fill set by setNodeFills for node i (invalid when it has its kind's colour). */
     [[nodiscard]] QColor nodeFill(int node) const;
     [[nodiscard]] int nodeCount() const { return int(m_items.size()); }
+
+    /**
+     * Colours nodes by measured time: one fraction (0..1) per node, negative for a node without a measurement
+     * (drawn grey); empty to go back to the colours by kind.
+     */
+    void setHeat(const std::vector<double>& heat);
 
     void zoomBy(double factor);
     void fitAll();

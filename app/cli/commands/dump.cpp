@@ -3,7 +3,9 @@
 // `ptelens-cli dump FILE --json`: the whole program as JSON in the shape of
 // `flatc --json --strict-json --defaults-json` (see pte/jsondump.h for the documented differences).
 // --json is required (it is the only output format); without it the command prints a usage error (exit 2).
+// A bundled program (.bpte) prints as flatc prints BP08 files, with `program` decoded (pte/bundledprogram.h).
 #include "command.h"
+#include "pte/bundledprogram.h"
 #include "pte/jsondump.h"
 #include "pte/ptereader.h"
 
@@ -54,6 +56,10 @@ int runDump(const QStringList& args)
     if (!file) {
         printError(file.error());
         return ExitInvalidInput;
+    }
+    if (const auto& bundled = (*file)->bundled) {
+        printOut(pte::bundledProgramToJson(*bundled, *(*file)->program, dumpOptions));
+        return ExitOk;
     }
     // Streamed to stdout as it is written (no JSON tree, no whole text in memory).
     bool written = true;

@@ -3,6 +3,7 @@
 // `ptelens-cli info FILE [--json] [--ptd DATA]`: a summary of a .pte: header facts, methods (inputs and
 // outputs with types, instruction counts by kind, operators, delegates), segments and sizes, diagnostics.
 #include "command.h"
+#include "pte/bundledprogram.h"
 #include "pte/ptereader.h"
 
 #include <QCommandLineParser>
@@ -61,6 +62,68 @@ std::array<std::size_t, 6> countKinds(const pte::ExecutionPlan& plan)
         for (const auto& in : c.instructions)
             ++counts[std::size_t(in.kind())];
     return counts;
+}
+
+std::string describeBundled(const pte::BundledValue& v)
+{
+    if (v.kind != pte::BundledValue::Kind::Tensor)
+        return pte::bundledValueKindName(v.kind);
+    std::string s = std::string(pte::scalarTypeShortName(v.scalarType)) + "[";
+    for (std::size_t i = 0; i < v.sizes.size(); ++i)
+        s += (i ? "," : "") + std::to_string(v.sizes[i]);
+    return s + "]";
+}
+
+std::string describeBundled(const std::vector<pte::BundledValue>& values)
+{
+    std::string s;
+    for (std::size_t i = 0; i < values.size(); ++i)
+        s += (i ? ", " : "") + describeBundled(values[i]);
+    return s;
+}
+
+/** The test cases of a bundled program (pte/bundledprogram.h). */
+Json bundledJson(const pte::BundledProgram& b)
+{
+    Json j;
+    j["identifier"] = "BP08";
+    j["version"] = b.version;
+    j["file_size"] = b.file.size();
+    j["program_offset"] = b.programOffset;
+    j["program_size"] = b.programSize;
+    Json suites = Json::array();
+    for (const auto& s : b.testSuites) {
+        Json sj;
+        sj["method"] = s.methodName;
+        Json cases = Json::array();
+        for (const auto& c : s.testCases) {
+            Json cj;
+            cj["inputs"] = Json::array();
+            for (const auto& v : c.inputs)
+                cj["inputs"].push_back(describeBundled(v));
+            cj["expected_outputs"] = Json::array();
+            for (const auto& v : c.expectedOutputs)
+                cj["expected_outputs"].push_back(describeBundled(v));
+            cases.push_back(std::move(cj));
+        }
+        sj["test_cases"] = std::move(cases);
+        suites.push_back(std::move(sj));
+    }
+    j["test_suites"] = std::move(suites);
+    return j;
+}
+
+std::string bundledText(const pte::BundledProgram& b)
+{
+    std::string t = "Bundled:     BP08 version " + std::to_string(b.version) + "; the program is bytes "
+        + std::to_string(b.programOffset) + ".." + std::to_string(b.programOffset + b.programSize) + " of the file\n";
+    for (const auto& s : b.testSuites) {
+        t += "  test suite " + s.methodName + ": " + std::to_string(s.testCases.size()) + " test case(s)\n";
+        for (std::size_t c = 0; c < s.testCases.size(); ++c)
+            t += "    [" + std::to_string(c) + "] inputs (" + describeBundled(s.testCases[c].inputs) + ") -> expected ("
+                + describeBundled(s.testCases[c].expectedOutputs) + ")\n";
+    }
+    return t;
 }
 
 struct Summary
@@ -159,7 +222,7 @@ int runInfo(const QStringList& args)
 
     Json j;
     j["file"] = path;
-    j["file_size"] = f.file.size();
+    j["file_size"] = f.bundled ? f.bundled->file.size() : f.file.size();
     Json h;
     h["identifier"] = "ET12";
     h["extended_header"] = f.header.has_value();
@@ -248,6 +311,8 @@ int runInfo(const QStringList& args)
         e["bytes"] = bytes;
         j["external_data"] = std::move(e);
     }
+    if (f.bundled)
+        j["bundled_program"] = bundledJson(*f.bundled);
     Json dj;
     dj["errors"] = counts[2];
     dj["warnings"] = counts[1];
@@ -261,7 +326,10 @@ int runInfo(const QStringList& args)
     }
 
     std::string t;
-    t += "File:        " + path + " (" + std::to_string(f.file.size()) + " bytes)\n";
+    t += "File:        " + path + " (" + std::to_string(f.bundled ? f.bundled->file.size() : f.file.size())
+        + " bytes)\n";
+    if (f.bundled)
+        t += bundledText(*f.bundled);
     t += "Format:      ET12, ";
     if (f.header)
         t += "eh00 header (length " + std::to_string(f.header->length) + ", program_size "

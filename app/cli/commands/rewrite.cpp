@@ -1,7 +1,9 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
-// `ptelens-cli rewrite IN OUT`: decodes a .pte and writes it back with ptelens' writer (same decode).
+// `ptelens-cli rewrite IN OUT`: decodes a .pte and writes it back with ptelens' writer (same decode). A bundled
+// program (.bpte) is written back as a bundled program with the same test cases around the rewritten program.
 #include "command.h"
+#include "pte/bundledprogram.h"
 #include "pte/ptereader.h"
 #include "pte/ptewriter.h"
 
@@ -95,7 +97,23 @@ int runRewrite(const QStringList& args)
         printError(e);
         return e.code == pte::ErrorCode::Internal ? ExitInternal : ExitInvalidInput;
     }
-    if (auto w = pte::writeSerializedPte(*serialized, out, syncPolicy(parser)); !w) {
+    const auto& bundled = (*file)->bundled;
+    std::uint64_t fileSize = serialized->totalSize;
+    if (bundled) {
+        // A bundled program keeps its test cases: the rewritten program goes back inside the same wrapper.
+        auto wrapped = pte::serializeBundledProgram(*bundled, pte::concatenate(*serialized));
+        if (!wrapped) {
+            auto e = wrapped.error();
+            e.message = "cannot rewrite " + in + ": " + e.message;
+            printError(e);
+            return ExitInvalidInput;
+        }
+        fileSize = wrapped->size();
+        if (auto w = pte::writeFileAtomically(out, *wrapped, syncPolicy(parser)); !w) {
+            printError(w.error());
+            return ExitInternal;
+        }
+    } else if (auto w = pte::writeSerializedPte(*serialized, out, syncPolicy(parser)); !w) {
         printError(w.error());
         return ExitInternal;
     }
@@ -111,12 +129,23 @@ int runRewrite(const QStringList& args)
                 diff->c_str());
             return ExitInternal;
         }
+        if (bundled) {
+            const auto& again2 = (*again)->bundled;
+            const auto diff2 = again2 ? pte::bundledTestSuitesDifference(*bundled, *again2)
+                                      : std::optional<std::string>("it is no longer a bundled program");
+            if (diff2) {
+                std::fprintf(stderr, "ptelens-cli rewrite: the test cases of %s differ from those of %s: %s\n",
+                    out.c_str(), in.c_str(), diff2->c_str());
+                return ExitInternal;
+            }
+        }
     }
     if (parser.isSet(jsonOpt)) {
         nlohmann::ordered_json j;
         j["input"] = in;
         j["output"] = out;
-        j["file_size"] = serialized->totalSize;
+        j["file_size"] = fileSize;
+        j["bundled_test_suites"] = bundled ? bundled->testSuites.size() : 0;
         j["program_size"] = serialized->programSize;
         j["segment_base_offset"] = serialized->segmentBaseOffset;
         j["segments"] = program.segments.size();

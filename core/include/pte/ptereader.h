@@ -15,6 +15,8 @@
 
 namespace pte {
 
+struct BundledProgram;
+
 struct ReadOptions
 {
     /**
@@ -58,6 +60,12 @@ struct PteFile
     std::shared_ptr<const Program> program;
     std::optional<ExternalData> externalData;
     Diagnostics diagnostics; ///< Severity::Error = the runtime would refuse the file
+    /**
+     * Set when the file is a bundled program (.bpte, pte/bundledprogram.h): its test cases. `file`, the header
+     * facts and the offsets of the program's diagnostics (whose `file` is "<path>:program") then describe the
+     * program inside, which starts at bundled->programOffset.
+     */
+    std::shared_ptr<const BundledProgram> bundled;
 
     [[nodiscard]] bool runtimeWouldAccept() const noexcept { return !hasErrors(diagnostics); }
 };
@@ -68,7 +76,8 @@ struct PteFile
  * header, verifier failure) are a failed Result whose message names the path and whose offset says where;
  * runtime-check violations are diagnostics (Severity::Error = the runtime would refuse the file) with a
  * byte offset and/or a field path such as "execution_plan[0].values[12].val.sizes". EXTERNAL tensors are
- * resolved through ReadOptions::externalDataPath or a *.ptd next to the file.
+ * resolved through ReadOptions::externalDataPath or a *.ptd next to the file. A bundled program (.bpte, BP08)
+ * opens as the program inside plus PteFile::bundled; its test cases are checked against the program (warnings).
  */
 [[nodiscard]] Result<std::shared_ptr<const PteFile>> readPteFile(
     const std::string& path, const ReadOptions& options = {});

@@ -1,0 +1,183 @@
+// SPDX-FileCopyrightText: 2026 The ptelens authors
+// SPDX-License-Identifier: BSD-3-Clause
+// The Profile view on a large ETDump (issue #12 "Speed"): a synthetic program of 50k instructions and an ETDump of
+// 10 executions of it (1M profile events: a kernel event and an OPERATOR_CALL per instruction) are written to a
+// temporary directory once, then
+//   ProfileOpenAndJoin    readEtdumpFile + buildProfileData (join, Inspector table, summaries, timings) off the GUI
+//                         thread, as Document does;
+//   ProfileFilter/*       a filter change on the Profile view's proxy until it has its rows and the view repainted.
+// Target: filtering < 100 ms. Sizes: PTELENS_BENCH_PROFILE_INSTRUCTIONS, PTELENS_BENCH_PROFILE_RUNS.
+#include "document/profiledata.h"
+#include "document/snapshot.h"
+#include "models/profilefilterproxy.h"
+#include "models/profilemodel.h"
+#include "pte/etdumpwriter.h"
+#include "pte/mappedfile.h"
+#include "pte/ptereader.h"
+#include "pte/ptewriter.h"
+
+#include <QApplication>
+#include <QHeaderView>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTemporaryDir>
+
+#include <benchmark/benchmark.h>
+#include <cstdio>
+#include <cstdlib>
+
+using namespace pte::ui;
+
+namespace {
+
+struct Globals
+{
+    std::uint64_t instructions = 50000;
+    std::uint32_t runs = 10;
+    std::string dumpPath;
+    std::shared_ptr<Snapshot> snapshot;
+    ProfileModel* model = nullptr;
+    ProfileFilterProxy* proxy = nullptr;
+    QTableView* view = nullptr;
+    std::size_t events = 0;
+};
+Globals* g = nullptr;
+
+std::uint64_t envNumber(const char* name, std::uint64_t fallback)
+{
+    const char* v = std::getenv(name);
+    return v && *v ? std::strtoull(v, nullptr, 10) : fallback;
+}
+
+void ProfileOpenAndJoin(benchmark::State& state)
+{
+    for (auto _ : state) {
+        auto dump = pte::readEtdumpFile(g->dumpPath);
+        if (!dump) {
+            state.SkipWithError(dump.error().message.c_str());
+            return;
+        }
+        auto data = buildProfileData(*dump, *g->snapshot);
+        benchmark::DoNotOptimize(data->table.rows.size());
+    }
+    state.counters["events"] = double(g->events);
+}
+
+void reset()
+{
+    g->proxy->setText({});
+    g->proxy->setBlock({});
+    g->proxy->setDelegatedOnly(false);
+    benchmark::DoNotOptimize(g->proxy->rowCount());
+    QCoreApplication::processEvents();
+}
+
+template <typename Set> void measureFilter(benchmark::State& state, Set set)
+{
+    int rows = 0;
+    for (auto _ : state) {
+        state.PauseTiming();
+        reset();
+        state.ResumeTiming();
+        set();
+        rows = g->proxy->rowCount();
+        g->view->viewport()->repaint();
+    }
+    state.counters["rows"] = rows;
+    state.counters["of"] = g->model->rowCount();
+    reset();
+}
+
+void ProfileFilterText(benchmark::State& state)
+{
+    measureFilter(state, [] { g->proxy->setText(QStringLiteral("mul.out")); });
+}
+void ProfileFilterWords(benchmark::State& state)
+{
+    measureFilter(state, [] { g->proxy->setText(QStringLiteral("operator_call forward")); });
+}
+void ProfileFilterNoMatch(benchmark::State& state)
+{
+    measureFilter(state, [] { g->proxy->setText(QStringLiteral("convolution")); });
+}
+void ProfileFilterBlock(benchmark::State& state)
+{
+    measureFilter(state, [] { g->proxy->setBlock(QStringLiteral("Default")); });
+}
+
+bool prepare(const QTemporaryDir& dir)
+{
+    pte::SyntheticOptions options;
+    options.instructions = g->instructions;
+    auto program = pte::makeSyntheticProgram(options);
+    const std::string programPath = dir.filePath(QStringLiteral("profile.pte")).toStdString();
+    g->dumpPath = dir.filePath(QStringLiteral("profile.etdp")).toStdString();
+    if (!program || !pte::writePte(*program, programPath))
+        return false;
+    auto trace = pte::makeSyntheticEtdump(*program, pte::SyntheticEtdumpOptions { {}, g->runs, true, 1000 });
+    if (!trace)
+        return false;
+    g->events = trace->events.size();
+    auto bytes = pte::serializeEtdump(*trace);
+    if (!bytes || !pte::writeFileAtomically(g->dumpPath, *bytes))
+        return false;
+    auto file = pte::readPteFile(programPath);
+    if (!file)
+        return false;
+    g->snapshot = std::make_shared<Snapshot>();
+    g->snapshot->pteFile = *file;
+    g->snapshot->program = (*file)->program;
+    auto dump = pte::readEtdumpFile(g->dumpPath);
+    if (!dump)
+        return false;
+    g->snapshot->profile = buildProfileData(*dump, *g->snapshot);
+    g->snapshot->finalize();
+    g->model = new ProfileModel(qApp);
+    g->proxy = new ProfileFilterProxy(qApp);
+    g->proxy->setProfileModel(g->model);
+    g->view = new QTableView;
+    g->view->setModel(g->proxy);
+    g->view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    g->view->verticalHeader()->setDefaultSectionSize(g->view->fontMetrics().height() * 4 / 3);
+    g->view->resize(1600, 700);
+    g->view->show();
+    g->model->setSnapshot(g->snapshot);
+    QCoreApplication::processEvents();
+    std::fprintf(stderr, "bench_profile: %zu events, %d rows\n", g->events, g->model->rowCount());
+    return g->model->rowCount() > 0;
+}
+
+} // namespace
+
+BENCHMARK(ProfileOpenAndJoin)->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK(ProfileFilterText)->Unit(benchmark::kMillisecond);
+BENCHMARK(ProfileFilterWords)->Unit(benchmark::kMillisecond);
+BENCHMARK(ProfileFilterNoMatch)->Unit(benchmark::kMillisecond);
+BENCHMARK(ProfileFilterBlock)->Unit(benchmark::kMillisecond);
+
+int main(int argc, char** argv)
+{
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    QStandardPaths::setTestModeEnabled(true);
+    Globals globals;
+    g = &globals;
+    g->instructions = envNumber("PTELENS_BENCH_PROFILE_INSTRUCTIONS", g->instructions);
+    g->runs = std::uint32_t(envNumber("PTELENS_BENCH_PROFILE_RUNS", g->runs));
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv))
+        return 1;
+    QTemporaryDir dir;
+    if (!dir.isValid() || !prepare(dir)) {
+        std::fprintf(stderr, "bench_profile: cannot prepare the synthetic program and ETDump\n");
+        return 1;
+    }
+    QFile load(QStringLiteral("/proc/loadavg"));
+    if (load.open(QIODevice::ReadOnly))
+        benchmark::AddCustomContext("loadavg", load.readAll().trimmed().toStdString());
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    delete g->view;
+    return 0;
+}

@@ -1,0 +1,721 @@
+// SPDX-FileCopyrightText: 2026 The ptelens authors
+// SPDX-License-Identifier: BSD-3-Clause
+#include "etdump/flatbufferwalk.h"
+#include "pte/etdump.h"
+#include "pte/mappedfile.h"
+#include "pte/schema/etdump_generated.h"
+#include "pte/schema/etdump_v010_generated.h"
+#include "ptereader_p.h"
+
+#include <cstring>
+#include <filesystem>
+#include <limits>
+#include <unordered_map>
+
+namespace pte {
+
+namespace {
+
+namespace fbe = ::etdump;
+namespace fbv = ::etdump_v010;
+
+constexpr const char* kIdentifier = "ED00";
+
+bool magicAt(std::span<const std::uint8_t> d, std::size_t at, const char* m)
+{
+    return d.size() >= at + 4 && std::memcmp(d.data() + at, m, 4) == 0;
+}
+
+std::string at(const std::string& base, std::size_t i) { return base + "[" + std::to_string(i) + "]"; }
+
+/** The field kinds of the ETDump schema, for locating what the verifier refused (detail::walkFlatbuffer). */
+struct EtdumpWalkSchema
+{
+    using K = detail::WalkFieldKind;
+    detail::WalkTable tensor { "Tensor",
+        { { "scalar_type", K::Scalar, 1 }, { "sizes", K::ScalarVector, 8 }, { "strides", K::ScalarVector, 8 },
+            { "offset", K::Scalar, 8 } } };
+    detail::WalkTable intT { "Int", { { "int_val", K::Scalar, 8 } } };
+    detail::WalkTable boolT { "Bool", { { "bool_val", K::Scalar, 1 } } };
+    detail::WalkTable floatT { "Float", { { "float_val", K::Scalar, 4 } } };
+    detail::WalkTable doubleT { "Double", { { "double_val", K::Scalar, 8 } } };
+    detail::WalkTable tensorList { "TensorList", { { "tensors", K::TableVector, 0, &tensor } } };
+    detail::WalkTable value { "Value",
+        { { "val", K::Scalar, 1 }, { "tensor", K::Table, 0, &tensor }, { "tensor_list", K::Table, 0, &tensorList },
+            { "int_value", K::Table, 0, &intT }, { "float_value", K::Table, 0, &floatT },
+            { "double_value", K::Table, 0, &doubleT }, { "bool_value", K::Table, 0, &boolT },
+            { "output", K::Table, 0, &boolT } } };
+    detail::WalkTable debugEvent { "DebugEvent",
+        { { "chain_index", K::Scalar, 8 }, { "instruction_id", K::Scalar, 4 }, { "debug_entry", K::Table, 0, &value },
+            { "delegate_debug_id_int", K::Scalar, 4 }, { "delegate_debug_id_str", K::String },
+            { "name", K::String } } };
+    detail::WalkTable allocationEvent { "AllocationEvent",
+        { { "allocator_id", K::Scalar, 4 }, { "allocation_size", K::Scalar, 8 } } };
+    detail::WalkTable profileEvent { "ProfileEvent",
+        { { "name", K::String }, { "chain_index", K::Scalar, 4 }, { "instruction_id", K::Scalar, 4 },
+            { "delegate_debug_id_int", K::Scalar, 4 }, { "delegate_debug_id_str", K::String },
+            { "delegate_debug_metadata", K::ScalarVector, 1 }, { "start_time", K::Scalar, 8 },
+            { "end_time", K::Scalar, 8 } } };
+    detail::WalkTable event { "Event",
+        { { "profile_event", K::Table, 0, &profileEvent }, { "allocation_event", K::Table, 0, &allocationEvent },
+            { "debug_event", K::Table, 0, &debugEvent } } };
+    detail::WalkTable allocator { "Allocator", { { "name", K::String } } };
+    detail::WalkTable runData { "RunData",
+        { { "name", K::String }, { "bundled_input_index", K::Scalar, 4 },
+            { "allocators", K::TableVector, 0, &allocator }, { "events", K::TableVector, 0, &event } } };
+    detail::WalkTable root { "ETDump", { { "version", K::Scalar, 4 }, { "run_data", K::TableVector, 0, &runData } } };
+};
+
+Error notAnEtdump(const std::string& name, const std::string& what, std::uint64_t offset)
+{
+    return makeError(ErrorCode::NotAPteFile, name + " is not an ETDump (.etdp): " + what, offset);
+}
+
+/** Says what a file without the ED00 identifier is. */
+Error identifyForeign(std::span<const std::uint8_t> d, const std::string& name)
+{
+    if (magicAt(d, 0, "PK\x03\x04"))
+        return notAnEtdump(name, "it is a ZIP archive (a .pt2 dump or an ETRecord)", 0);
+    if (magicAt(d, 4, "ET12"))
+        return notAnEtdump(name, "it is an ExecuTorch program (.pte, identifier ET12 at byte 4)", 4);
+    if (magicAt(d, 4, "BP08"))
+        return notAnEtdump(name, "it is a bundled program (.bpte, identifier BP08 at byte 4)", 4);
+    if (magicAt(d, 4, "FT01"))
+        return notAnEtdump(name, "it is a .ptd external data file (identifier FT01 at byte 4)", 4);
+    if (d.size() >= 12 && d[8] == 'E' && d[9] == 'D')
+        return makeError(ErrorCode::UnsupportedVersion,
+            name + " has the ETDump-like identifier " + detail::describeMagic(d.data() + 8, 4)
+                + " at byte 8, but only ED00 is known",
+            8);
+    return notAnEtdump(name,
+        "neither bytes 8..11 (" + (d.size() >= 12 ? detail::describeMagic(d.data() + 8, 4) : std::string("missing"))
+            + ", after a size prefix) nor bytes 4..7 (" + detail::describeMagic(d.data() + 4, 4)
+            + ") are the identifier 'ED00'",
+        d.size() >= 12 ? 8 : 4);
+}
+
+/** Scalar vector elements, read byte-wise (the verifier does not check the alignment of 8-byte elements). */
+template <typename T> std::vector<T> vec(const flatbuffers::Vector<T>* v)
+{
+    std::vector<T> out;
+    if (v) {
+        out.resize(v->size());
+        if (v->size())
+            std::memcpy(out.data(), v->Data(), std::size_t(v->size()) * sizeof(T));
+    }
+    return out;
+}
+
+class Decoder
+{
+public:
+    Decoder(EtDump& dump, const std::uint8_t* base)
+        : m_dump(dump)
+        , m_base(base)
+    { }
+
+    template <typename Root> void decode(const Root* root)
+    {
+        m_dump.version = root->version();
+        const auto* runs = root->run_data();
+        if (!runs)
+            return;
+        std::size_t total = 0;
+        for (flatbuffers::uoffset_t r = 0; r < runs->size(); ++r)
+            if (const auto* ev = runs->Get(r)->events())
+                total += ev->size();
+        m_dump.events.reserve(total);
+        m_dump.runs.reserve(runs->size());
+        for (flatbuffers::uoffset_t r = 0; r < runs->size(); ++r)
+            decodeRun(runs->Get(r), r);
+        if (m_undecodedDebug)
+            diag(Severity::Warning, ErrorCode::Unsupported,
+                std::to_string(m_undecodedDebug)
+                    + " debug event(s) of the v0.1.0 layout were not decoded (that release logged values in a layout "
+                      "ptelens does not read); they are shown as empty events",
+                m_firstUndecoded, m_firstUndecodedPath);
+        if (m_multiMember)
+            diag(Severity::Warning, ErrorCode::InvalidInput,
+                std::to_string(m_multiMember)
+                    + " event(s) set more than one of profile_event, allocation_event and debug_event (the schema "
+                      "allows exactly one); the first set member was used",
+                m_firstMulti, m_firstMultiPath);
+        if (m_badAllocator)
+            diag(Severity::Warning, ErrorCode::OutOfRange,
+                std::to_string(m_badAllocator)
+                    + " allocation event(s) name an allocator the block does not have (ids are 1-based)",
+                m_firstBadAllocator, m_firstBadAllocatorPath);
+    }
+
+private:
+    std::uint32_t offsetOf(const void* p) const { return std::uint32_t(static_cast<const std::uint8_t*>(p) - m_base); }
+
+    void diag(Severity s, ErrorCode c, std::string msg, std::optional<std::uint64_t> off, std::string path)
+    {
+        m_dump.diagnostics.push_back(Diagnostic { s, c, std::move(msg), off, std::move(path), m_dump.path });
+    }
+
+    std::uint32_t intern(const flatbuffers::String* s)
+    {
+        if (!s)
+            return kEtdumpNoString;
+        const std::string_view v(s->c_str(), s->size());
+        if (const auto it = m_interned.find(v); it != m_interned.end())
+            return it->second;
+        const auto id = std::uint32_t(m_dump.strings.size());
+        m_dump.strings.emplace_back(v);
+        m_interned.emplace(v, id); // the view points into the mapped file, which outlives the decoder
+        return id;
+    }
+
+    /** A delegate identifier: an empty string is no identifier (the Inspector reads "" as none). */
+    std::uint32_t internIdentifier(const flatbuffers::String* s)
+    {
+        return s && s->size() > 0 ? intern(s) : kEtdumpNoString;
+    }
+
+    static EtdumpTensor tensor(const fbe::Tensor* t)
+    {
+        EtdumpTensor out;
+        out.scalarType = static_cast<ScalarType>(static_cast<std::int8_t>(t->scalar_type()));
+        out.sizes = vec(t->sizes());
+        out.strides = vec(t->strides());
+        out.offset = t->offset();
+        return out;
+    }
+
+    EtdumpValue value(const fbe::Value* v)
+    {
+        EtdumpValue out;
+        if (!v)
+            return out;
+        out.type = static_cast<EtdumpValueType>(static_cast<std::int8_t>(v->val()));
+        if (const auto* t = v->tensor())
+            out.tensors.push_back(tensor(t));
+        if (const auto* l = v->tensor_list(); l && l->tensors())
+            for (flatbuffers::uoffset_t i = 0; i < l->tensors()->size(); ++i)
+                out.tensors.push_back(tensor(l->tensors()->Get(i)));
+        if (const auto* i = v->int_value())
+            out.intValue = i->int_val();
+        if (const auto* f = v->float_value())
+            out.doubleValue = double(f->float_val());
+        if (const auto* d = v->double_value())
+            out.doubleValue = d->double_val();
+        if (const auto* b = v->bool_value())
+            out.boolValue = b->bool_val();
+        if (const auto* o = v->output())
+            out.output = o->bool_val();
+        return out;
+    }
+
+    void profile(EtdumpEvent& e, const fbe::ProfileEvent* p)
+    {
+        e.kind = EtdumpEventKind::Profile;
+        e.name = intern(p->name());
+        e.chainIndex = p->chain_index();
+        e.instructionId = p->instruction_id();
+        e.delegateDebugIdInt = p->delegate_debug_id_int();
+        e.delegateDebugIdStr = internIdentifier(p->delegate_debug_id_str());
+        if (const auto* m = p->delegate_debug_metadata()) {
+            e.hasMetadata = true;
+            e.metadataOffset = offsetOf(m->data());
+            e.metadataSize = m->size();
+        }
+        e.startTime = p->start_time();
+        e.endTime = p->end_time();
+    }
+
+    void allocation(EtdumpEvent& e, const fbe::AllocationEvent* a, const EtdumpRun& run, const std::string& path)
+    {
+        e.kind = EtdumpEventKind::Allocation;
+        e.payload = std::uint32_t(m_dump.allocations.size());
+        m_dump.allocations.push_back(EtdumpAllocation { a->allocator_id(), a->allocation_size() });
+        if (a->allocator_id() < 1 || std::size_t(a->allocator_id()) > run.allocators.size()) {
+            if (!m_badAllocator++) {
+                m_firstBadAllocator = offsetOf(a);
+                m_firstBadAllocatorPath = path + ".allocation_event.allocator_id";
+            }
+        }
+    }
+
+    void debug(EtdumpEvent& e, const fbe::DebugEvent* d)
+    {
+        e.kind = EtdumpEventKind::Debug;
+        e.chainIndex = static_cast<std::int64_t>(d->chain_index()); // 2^64-1 -> -1
+        e.instructionId = d->instruction_id();
+        e.delegateDebugIdInt = d->delegate_debug_id_int();
+        e.delegateDebugIdStr = internIdentifier(d->delegate_debug_id_str());
+        e.name = intern(d->name());
+        e.payload = std::uint32_t(m_dump.values.size());
+        m_dump.values.push_back(value(d->debug_entry()));
+    }
+
+    void multi(const void* table, const std::string& path)
+    {
+        if (!m_multiMember++) {
+            m_firstMulti = offsetOf(table);
+            m_firstMultiPath = path;
+        }
+    }
+
+    void event(const fbe::Event* ev, const EtdumpRun& run, const std::string& path)
+    {
+        EtdumpEvent e;
+        e.fileOffset = offsetOf(ev);
+        const int members = int(ev->profile_event() != nullptr) + int(ev->allocation_event() != nullptr)
+            + int(ev->debug_event() != nullptr);
+        if (members > 1)
+            multi(ev, path);
+        if (const auto* p = ev->profile_event())
+            profile(e, p);
+        else if (const auto* d = ev->debug_event())
+            debug(e, d);
+        else if (const auto* a = ev->allocation_event())
+            allocation(e, a, run, path);
+        m_dump.events.push_back(e);
+    }
+
+    void event(const fbv::Event* ev, const EtdumpRun& run, const std::string& path)
+    {
+        EtdumpEvent e;
+        e.fileOffset = offsetOf(ev);
+        const int members = int(ev->profile_event() != nullptr) + int(ev->allocation_event() != nullptr)
+            + int(ev->debug_event() != nullptr);
+        if (members > 1)
+            multi(ev, path);
+        if (const auto* p = ev->profile_event())
+            profile(e, p);
+        else if (const auto* a = ev->allocation_event())
+            allocation(e, a, run, path);
+        else if (const auto* d = ev->debug_event()) {
+            if (!m_undecodedDebug++) {
+                m_firstUndecoded = offsetOf(d);
+                m_firstUndecodedPath = path + ".debug_event";
+            }
+        }
+        m_dump.events.push_back(e);
+    }
+
+    static std::int32_t bundledInputIndex(const fbe::RunData* r) { return r->bundled_input_index(); }
+    static std::int32_t bundledInputIndex(const fbv::RunData*) { return -1; }
+
+    template <typename RunTable> void decodeRun(const RunTable* r, std::size_t index)
+    {
+        const std::string path = at("run_data", index);
+        EtdumpRun run;
+        run.fileOffset = offsetOf(r);
+        run.name = r->name() ? r->name()->str() : std::string();
+        run.bundledInputIndex = bundledInputIndex(r);
+        if (const auto* allocs = r->allocators())
+            for (flatbuffers::uoffset_t i = 0; i < allocs->size(); ++i) {
+                const auto* n = allocs->Get(i)->name();
+                run.allocators.push_back(n ? n->str() : std::string());
+            }
+        run.firstEvent = std::uint32_t(m_dump.events.size());
+        if (const auto* events = r->events()) {
+            run.hasEvents = true;
+            for (flatbuffers::uoffset_t i = 0; i < events->size(); ++i)
+                event(events->Get(i), run, path + at(".events", i));
+        }
+        run.eventCount = std::uint32_t(m_dump.events.size() - run.firstEvent);
+        m_dump.runs.push_back(std::move(run));
+    }
+
+    EtDump& m_dump;
+    const std::uint8_t* m_base;
+    std::unordered_map<std::string_view, std::uint32_t> m_interned;
+    std::size_t m_undecodedDebug = 0;
+    std::uint64_t m_firstUndecoded = 0;
+    std::string m_firstUndecodedPath;
+    std::size_t m_multiMember = 0;
+    std::uint64_t m_firstMulti = 0;
+    std::string m_firstMultiPath;
+    std::size_t m_badAllocator = 0;
+    std::uint64_t m_firstBadAllocator = 0;
+    std::string m_firstBadAllocatorPath;
+};
+
+/**
+ * The v0.1.0 block layout, when both schemas verify: no RunData uses a fourth slot, and some RunData has
+ * exactly three with the third (events then, allocators now) set.
+ */
+template <typename Root> bool looksLikeV010(const Root* root, const std::uint8_t* base, std::size_t size)
+{
+    const auto* runs = root->run_data();
+    if (!runs)
+        return false;
+    bool threeSlotsWithEvents = false;
+    for (flatbuffers::uoffset_t i = 0; i < runs->size(); ++i) {
+        const auto* table = reinterpret_cast<const std::uint8_t*>(runs->Get(i));
+        const std::int32_t soffset = std::int32_t(detail::loadU32(table));
+        const std::uint8_t* vt = table - soffset;
+        if (vt < base || vt + 4 > base + size)
+            return false;
+        const std::uint16_t vtSize = std::uint16_t(vt[0] | (vt[1] << 8));
+        const std::size_t slots = vtSize >= 4 ? (vtSize - 4) / 2 : 0;
+        if (slots > 3)
+            return false;
+        if (slots == 3 && (vt[8] | vt[9]) != 0)
+            threeSlotsWithEvents = true;
+    }
+    return threeSlotsWithEvents;
+}
+
+/** Which debug-buffer files to try next to an ETDump. */
+std::vector<std::filesystem::path> debugBufferCandidates(const std::string& path)
+{
+    const std::filesystem::path p(path);
+    const auto dir = p.parent_path();
+    const auto stem = p.stem().string();
+    return { dir / (stem + ".bin"), dir / (stem + "_debug.bin"), dir / (stem + ".debug.bin"), dir / "debug_output.bin",
+        dir / "debug.bin" };
+}
+
+/** The largest end offset of any logged tensor's bytes (0 when none), and how many tensors have bytes. */
+std::pair<std::uint64_t, std::size_t> tensorExtent(const EtDump& dump)
+{
+    std::uint64_t end = 0;
+    std::size_t count = 0;
+    for (const auto& v : dump.values)
+        for (const auto& t : v.tensors) {
+            const auto n = t.nbytes();
+            if (t.offset < 0 || !n || *n == 0)
+                continue;
+            ++count;
+            const std::uint64_t e =
+                std::uint64_t(t.offset) > UINT64_MAX - *n ? UINT64_MAX : std::uint64_t(t.offset) + *n;
+            end = std::max(end, e);
+        }
+    return { end, count };
+}
+
+void checkDebugBuffer(EtDump& dump)
+{
+    const auto [extent, count] = tensorExtent(dump);
+    if (count == 0)
+        return;
+    auto diag = [&](Severity s, ErrorCode c, std::string msg, std::optional<std::uint64_t> off = {},
+                    std::string path = {}) {
+        dump.diagnostics.push_back(Diagnostic { s, c, std::move(msg), off, std::move(path), dump.path });
+    };
+    if (dump.debugBuffer.empty() && dump.debugBufferPath.empty()) {
+        diag(Severity::Info, ErrorCode::OutOfRange,
+            std::to_string(count)
+                + " logged tensor(s) keep their bytes in a debug buffer that was not given (the runtime's "
+                  "--debug-buffer / debug_output.bin); their shapes are known, their values are not");
+        return;
+    }
+    if (extent <= dump.debugBuffer.size())
+        return;
+    // Name the first tensor outside the buffer by event.
+    for (std::size_t r = 0; r < dump.runs.size(); ++r) {
+        const auto& run = dump.runs[r];
+        for (std::uint32_t i = 0; i < run.eventCount; ++i) {
+            const auto& e = dump.events[run.firstEvent + i];
+            const auto* v = dump.value(e);
+            if (!v)
+                continue;
+            for (const auto& t : v->tensors) {
+                const auto n = t.nbytes();
+                if (t.offset < 0 || !n || *n == 0 || std::uint64_t(t.offset) + *n <= dump.debugBuffer.size())
+                    continue;
+                diag(Severity::Warning, ErrorCode::OutOfRange,
+                    "a logged tensor's bytes [" + std::to_string(t.offset) + ", "
+                        + std::to_string(std::uint64_t(t.offset) + *n) + ") run past the end of the debug buffer "
+                        + dump.debugBufferPath + " (" + std::to_string(dump.debugBuffer.size())
+                        + " bytes); is it the buffer of this run?",
+                    e.fileOffset, at("run_data", r) + at(".events", i) + ".debug_event.debug_entry");
+                return;
+            }
+        }
+    }
+}
+
+Result<std::shared_ptr<const EtDump>> readImpl(
+    Bytes bytes, const std::string& name, Bytes debugBuffer, std::string debugBufferPath, const EtdumpReadOptions& o)
+{
+    const auto d = bytes.span();
+    if (d.size() < 8)
+        return fail(ErrorCode::Truncated,
+            name + " is too short to be an ETDump: " + std::to_string(d.size())
+                + " bytes (an empty file is what the runtime leaves when nothing was recorded)",
+            d.size());
+    auto dump = std::make_shared<EtDump>();
+    dump->path = name;
+    dump->file = bytes;
+    auto diag = [&](Severity s, ErrorCode c, std::string msg, std::optional<std::uint64_t> off = {},
+                    std::string path = {}) {
+        dump->diagnostics.push_back(Diagnostic { s, c, std::move(msg), off, std::move(path), name });
+    };
+
+    std::size_t length = d.size();
+    if (magicAt(d, 8, kIdentifier)) {
+        const std::uint64_t declared = detail::loadU32(d.data());
+        if (declared + 4 > d.size())
+            return fail(ErrorCode::Truncated,
+                name + ": the size prefix says " + std::to_string(declared) + " bytes follow, but the file has "
+                    + std::to_string(d.size() - 4) + "; the ETDump is truncated",
+                0);
+        if (declared + 4 < d.size())
+            diag(Severity::Warning, ErrorCode::InvalidInput,
+                std::to_string(d.size() - 4 - declared) + " byte(s) follow the ETDump (the size prefix covers bytes 4.."
+                    + std::to_string(declared + 4) + "); they are ignored",
+                declared + 4);
+        length = std::size_t(declared + 4);
+        dump->sizePrefixed = true;
+    } else if (magicAt(d, 4, kIdentifier)) {
+        dump->sizePrefixed = false;
+    } else {
+        return fail(identifyForeign(d, name));
+    }
+    if (length >= FLATBUFFERS_MAX_BUFFER_SIZE)
+        return fail(ErrorCode::Unsupported,
+            name + ": the ETDump is " + std::to_string(length) + " bytes, above the flatbuffers limit of 2 GiB", 0);
+
+    // The accessors need the buffer aligned; a mapping is. Only an unaligned in-memory buffer is copied.
+    Bytes fb = bytes.slice(0, length);
+    if (reinterpret_cast<std::uintptr_t>(fb.data()) % alignof(std::max_align_t) != 0) {
+        auto owner = std::make_shared<std::vector<std::max_align_t>>(
+            (length + sizeof(std::max_align_t) - 1) / sizeof(std::max_align_t));
+        std::memcpy(owner->data(), fb.data(), length);
+        fb = Bytes(owner, std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(owner->data()), length));
+        dump->file = fb;
+    }
+    const std::size_t rootAt = dump->sizePrefixed ? 4 : 0;
+
+    flatbuffers::Verifier::Options vo;
+    vo.max_depth = o.maxDepth;
+    vo.max_tables = o.maxTables;
+    vo.check_alignment = true;
+    auto verifies = [&](auto tag) {
+        using Root = typename decltype(tag)::type;
+        flatbuffers::Verifier v(fb.data(), fb.size(), vo);
+        return dump->sizePrefixed ? v.VerifySizePrefixedBuffer<Root>(kIdentifier) : v.VerifyBuffer<Root>(kIdentifier);
+    };
+    struct CurrentTag
+    {
+        using type = fbe::ETDump;
+    };
+    struct V010Tag
+    {
+        using type = fbv::ETDump;
+    };
+    const bool current = o.layout != EtdumpLayout::V010 && verifies(CurrentTag {});
+    const auto* base = fb.data() + rootAt;
+    const auto* currentRoot = flatbuffers::GetRoot<fbe::ETDump>(base);
+    // Auto: the v0.1.0 reading needs the blocks to look like v0.1.0 ones (a corrupt current-layout buffer can verify
+    // as v0.1.0 when the damage sits in a slot that layout does not read). The vtables are read only once a verifier
+    // has accepted the buffer.
+    bool v010 = false;
+    if (o.layout == EtdumpLayout::V010)
+        v010 = verifies(V010Tag {});
+    else if (o.layout == EtdumpLayout::Auto && current)
+        v010 = looksLikeV010(currentRoot, fb.data(), fb.size()) && verifies(V010Tag {});
+    else if (o.layout == EtdumpLayout::Auto)
+        v010 = verifies(V010Tag {}) && looksLikeV010(currentRoot, fb.data(), fb.size());
+    if (current && v010)
+        dump->layout = EtdumpLayout::V010;
+    else if (current)
+        dump->layout = EtdumpLayout::Current;
+    else if (v010)
+        dump->layout = EtdumpLayout::V010;
+    else {
+        const EtdumpWalkSchema schema;
+        const auto problem = detail::walkFlatbuffer(fb.span(), rootAt, schema.root, o.maxDepth);
+        std::string layouts = o.layout == EtdumpLayout::Auto
+            ? "either ETDump layout (v0.2.0+ or v0.1.0)"
+            : std::string("the ") + etdumpLayoutName(o.layout) + " ETDump layout";
+        if (problem)
+            return fail(ErrorCode::VerificationFailed,
+                name + ": the flatbuffers verifier rejected the ETDump as " + layouts + ": " + problem->what
+                    + "; the file is corrupt or truncated",
+                problem->offset, problem->fieldPath);
+        return fail(ErrorCode::VerificationFailed,
+            name + ": the flatbuffers verifier rejected the ETDump as " + layouts + " (bytes 0.."
+                + std::to_string(length) + "): tables nest deeper than " + std::to_string(o.maxDepth)
+                + " or number more than " + std::to_string(o.maxTables) + ", or a field does not fit the schema",
+            0);
+    }
+    if (dump->layout == EtdumpLayout::V010)
+        diag(Severity::Info, ErrorCode::UnsupportedVersion,
+            "read with the ExecuTorch v0.1.0 block layout (event blocks without bundled_input_index)");
+
+    Decoder decoder(*dump, fb.data());
+    if (dump->layout == EtdumpLayout::V010)
+        decoder.decode(flatbuffers::GetRoot<fbv::ETDump>(base));
+    else
+        decoder.decode(currentRoot);
+
+    dump->debugBuffer = std::move(debugBuffer);
+    dump->debugBufferPath = std::move(debugBufferPath);
+    return std::shared_ptr<const EtDump>(std::move(dump));
+}
+
+} // namespace
+
+const char* etdumpLayoutName(EtdumpLayout layout) noexcept
+{
+    switch (layout) {
+    case EtdumpLayout::Auto:
+        return "auto";
+    case EtdumpLayout::Current:
+        return "current";
+    case EtdumpLayout::V010:
+        return "v0.1.0";
+    }
+    return "?";
+}
+
+const char* etdumpValueTypeName(EtdumpValueType type) noexcept
+{
+    switch (type) {
+    case EtdumpValueType::Null:
+        return "Null";
+    case EtdumpValueType::Int:
+        return "Int";
+    case EtdumpValueType::Bool:
+        return "Bool";
+    case EtdumpValueType::Float:
+        return "Float";
+    case EtdumpValueType::Double:
+        return "Double";
+    case EtdumpValueType::Tensor:
+        return "Tensor";
+    case EtdumpValueType::TensorList:
+        return "TensorList";
+    case EtdumpValueType::String:
+        return "String";
+    }
+    return "?";
+}
+
+std::optional<std::uint64_t> EtdumpTensor::numel() const noexcept
+{
+    std::uint64_t n = 1;
+    for (const auto s : sizes) {
+        if (s < 0)
+            return std::nullopt;
+        if (s != 0 && n > std::numeric_limits<std::uint64_t>::max() / std::uint64_t(s))
+            return std::nullopt;
+        n *= std::uint64_t(s);
+    }
+    return n;
+}
+
+std::optional<std::uint64_t> EtdumpTensor::nbytes() const noexcept
+{
+    const auto n = numel();
+    const std::size_t es = elementSize(scalarType);
+    if (!n || es == 0 || *n > std::numeric_limits<std::uint64_t>::max() / es)
+        return std::nullopt;
+    return *n * es;
+}
+
+std::string EtDump::delegateIdentifier(const EtdumpEvent& e) const
+{
+    if (e.delegateDebugIdInt != -1)
+        return std::to_string(e.delegateDebugIdInt);
+    return std::string(string(e.delegateDebugIdStr));
+}
+
+Bytes EtDump::delegateMetadata(const EtdumpEvent& e) const
+{
+    if (!e.hasMetadata || std::uint64_t(e.metadataOffset) + e.metadataSize > file.size())
+        return {};
+    return file.slice(e.metadataOffset, e.metadataSize);
+}
+
+Result<Bytes> EtDump::tensorData(const EtdumpTensor& t) const
+{
+    const auto n = t.nbytes();
+    if (!n)
+        return fail(ErrorCode::Unsupported,
+            std::string("a logged tensor of dtype ") + scalarTypeShortName(t.scalarType)
+                + " has no known size in bytes");
+    if (*n == 0)
+        return Bytes(debugBuffer.owner(), {});
+    if (t.offset < 0)
+        return fail(ErrorCode::OutOfRange, "the logged tensor has no bytes (offset -1)");
+    if (debugBuffer.empty() && debugBufferPath.empty())
+        return fail(ErrorCode::OutOfRange, path + ": no debug buffer was given, so logged tensor values are unknown");
+    if (std::uint64_t(t.offset) > debugBuffer.size() || *n > debugBuffer.size() - std::uint64_t(t.offset))
+        return fail(ErrorCode::OutOfRange,
+            "the logged tensor's bytes [" + std::to_string(t.offset) + ", "
+                + std::to_string(std::uint64_t(t.offset) + *n) + ") run past the end of the debug buffer "
+                + debugBufferPath + " (" + std::to_string(debugBuffer.size()) + " bytes)",
+            std::uint64_t(t.offset));
+    return debugBuffer.slice(std::size_t(t.offset), std::size_t(*n));
+}
+
+std::size_t EtDump::count(EtdumpEventKind kind) const noexcept
+{
+    std::size_t n = 0;
+    for (const auto& e : events)
+        n += e.kind == kind;
+    return n;
+}
+
+bool looksLikeEtdump(std::span<const std::uint8_t> head) noexcept
+{
+    return magicAt(head, 8, kIdentifier) || magicAt(head, 4, kIdentifier);
+}
+
+Result<std::shared_ptr<const EtDump>> readEtdumpFile(const std::string& path, const EtdumpReadOptions& options)
+{
+    PTE_TRY(Bytes bytes, mapFile(path));
+    Bytes buffer;
+    std::string bufferPath;
+    if (!options.debugBufferPath.empty()) {
+        auto mapped = mapFile(options.debugBufferPath);
+        if (!mapped)
+            return fail(ErrorCode::Io,
+                "cannot read the debug buffer " + options.debugBufferPath + ": " + mapped.error().message);
+        buffer = std::move(mapped).value();
+        bufferPath = options.debugBufferPath;
+    }
+    PTE_TRY(auto dump, readImpl(std::move(bytes), path, buffer, bufferPath, options));
+    auto mutableDump = std::const_pointer_cast<EtDump>(dump);
+    if (bufferPath.empty() && options.findDebugBufferNextToFile) {
+        const auto [extent, count] = tensorExtent(*dump);
+        if (count > 0) {
+            std::string tooSmall;
+            for (const auto& candidate : debugBufferCandidates(path)) {
+                std::error_code ec;
+                if (!std::filesystem::is_regular_file(candidate, ec))
+                    continue;
+                auto mapped = mapFile(candidate.string());
+                if (!mapped)
+                    continue;
+                if (mapped->size() < extent) {
+                    if (tooSmall.empty())
+                        tooSmall = candidate.string();
+                    continue;
+                }
+                mutableDump->debugBuffer = std::move(mapped).value();
+                mutableDump->debugBufferPath = candidate.string();
+                mutableDump->diagnostics.push_back(Diagnostic { Severity::Info, ErrorCode::Io,
+                    "using the debug buffer found next to the ETDump: " + candidate.string(), std::nullopt, {}, path });
+                break;
+            }
+            if (mutableDump->debugBufferPath.empty() && !tooSmall.empty())
+                mutableDump->diagnostics.push_back(Diagnostic { Severity::Warning, ErrorCode::OutOfRange,
+                    tooSmall + " is next to the ETDump but is too small for its logged tensors (they need "
+                        + std::to_string(extent) + " bytes); it was not used",
+                    std::nullopt, {}, path });
+        }
+    }
+    checkDebugBuffer(*mutableDump);
+    return dump;
+}
+
+Result<std::shared_ptr<const EtDump>> readEtdumpBytes(
+    Bytes bytes, const std::string& name, Bytes debugBuffer, const EtdumpReadOptions& options)
+{
+    const bool haveBuffer = !debugBuffer.empty();
+    PTE_TRY(
+        auto dump, readImpl(std::move(bytes), name, debugBuffer, haveBuffer ? name + ":debug-buffer" : "", options));
+    checkDebugBuffer(*std::const_pointer_cast<EtDump>(dump));
+    return dump;
+}
+
+} // namespace pte

@@ -1,0 +1,159 @@
+// SPDX-FileCopyrightText: 2026 The ptelens authors
+// SPDX-License-Identifier: BSD-3-Clause
+#include "document/profiledata.h"
+
+#include "document/snapshot.h"
+#include "pte/bundledprogram.h"
+
+#include <set>
+
+namespace pte::ui {
+
+const pte::MethodTiming* ProfileData::timing(const std::string& method) const
+{
+    const auto it = timings.find(method);
+    return it == timings.end() ? nullptr : &it->second;
+}
+
+const LoggedValue* ProfileData::logged(const std::string& method, std::int32_t value) const
+{
+    const auto m = loggedValues.find(method);
+    if (m == loggedValues.end())
+        return nullptr;
+    const auto v = m->second.find(value);
+    return v == m->second.end() ? nullptr : &v->second;
+}
+
+namespace {
+
+std::string describe(const pte::EtdumpValue& v)
+{
+    auto tensor = [](const pte::EtdumpTensor& t) {
+        std::string s = std::string(pte::scalarTypeShortName(t.scalarType)) + "[";
+        for (std::size_t i = 0; i < t.sizes.size(); ++i)
+            s += (i ? ", " : "") + std::to_string(t.sizes[i]);
+        return s + "]";
+    };
+    switch (v.type) {
+    case pte::EtdumpValueType::Tensor:
+        return v.tensors.empty() ? std::string("Tensor") : tensor(v.tensors.front());
+    case pte::EtdumpValueType::TensorList:
+        return "TensorList of " + std::to_string(v.tensors.size());
+    case pte::EtdumpValueType::Int:
+        return "Int " + std::to_string(v.intValue);
+    case pte::EtdumpValueType::Bool:
+        return v.boolValue ? "Bool true" : "Bool false";
+    case pte::EtdumpValueType::Double:
+    case pte::EtdumpValueType::Float:
+        return "Double " + pte::pythonFloatRepr(v.doubleValue);
+    default:
+        return pte::etdumpValueTypeName(v.type);
+    }
+}
+
+/** What each value of each method logged in its first joined execution, with numbers and gaps. */
+void collectLoggedValues(ProfileData& out, const Snapshot& snapshot)
+{
+    const auto& dump = *out.dump;
+    const auto& join = *out.join;
+    const pte::BundledProgram* bundled = snapshot.pteFile ? snapshot.pteFile->bundled.get() : nullptr;
+    std::set<int> seen;
+    for (std::size_t r = 0; r < dump.runs.size(); ++r) {
+        const auto& rj = join.runs[r];
+        if (!rj.joined || rj.kind == pte::EtdumpRunKind::Load || !seen.insert(rj.method).second)
+            continue;
+        const std::string method = out.methodName(rj.method);
+        auto& values = out.loggedValues[method];
+        const auto* suite = bundled ? bundled->suite(method) : nullptr;
+        const pte::BundledTestCase* expected = nullptr;
+        std::size_t caseIndex = 0;
+        if (suite && !suite->testCases.empty()) {
+            const int idx = dump.runs[r].bundledInputIndex;
+            caseIndex =
+                idx >= 0 && std::size_t(idx) < suite->testCases.size() ? std::size_t(idx) : suite->testCases.size() - 1;
+            expected = &suite->testCases[caseIndex];
+        }
+        const auto& run = dump.runs[r];
+        for (std::uint32_t i = run.firstEvent; i < run.firstEvent + run.eventCount; ++i) {
+            const auto& j = join.events[i];
+            const auto* v = dump.value(dump.events[i]);
+            if (!v || j.value < 0 || values.count(j.value))
+                continue;
+            LoggedValue lv;
+            lv.event = i;
+            lv.description = describe(*v);
+            lv.output = j.outputIndex >= 0;
+            if (v->type == pte::EtdumpValueType::Tensor && !v->tensors.empty()) {
+                auto numbers = pte::loggedTensorValues(dump, v->tensors.front(), std::size_t(1) << 24);
+                if (numbers) {
+                    lv.stats = pte::tensorStats(*numbers);
+                    if (expected && j.outputIndex >= 0
+                        && std::size_t(j.outputIndex) < expected->expectedOutputs.size()) {
+                        auto want = pte::bundledTensorValues(expected->expectedOutputs[std::size_t(j.outputIndex)]);
+                        if (want)
+                            if (auto gap = pte::numericGap(*want, *numbers)) {
+                                lv.gap = *gap;
+                                lv.expectedFrom = "bundled test case " + std::to_string(caseIndex);
+                            }
+                    }
+                } else {
+                    lv.problem = numbers.error().message;
+                }
+            }
+            values.emplace(j.value, std::move(lv));
+        }
+    }
+}
+
+} // namespace
+
+std::string ProfileData::methodName(int index) const
+{
+    if (!join || index < 0 || std::size_t(index) >= join->sources->methods.size())
+        return {};
+    return join->sources->methods[std::size_t(index)].name;
+}
+
+std::shared_ptr<const ProfileData> buildProfileData(std::shared_ptr<const pte::EtDump> dump, const Snapshot& snapshot)
+{
+    auto out = std::make_shared<ProfileData>();
+    out->dump = dump;
+    out->diagnostics = dump->diagnostics;
+    std::vector<std::pair<std::string, std::shared_ptr<const pte::ExportedProgram>>> graphs;
+    for (const auto& m : snapshot.dumpMethods)
+        graphs.emplace_back(m.name, m.program);
+    std::shared_ptr<const pte::EtdumpSources> sources;
+    if (snapshot.program && snapshot.emitted)
+        sources = pte::makeEtdumpSources(snapshot.program, *snapshot.emitted, graphs);
+    else if (snapshot.program || snapshot.etrecordMaps)
+        sources = pte::makeEtdumpSources(snapshot.program, snapshot.etrecordMaps.get(), graphs);
+    if (sources) {
+        if (auto j = pte::joinEtdump(dump, sources)) {
+            out->join = *j;
+            out->diagnostics.insert(
+                out->diagnostics.end(), out->join->diagnostics.begin(), out->join->diagnostics.end());
+        }
+    }
+    if (auto t = pte::buildProfileTable(*dump, out->join.get()))
+        out->table = std::move(t).value();
+    out->diagnostics.insert(out->diagnostics.end(), out->table.diagnostics.begin(), out->table.diagnostics.end());
+    out->summary = pte::summarizeProfile(*dump, out->table, out->join.get());
+    if (out->join) {
+        collectLoggedValues(*out, snapshot);
+        for (auto& t : pte::methodTimings(*out->join)) {
+            const std::string name = out->methodName(t.method);
+            const auto& graph = out->join->sources->methods[std::size_t(t.method)].graph;
+            auto& byName = out->nodeTimings[name];
+            for (const auto& n : pte::nodeTimings(*out->join, t))
+                if (graph && n.node < graph->graph.nodes.size())
+                    byName.emplace(graph->graph.nodes[n.node].name, n);
+            out->timings.emplace(name, std::move(t));
+        }
+    }
+    for (auto& d : out->diagnostics)
+        if (d.file.empty())
+            d.file = dump->path;
+    return out;
+}
+
+} // namespace pte::ui

@@ -1,0 +1,70 @@
+// SPDX-FileCopyrightText: 2026 The ptelens authors
+// SPDX-License-Identifier: BSD-3-Clause
+#pragma once
+
+#include "pte/etdump.h"
+#include "pte/etdumpjoin.h"
+#include "pte/etdumptiming.h"
+#include "pte/numericgap.h"
+#include "pte/profiletable.h"
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pte::ui {
+
+struct Snapshot;
+
+/** A program value as the first joined execution of its method logged it (intermediate or program output). */
+struct LoggedValue
+{
+    std::uint32_t event = 0; ///< the debug event (EtDump::events index)
+    std::string description; ///< "f32[1, 10]", "Int 3", "TensorList of 2"
+    bool output = false; ///< logged as a program output
+    std::optional<pte::TensorStats> stats; ///< a tensor's numbers (needs the debug buffer)
+    std::optional<pte::GapMetrics> gap; ///< against the expected value, when one is known
+    std::string expectedFrom; ///< what `gap` compares with ("bundled test case 1")
+    std::string problem; ///< why there are no numbers (no debug buffer, dtype, ...)
+};
+
+/**
+ * An ETDump opened in the workbench, joined with the snapshot's program (when there is one): the Inspector table
+ * and its summaries, and per method the instruction and graph-node timings the views show. Immutable; rebuilt when
+ * the program changes (a new emission). Built off the GUI thread.
+ */
+struct ProfileData
+{
+    std::shared_ptr<const pte::EtDump> dump;
+    std::shared_ptr<const pte::EtdumpJoin> join; ///< null without a program or ETRecord maps
+    pte::ProfileTable table;
+    pte::ProfileSummary summary;
+    std::map<std::string, pte::MethodTiming> timings; ///< by method name
+    /** By method name, then graph node name (the nodes of the method's graph dump). */
+    std::map<std::string, std::map<std::string, pte::NodeTiming>> nodeTimings;
+    /**
+     * By method name, then value index: what the first joined execution logged. Program outputs are compared with a
+     * bundled program's expected outputs (the block's bundled input index, else the last test case, as the
+     * Inspector does).
+     */
+    std::map<std::string, std::map<std::int32_t, LoggedValue>> loggedValues;
+    pte::Diagnostics diagnostics; ///< the reader's, the join's and the table's
+
+    [[nodiscard]] const pte::MethodTiming* timing(const std::string& method) const;
+    [[nodiscard]] const LoggedValue* logged(const std::string& method, std::int32_t value) const;
+    /** The method name a join index stands for ("" when none). */
+    [[nodiscard]] std::string methodName(int index) const;
+    /** Whether the ETDump matched the program (false: blocks were left unjoined). */
+    [[nodiscard]] bool matches() const { return !join || !join->hasMismatch(); }
+};
+
+/**
+ * Joins `dump` with what `snapshot` holds: the program (loaded or emitted), the emission's maps or the ETRecord's,
+ * and the graph dumps as graphs. `snapshot` may hold no program: the table is then the ETDump's alone.
+ */
+[[nodiscard]] std::shared_ptr<const ProfileData> buildProfileData(
+    std::shared_ptr<const pte::EtDump> dump, const Snapshot& snapshot);
+
+} // namespace pte::ui
