@@ -14,7 +14,7 @@ build=${1:?usage: run-fuzzers.sh <build dir> [fuzzer names...]}
 shift
 seconds=${FUZZ_SECONDS:-60}
 names=("$@")
-if [ ${#names[@]} -eq 0 ]; then names=(pte exported_program dump unpickler); fi
+if [ ${#names[@]} -eq 0 ]; then names=(pte exported_program dump unpickler delegate); fi
 
 bin="$build/bin"
 seeds="$build/fuzz/seeds"
@@ -27,6 +27,7 @@ seeds_for() {
     exported_program) echo "$seeds/json" ;;
     dump) echo "$seeds/dump" ;;
     unpickler) echo "$seeds/pickle" ;;
+    delegate) echo "$seeds/delegate" ;;
     esac
 }
 
