@@ -7,15 +7,22 @@
 //   Filter/*                    a filter change on the instruction proxy until it has its rows and the view
 //                               repainted (the window adds a 120 ms typing debounce for free text on top);
 //   Scroll/*                    data() of a screenful at random rows, and a scroll + repaint of the view.
-// Targets: usable < 1 s, filter < 100 ms. Sizes: PTELENS_BENCH_INSTRUCTIONS, PTELENS_BENCH_CONSTANT_BYTES.
+//   LargeGraph/*                a 10k-node dump graph in the Graph panel: setMethod until the background layout is
+//                               done (counter: the longest the GUI thread was blocked), and a paint of it zoomed
+//                               to fit.
+// Targets: usable < 1 s, filter < 100 ms; the GUI thread never blocks. Sizes: PTELENS_BENCH_INSTRUCTIONS,
+// PTELENS_BENCH_CONSTANT_BYTES.
+#include "chaindump.h"
 #include "document/document.h"
 #include "mainwindow.h"
 #include "models/instructionfilterproxy.h"
 #include "models/instructionmodel.h"
 #include "pte/ptereader.h"
 #include "pte/ptewriter.h"
-#include "widgets/graphpanel.h"
+#include "views/graphpanel.h"
+#include "widgets/graphview.h"
 
+#include <QAbstractButton>
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QFile>
@@ -25,6 +32,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QThread>
+#include <QTimer>
 
 #include <benchmark/benchmark.h>
 #include <cstdio>
@@ -224,6 +232,66 @@ void ScrollView(benchmark::State& state)
     state.counters["max_scroll"] = bar->maximum();
 }
 
+std::shared_ptr<Snapshot> largeGraph()
+{
+    static const auto snap = [] {
+        auto s = std::make_shared<Snapshot>();
+        s->dumpMethods.push_back(
+            DumpMethod { "forward", "forward", "large.pt2", pte::test::makeChainDump(10000, 50), {} });
+        s->finalize();
+        return s;
+    }();
+    return snap;
+}
+
+/** Lays the 10k-node graph out (collapsed by module or not) until idle; counter: longest GUI-thread gap. */
+void measureLargeGraphLayout(benchmark::State& state, bool collapse)
+{
+    double longestGapMs = 0;
+    for (auto _ : state) {
+        GraphPanel panel;
+        panel.resize(1200, 800);
+        panel.show();
+        if (auto* box = panel.findChild<QAbstractButton*>(QStringLiteral("graphCollapse")))
+            box->setChecked(collapse);
+        QElapsedTimer clock;
+        clock.start();
+        qint64 last = 0, gap = 0;
+        QTimer ticker;
+        ticker.setInterval(5);
+        QObject::connect(&ticker, &QTimer::timeout, [&] {
+            gap = std::max(gap, clock.elapsed() - last);
+            last = clock.elapsed();
+        });
+        ticker.start();
+        panel.setMethod(largeGraph(), QStringLiteral("forward"));
+        if (!spinUntil([&] { return !panel.isBusy(); }))
+            state.SkipWithError("the graph layout did not finish within 120 s");
+        state.SetIterationTime(double(clock.nsecsElapsed()) / 1e9);
+        longestGapMs = std::max(longestGapMs, double(std::max(gap, clock.elapsed() - last)));
+    }
+    state.counters["longest_gui_gap_ms"] = longestGapMs;
+}
+
+void LargeGraphCollapsed(benchmark::State& state) { measureLargeGraphLayout(state, true); }
+void LargeGraphUncollapsed(benchmark::State& state) { measureLargeGraphLayout(state, false); }
+
+/** A repaint of the uncollapsed 10k-node graph zoomed to fit. */
+void LargeGraphPaintFitted(benchmark::State& state)
+{
+    GraphPanel panel;
+    panel.resize(1200, 800);
+    panel.show();
+    if (auto* box = panel.findChild<QAbstractButton*>(QStringLiteral("graphCollapse")))
+        box->setChecked(false);
+    panel.setMethod(largeGraph(), QStringLiteral("forward"));
+    spinUntil([&] { return !panel.isBusy(); });
+    panel.view()->fitAll();
+    for (auto _ : state)
+        panel.view()->viewport()->repaint();
+    state.counters["nodes"] = panel.view()->nodeCount();
+}
+
 bool prepare()
 {
     static QTemporaryDir dir;
@@ -307,6 +375,9 @@ BENCHMARK(FilterDebugHandle)->Unit(benchmark::kMillisecond);
 BENCHMARK(FilterClear)->Unit(benchmark::kMillisecond);
 BENCHMARK(ScrollData)->Unit(benchmark::kMicrosecond);
 BENCHMARK(ScrollView)->Unit(benchmark::kMicrosecond);
+BENCHMARK(LargeGraphCollapsed)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK(LargeGraphUncollapsed)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK(LargeGraphPaintFitted)->Unit(benchmark::kMillisecond);
 
 int main(int argc, char** argv)
 {

@@ -6,39 +6,29 @@
 
 #include <QMainWindow>
 
-#include <functional>
 #include <optional>
+#include <vector>
 
 class QAction;
-class QComboBox;
 class QDockWidget;
 class QLabel;
-class QLineEdit;
 class QMenu;
 class QProgressBar;
-class QTableView;
-class QTimer;
 class QToolButton;
 class QAbstractItemView;
 
 namespace pte::ui {
 
-class DelegateDebugIdModel;
-class DelegateModel;
-class DiagnosticModel;
+class DelegatesView;
+class DiagnosticsView;
+class DockView;
 class GraphPanel;
-class InstructionFilterProxy;
-class InstructionModel;
-class MemoryPlanWidget;
-class MethodModel;
-class NamedDataModel;
-class OperatorModel;
-class SampleInputModel;
-class SignatureModel;
-class SizeChart;
-class SizeModel;
-class TextFilterProxy;
-class ValueModel;
+class InstructionsView;
+class MethodsView;
+class OperatorsView;
+class SignatureView;
+class SizesView;
+class ValuesView;
 
 /** The ptelens workbench window. */
 class MainWindow : public QMainWindow
@@ -84,19 +74,14 @@ protected:
     void dropEvent(QDropEvent* event) override;
 
 private:
-    void createModelsAndViews();
+    void createViews();
     void createActions();
     void createDocks();
     void onSnapshotChanged();
     void onInstructionSelectionChanged();
     void onGraphSelectionChanged();
     void onDelegateIdSelectionChanged();
-    void clearInstructionFilters();
     void raiseDock(const char* name);
-    void updateInstructionFilters();
-    void fitSignaturePanes();
-    void updateInstructionCount();
-    void applyInstructionFilter(const std::function<void()>& change);
     void updateActions();
     void addRecentFiles(const QStringList& paths);
     void rebuildRecentMenu();
@@ -105,61 +90,24 @@ private:
     void exportDebugMapsDialog();
     void emitDialog();
     void copySelection(bool json);
-    QDockWidget* addDock(QWidget* widget, const QString& title, const QString& name, Qt::DockWidgetArea area);
+    QDockWidget* addDock(DockView* view);
 
     Document* m_document = nullptr;
     QString m_method;
     bool m_syncing = false;
     std::optional<EmitSettings> m_lastEmitSettings;
 
-    MethodModel* m_methodModel = nullptr;
-    SignatureModel* m_inputModel = nullptr;
-    SignatureModel* m_outputModel = nullptr;
-    InstructionModel* m_instructionModel = nullptr;
-    InstructionFilterProxy* m_instructionProxy = nullptr;
-    ValueModel* m_valueModel = nullptr;
-    TextFilterProxy* m_valueProxy = nullptr;
-    DelegateModel* m_delegateModel = nullptr;
-    DelegateDebugIdModel* m_delegateIdModel = nullptr;
-    NamedDataModel* m_namedDataModel = nullptr;
-    SampleInputModel* m_sampleInputModel = nullptr;
-    SizeModel* m_sizeModel = nullptr;
-    TextFilterProxy* m_sizeProxy = nullptr;
-    OperatorModel* m_operatorModel = nullptr;
-    TextFilterProxy* m_operatorProxy = nullptr;
-    DiagnosticModel* m_diagnosticModel = nullptr;
-    TextFilterProxy* m_diagnosticProxy = nullptr;
-
-    QTableView* m_methodsView = nullptr;
-    QTableView* m_inputsView = nullptr;
-    QTableView* m_outputsView = nullptr;
-    QTableView* m_instructionsView = nullptr;
-    QTableView* m_valuesView = nullptr;
-    QTableView* m_delegatesView = nullptr;
-    QTableView* m_delegateIdsView = nullptr;
-    QTableView* m_namedDataView = nullptr;
-    QTableView* m_sampleInputsView = nullptr;
-    QLabel* m_sampleInputsNote = nullptr;
-    QTableView* m_sizesView = nullptr;
-    QTableView* m_operatorsView = nullptr;
-    QTableView* m_diagnosticsView = nullptr;
+    /** Every dock panel, in dock order (View menu, Ctrl+<n>). */
+    std::vector<DockView*> m_views;
+    MethodsView* m_methodsView = nullptr;
+    SignatureView* m_signatureView = nullptr;
     GraphPanel* m_graphPanel = nullptr;
-    MemoryPlanWidget* m_memoryPlan = nullptr;
-    SizeChart* m_sizeChart = nullptr;
-    QWidget* m_instructionsPanel = nullptr;
-    QWidget* m_valuesPanel = nullptr;
-    QWidget* m_signaturePanel = nullptr;
-    QWidget* m_delegatesPanel = nullptr;
-    QWidget* m_sizesPanel = nullptr;
-    QWidget* m_operatorsPanel = nullptr;
-
-    QLineEdit* m_instructionFilter = nullptr;
-    QComboBox* m_kindFilter = nullptr;
-    QComboBox* m_operatorFilter = nullptr;
-    QComboBox* m_backendFilter = nullptr;
-    QLineEdit* m_handleFilter = nullptr;
-    QLabel* m_instructionCount = nullptr;
-    QTimer* m_filterTimer = nullptr;
+    InstructionsView* m_instructionsView = nullptr;
+    ValuesView* m_valuesView = nullptr;
+    DelegatesView* m_delegatesView = nullptr;
+    SizesView* m_sizesView = nullptr;
+    OperatorsView* m_operatorsView = nullptr;
+    DiagnosticsView* m_diagnosticsView = nullptr;
 
     QWidget* m_messageBar = nullptr;
     QLabel* m_messageText = nullptr;

@@ -3,8 +3,8 @@
 #include "document/document.h"
 #include "mainwindow.h"
 #include "models/instructionmodel.h"
+#include "views/graphpanel.h"
 #include "widgets/emitdialog.h"
-#include "widgets/graphpanel.h"
 #include "widgets/icons.h"
 
 #include <QAbstractItemModel>

@@ -3,8 +3,8 @@
 #include "models/graphbuilder.h"
 #include "testutils.h"
 #include "uifixtures.h"
+#include "views/graphpanel.h"
 #include "widgets/graphlayouter.h"
-#include "widgets/graphpanel.h"
 #include "widgets/graphview.h"
 
 #include <QRegularExpression>

@@ -2,9 +2,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // A generated 10k-node dump graph: laid out in the background (the event loop keeps running), collapsed by
 // module path into groups that expand on request, and still usable uncollapsed.
+#include "chaindump.h"
 #include "document/snapshot.h"
 #include "uifixtures.h"
-#include "widgets/graphpanel.h"
+#include "views/graphpanel.h"
 #include "widgets/graphview.h"
 
 #include <QCheckBox>
@@ -20,35 +21,11 @@ namespace {
 constexpr int kNodes = 10000;
 constexpr int kBlocks = 50; ///< layers.0 .. layers.49, 200 nodes each
 
-/** x -> n0 -> n1 -> ... -> n9999 -> output; node i also reads x; nn_module_stack puts node i in layers.(i / 200). */
 std::shared_ptr<Snapshot> makeLargeDump()
 {
-    auto ep = std::make_shared<pte::ExportedProgram>();
-    ep->source = "large.pt2:models/model.json";
-    auto& g = ep->graph;
-    g.inputs = { pte::Argument::tensor("x") };
-    g.nodes.reserve(kNodes);
-    for (int i = 0; i < kNodes; ++i) {
-        pte::Node n;
-        n.name = "n" + std::to_string(i);
-        n.setTarget("torch.ops.aten.add.Tensor");
-        n.inputs.push_back(
-            pte::NamedArgument { "self", pte::Argument::tensor(i ? "n" + std::to_string(i - 1) : "x"), 1 });
-        n.inputs.push_back(pte::NamedArgument { "other", pte::Argument::tensor("x"), 1 });
-        n.outputs.push_back(pte::Argument::tensor(n.name));
-        n.debugHandles = { i + 1 };
-        const int block = i / (kNodes / kBlocks);
-        n.metadata["nn_module_stack"] =
-            "L__self__,,Net;L__self__layers_" + std::to_string(block) + ",layers." + std::to_string(block) + ",Block";
-        n.jsonPath = "graph_module.graph.nodes[" + std::to_string(i) + "]";
-        g.nodes.push_back(std::move(n));
-    }
-    g.outputs = { pte::Argument::tensor("n" + std::to_string(kNodes - 1)) };
-    ep->signature.inputSpecs = { pte::InputSpec { pte::InputKind::UserInput, pte::Argument::tensor("x"), "", {}, {} } };
-    ep->signature.outputSpecs = { pte::OutputSpec {
-        pte::OutputKind::UserOutput, pte::Argument::tensor("n" + std::to_string(kNodes - 1)), "" } };
     auto snap = std::make_shared<Snapshot>();
-    snap->dumpMethods.push_back(DumpMethod { "forward", "forward", "large.pt2", ep, {} });
+    snap->dumpMethods.push_back(
+        DumpMethod { "forward", "forward", "large.pt2", pte::test::makeChainDump(kNodes, kBlocks), {} });
     snap->finalize();
     return snap;
 }
@@ -108,8 +85,9 @@ private Q_SLOTS:
         qInfo("collapsed: setMethod returned after %lld ms, idle after %lld ms, %d ticks, longest gap %lld ms",
             setMethodMs, t.elapsed(), ticks, gap);
         QVERIFY(!panel.isBusy());
-        QVERIFY(setMethodMs < 100);
-        QVERIFY2(gap < 250, qPrintable(QStringLiteral("the GUI thread was blocked for %1 ms").arg(gap)));
+        // The layout ran in the background: the event loop kept turning while it was computed. How long the GUI
+        // thread may block is a speed target, measured by bench_workbench (LargeGraph*), not asserted here.
+        QVERIFY(ticks > 1);
 
         // Collapsed by module path: one group per block, plus the input and the output.
         const GraphData& g = panel.graph();
@@ -215,8 +193,8 @@ private Q_SLOTS:
         qInfo("uncollapsed: idle after %lld ms, %d ticks, longest gap %lld ms", t.elapsed(), ticks, gap);
         QCOMPARE(panel.view()->nodeCount(), kNodes + 2);
         QVERIFY(!panel.graph().collapsed);
-        QVERIFY2(gap < 1000, qPrintable(QStringLiteral("the GUI thread was blocked for %1 ms").arg(gap)));
-        // Select answers at once; a paint of the whole graph (zoomed to fit) stays well under a second.
+        QVERIFY(ticks > 1);
+        // Select finds the node; the whole graph zoomed to fit paints (timings: bench_workbench LargeGraph*).
         QElapsedTimer s;
         s.start();
         panel.selectFor(-1, { QStringLiteral("n9000") }, {});
@@ -228,8 +206,6 @@ private Q_SLOTS:
         const qint64 paintMs = s.elapsed();
         qInfo("select %lld ms, paint of the fitted graph %lld ms", selectMs, paintMs);
         maybeSave(panel, "largegraph-uncollapsed");
-        QVERIFY(selectMs < 200);
-        QVERIFY(paintMs < 500);
     }
 };
 

@@ -7,7 +7,7 @@
 #include "pte/ptewriter.h"
 #include "testutils.h"
 #include "uifixtures.h"
-#include "widgets/graphpanel.h"
+#include "views/graphpanel.h"
 #include "widgets/graphview.h"
 #include "widgets/tableview.h"
 

@@ -4,10 +4,10 @@
 
 #include "document/snapshot.h"
 #include "models/graphbuilder.h"
+#include "views/dockview.h"
 
 #include <QFuture>
 #include <QSet>
-#include <QWidget>
 
 #include <atomic>
 #include <memory>
@@ -28,14 +28,15 @@ class GraphView;
  * and laid out in the background; a newer request supersedes an older one (generation id) and the
  * destructor cancels and waits.
  */
-class GraphPanel : public QWidget
+class GraphPanel : public DockView
 {
     Q_OBJECT
 public:
     explicit GraphPanel(QWidget* parent = nullptr);
     ~GraphPanel() override;
 
-    void setMethod(std::shared_ptr<const Snapshot> snapshot, const QString& method);
+    [[nodiscard]] QWidget* focusTarget() const override;
+    void setMethod(std::shared_ptr<const Snapshot> snapshot, const QString& method) override;
     /**
      * Selects the nodes an instruction maps to (by instruction id, node names or debug handles). While a
      * layout runs, the request is kept and applied to the new diagram.

@@ -1,6 +1,6 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
-#include "widgets/graphpanel.h"
+#include "views/graphpanel.h"
 
 #include "widgets/graphlayouter.h"
 #include "widgets/graphview.h"
@@ -29,8 +29,9 @@ constexpr int kCollapseThreshold = 600;
 } // namespace
 
 GraphPanel::GraphPanel(QWidget* parent)
-    : QWidget(parent)
+    : DockView(QStringLiteral("Graph"), QStringLiteral("graphDock"), Qt::RightDockWidgetArea, parent)
 {
+    setObjectName(QStringLiteral("graphPanel"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     auto* bar = new QHBoxLayout;
@@ -107,6 +108,8 @@ GraphPanel::~GraphPanel()
     for (auto& job : m_jobs)
         job.waitForFinished();
 }
+
+QWidget* GraphPanel::focusTarget() const { return m_view; }
 
 void GraphPanel::setMethod(std::shared_ptr<const Snapshot> snapshot, const QString& method)
 {

@@ -1,0 +1,41 @@
+// SPDX-FileCopyrightText: 2026 The ptelens authors
+// SPDX-License-Identifier: BSD-3-Clause
+#include "views/diagnosticsview.h"
+
+#include "models/diagnosticmodel.h"
+#include "models/textfilterproxy.h"
+#include "views/viewparts.h"
+#include "widgets/tableview.h"
+
+#include <QHeaderView>
+
+namespace pte::ui {
+
+DiagnosticsView::DiagnosticsView(QWidget* parent)
+    : DockView(QStringLiteral("Diagnostics"), QStringLiteral("diagnosticsDock"), Qt::BottomDockWidgetArea, parent)
+    , m_model(new DiagnosticModel(this))
+    , m_proxy(new TextFilterProxy(this))
+{
+    m_proxy->setSourceModel(m_model);
+    m_table = makeTable(this, QStringLiteral("diagnosticsView"), m_proxy, QStringLiteral("No problems found"));
+    // The message (long) shows last, where the stretched column gives it the remaining width.
+    m_table->horizontalHeader()->moveSection(DiagnosticModel::MessageColumn, DiagnosticModel::ColumnCount - 1);
+    m_table->setToolTip(QStringLiteral("Double-click or press Enter to go to the instruction, value or node"));
+    connect(m_table, &QAbstractItemView::activated, this, [this](const QModelIndex& index) {
+        if (index.isValid())
+            Q_EMIT diagnosticActivated(m_proxy->mapToSource(index).row());
+    });
+    setContent(m_table);
+}
+
+QWidget* DiagnosticsView::focusTarget() const { return m_table; }
+
+void DiagnosticsView::setSnapshot(std::shared_ptr<const Snapshot> snapshot)
+{
+    m_model->setDiagnostics(snapshot ? snapshot->diagnostics : pte::Diagnostics {});
+    autoSize(m_table);
+}
+
+void DiagnosticsView::append(const pte::Diagnostic& diagnostic) { m_model->append(diagnostic); }
+
+} // namespace pte::ui

@@ -1,0 +1,43 @@
+// SPDX-FileCopyrightText: 2026 The ptelens authors
+// SPDX-License-Identifier: BSD-3-Clause
+#include "views/dockview.h"
+
+#include <QVBoxLayout>
+
+namespace pte::ui {
+
+DockView::DockView(QString title, QString dockName, Qt::DockWidgetArea area, QWidget* parent)
+    : QWidget(parent)
+    , m_title(std::move(title))
+    , m_dockName(std::move(dockName))
+    , m_area(area)
+{ }
+
+void DockView::setSnapshot(std::shared_ptr<const Snapshot> /*snapshot*/) { }
+
+void DockView::setMethod(std::shared_ptr<const Snapshot> /*snapshot*/, const QString& /*method*/) { }
+
+void DockView::setContentState(ContentState /*state*/) { }
+
+QString DockView::emptyTextFor(ContentState state, const QString& withProgram)
+{
+    switch (state) {
+    case ContentState::Program:
+        return withProgram;
+    case ContentState::NotEmitted:
+        return QStringLiteral("Not emitted yet: emit the graph dump (Ctrl+E)");
+    case ContentState::Nothing:
+        break;
+    }
+    return {};
+}
+
+void DockView::setContent(QWidget* content)
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(content);
+}
+
+} // namespace pte::ui
