@@ -140,6 +140,20 @@ private Q_SLOTS:
         QCOMPARE(links.absorbed[1].handle, std::int64_t(11));
         QVERIFY(links.absorbed[0].inferred && links.absorbed[1].inferred);
         QCOMPARE(links.absorbed[1].intoNode, std::optional<std::uint32_t>(2));
+
+        // A longer run of missing handles (2-4) is more likely nodes outside the delegate: not reported.
+        XnnGraphBuilder b;
+        const auto x = b.input({ 4 });
+        const auto m1 = b.tensor({ 4 });
+        const auto m2 = b.tensor({ 4 });
+        const auto y = b.output({ 4 });
+        b.unary(XnnGraphBuilder::Tag::XNNAbs, x, m1, 1);
+        b.unary(XnnGraphBuilder::Tag::XNNNegate, m1, m2, 5);
+        b.unary(XnnGraphBuilder::Tag::XNNFloor, m2, y, 7);
+        const auto run = decodeDelegatePayload("XnnpackBackend", toBytes(b.finish()), {}, {}, "run");
+        const auto runLinks = linkDelegate(run, {}, nullptr, nullptr);
+        QCOMPARE(runLinks.absorbed.size(), std::size_t(1));
+        QCOMPARE(runLinks.absorbed[0].handle, std::int64_t(6));
     }
 
     // Vulkan: nodes carry a delegate debug id; the ETRecord delegate map gives their handles.

@@ -77,8 +77,9 @@ struct AbsorbedHandle
     /** How `intoNode` was found: "producer", "consumer" (in the source graph), or "handle order". */
     std::string how;
     /**
-     * No partition list was given: the handle is a gap between handles inner nodes carry (handles are numbered in
-     * graph order, so a gap is most likely a fused node, but it may also be a node that ran outside the delegate).
+     * No partition list was given: the handle is a one-handle gap between handles inner nodes carry (handles are
+     * numbered in graph order, so such a gap is most likely a fused activation, but it may also be a node that ran
+     * outside the delegate). Longer gaps are not reported.
      */
     bool inferred = false;
 };

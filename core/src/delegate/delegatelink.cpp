@@ -163,8 +163,9 @@ DelegateLinks linkDelegate(const DelegatePayload& payload, std::span<const std::
     }
     links.unexpectedHandles.assign(unexpected.begin(), unexpected.end());
 
-    // Handles fused away: in the partition list but on no inner node. Without a list, the gaps between the handles
-    // inner nodes carry stand in for it (handles are numbered in graph order), marked as inferred.
+    // Handles fused away: in the partition list but on no inner node. Without a list, a single missing handle between
+    // two carried ones stands in for it (handles are numbered in graph order, and a fused activation leaves exactly
+    // such a hole), marked as inferred; longer runs are more likely nodes that ran outside the delegate.
     std::vector<std::pair<std::int64_t, bool>> missing;
     if (!partition.empty()) {
         for (const auto h : partition)
@@ -172,8 +173,8 @@ DelegateLinks linkDelegate(const DelegatePayload& payload, std::span<const std::
                 missing.emplace_back(h, false);
     } else if (carriers.size() > 1) {
         for (auto it = carriers.begin(); std::next(it) != carriers.end(); ++it)
-            for (std::int64_t h = it->first + 1; h < std::next(it)->first && missing.size() < 4096; ++h)
-                missing.emplace_back(h, true);
+            if (std::next(it)->first - it->first == 2)
+                missing.emplace_back(it->first + 1, true);
     }
     auto carrierOf = [&](const Node* n, bool last) -> std::optional<std::uint32_t> {
         for (const auto h : n->debugHandles)
