@@ -19,6 +19,7 @@ class QAbstractItemView;
 
 namespace pte::ui {
 
+class DelegatePayloadView;
 class DelegatesView;
 class DiagnosticsView;
 class DockView;
@@ -75,6 +76,8 @@ protected:
 
 private:
     void createViews();
+    /** Cross-selection of the Inside Delegate dock with the Delegates dock and the Graph view. */
+    void connectDelegatePayloadView();
     void createActions();
     void createDocks();
     void onSnapshotChanged();
@@ -105,6 +108,7 @@ private:
     InstructionsView* m_instructionsView = nullptr;
     ValuesView* m_valuesView = nullptr;
     DelegatesView* m_delegatesView = nullptr;
+    DelegatePayloadView* m_delegatePayloadView = nullptr;
     SizesView* m_sizesView = nullptr;
     OperatorsView* m_operatorsView = nullptr;
     DiagnosticsView* m_diagnosticsView = nullptr;

@@ -3,6 +3,7 @@
 #include "document/document.h"
 #include "mainwindow.h"
 #include "models/instructionmodel.h"
+#include "views/delegatepayloadview.h"
 #include "views/graphpanel.h"
 #include "widgets/emitdialog.h"
 #include "widgets/icons.h"
@@ -71,8 +72,8 @@ QPixmap grabDock(QDockWidget* dock)
  * Opens the files, optionally emits, selects an instruction and saves PNGs of the window, each dock, the
  * memory plan (memoryplan.png) and, for graph dumps, the Emit dialog (emitdialog.png).
  */
-int takeScreenshots(
-    pte::ui::MainWindow& window, const QStringList& files, const QString& dir, bool emitFirst, const QString& method)
+int takeScreenshots(pte::ui::MainWindow& window, const QStringList& files, const QString& dir, bool emitFirst,
+    const QString& method, int delegate)
 {
     QDir().mkpath(dir);
     window.resize(1600, 1000);
@@ -104,6 +105,15 @@ int takeScreenshots(
         if (pick >= 0) {
             view->setFocus();
             view->selectRow(pick);
+        }
+    }
+    // --delegate N: the method's delegate N, shown inside (Inside Delegate dock) and drilled into (Graph view).
+    if (delegate >= 0) {
+        if (auto* inside = window.findChild<pte::ui::DelegatePayloadView*>()) {
+            inside->showDelegate(delegate);
+            if (auto* graph = window.findChild<pte::ui::GraphPanel*>(QStringLiteral("graphPanel")))
+                graph->openDelegate(inside->currentDelegate());
+            waitFor([&] { return idle(window); }, 120000);
         }
     }
     waitFor([] { return false; }, 300);
@@ -153,6 +163,10 @@ int main(int argc, char** argv)
     QCommandLineOption methodOption(
         QStringLiteral("method"), QStringLiteral("Show this method (with --screenshot)."), QStringLiteral("NAME"));
     methodOption.setFlags(QCommandLineOption::HiddenFromHelp);
+    QCommandLineOption delegateOption(QStringLiteral("delegate"),
+        QStringLiteral("Open this delegate of the method in the Graph view (with --screenshot)."), QStringLiteral("N"));
+    delegateOption.setFlags(QCommandLineOption::HiddenFromHelp);
+    parser.addOption(delegateOption);
     parser.addOption(screenshot);
     parser.addOption(emitOption);
     parser.addOption(methodOption);
@@ -161,7 +175,7 @@ int main(int argc, char** argv)
     pte::ui::MainWindow window;
     if (parser.isSet(screenshot))
         return takeScreenshots(window, parser.positionalArguments(), parser.value(screenshot), parser.isSet(emitOption),
-            parser.value(methodOption));
+            parser.value(methodOption), parser.isSet(delegateOption) ? parser.value(delegateOption).toInt() : -1);
     window.show();
     if (!parser.positionalArguments().isEmpty())
         window.openFiles(parser.positionalArguments());

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "document/document.h"
 
+#include "document/delegateinspection.h"
 #include "models/text.h"
 #include "pte/dumpreader.h"
 #include "pte/ptereader.h"
@@ -138,6 +139,7 @@ void loadJob(QPromise<LoadOutcome>& promise, QStringList paths, std::shared_ptr<
         return;
     }
     snap->finalize();
+    snap->delegates = inspectDelegates(delegateInputsOf(*snap));
     promise.setProgressValueAndText(int(paths.size()) * 10, QStringLiteral("Loaded"));
     promise.addResult(LoadOutcome { std::move(snap), {} });
 }
@@ -146,6 +148,7 @@ struct EmitOutcome
 {
     std::shared_ptr<const pte::EmitterOutput> output;
     QString error;
+    std::shared_ptr<const DelegateInspection> delegates;
 };
 
 struct SaveOutcome
@@ -337,7 +340,7 @@ void Document::emitProgram(const EmitSettings& settings)
     const auto primGetters = settings.primGetters;
     runJob<EmitOutcome>(
         QStringLiteral("Emitting"),
-        [methods, stack, initBuffers, serialize, etrecordDelegateMap, primGetters](
+        [methods, stack, initBuffers, serialize, etrecordDelegateMap, primGetters, inputs = delegateInputsOf(*snap)](
             QPromise<EmitOutcome>& promise, std::atomic<bool>& flag) {
             pte::EmitOptions options;
             options.etrecordDelegateMap = etrecordDelegateMap;
@@ -360,7 +363,13 @@ void Document::emitProgram(const EmitSettings& settings)
                 promise.addResult(EmitOutcome { nullptr, errorText(r.error()) });
                 return;
             }
-            promise.addResult(EmitOutcome { std::make_shared<const pte::EmitterOutput>(std::move(r).value()), {} });
+            auto output = std::make_shared<const pte::EmitterOutput>(std::move(r).value());
+            DelegateInputs emittedInputs = inputs;
+            emittedInputs.emitted = output;
+            emittedInputs.program = std::shared_ptr<const pte::Program>(output, &output->program);
+            emittedInputs.pteFile.reset();
+            auto delegates = inspectDelegates(std::move(emittedInputs));
+            promise.addResult(EmitOutcome { std::move(output), {}, std::move(delegates) });
         },
         [this, snap](const EmitOutcome& outcome) {
             if (!outcome.output) {
@@ -370,6 +379,7 @@ void Document::emitProgram(const EmitSettings& settings)
             snap->emitted = outcome.output;
             snap->program = std::shared_ptr<const pte::Program>(outcome.output, &outcome.output->program);
             snap->pteFile.reset();
+            snap->delegates = outcome.delegates;
             std::erase_if(snap->diagnostics, [](const pte::Diagnostic& d) { return d.file == "emitter"; });
             for (auto d : outcome.output->warnings) {
                 if (d.file.empty())

@@ -2,6 +2,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "views/graphpanel.h"
 
+#include "document/delegateinspection.h"
+#include "models/delegategraph.h"
+#include "models/text.h"
 #include "widgets/graphlayouter.h"
 #include "widgets/graphview.h"
 
@@ -42,6 +45,14 @@ GraphPanel::GraphPanel(QWidget* parent)
     m_find->setClearButtonEnabled(true);
     connect(m_find, &QLineEdit::returnPressed, this, [this] { findNext(); });
     connect(m_find, &QLineEdit::textChanged, this, [this] { m_findPos = -1; });
+    m_back = new QToolButton(this);
+    m_back->setObjectName(QStringLiteral("graphBack"));
+    m_back->setText(QStringLiteral("◀ Back"));
+    m_back->setToolTip(QStringLiteral("Back to the method's graph"));
+    m_back->setAutoRaise(true);
+    m_back->hide();
+    connect(m_back, &QToolButton::clicked, this, &GraphPanel::closeDelegate);
+    bar->addWidget(m_back);
     bar->addWidget(m_find, 2);
     auto addButton = [&](const QString& text, const QString& tip, auto slot) {
         auto* b = new QToolButton(this);
@@ -93,6 +104,9 @@ GraphPanel::GraphPanel(QWidget* parent)
         const GraphNode& n = m_graph.nodes[std::size_t(node)];
         if (n.kind == GraphNode::Kind::Cluster && !n.modulePath.isEmpty())
             expandGroup(n.modulePath);
+        if (n.kind == GraphNode::Kind::Delegate && m_snapshot)
+            if (const auto d = delegateOfNode(*m_snapshot, m_method, n))
+                openDelegate(*d);
     });
     connect(m_view, &GraphView::nodeSelectionChanged, this, [this] {
         showDetails();
@@ -115,6 +129,8 @@ void GraphPanel::setMethod(std::shared_ptr<const Snapshot> snapshot, const QStri
 {
     if (method != m_method)
         m_expanded.clear();
+    if (method != m_method || snapshot != m_snapshot)
+        m_delegate = -1; // delegate indices belong to one snapshot and method
     m_snapshot = std::move(snapshot);
     m_method = method;
     startLayout();
@@ -147,6 +163,8 @@ void GraphPanel::startLayout()
     auto snapshot = m_snapshot;
     const QString method = m_method;
     const QSet<QString> expanded = m_expanded;
+    const int delegate = m_snapshot->delegates ? m_delegate : -1;
+    m_back->setVisible(delegate >= 0);
     auto* watcher = new QFutureWatcher<LayoutResult>(this);
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
         watcher->deleteLater();
@@ -164,6 +182,14 @@ void GraphPanel::startLayout()
                                                     : QStringLiteral("; %1 expanded").arg(m_expanded.size()));
         if (m_graph.instructionGraph)
             status += QStringLiteral(" · instruction graph");
+        if (m_delegate >= 0 && m_snapshot && m_snapshot->delegates) {
+            const auto& d = m_snapshot->delegates->delegates[std::size_t(m_delegate)];
+            status = QStringLiteral("Inside delegate %1 (%2) of %3: %4")
+                         .arg(d.delegateIndex)
+                         .arg(toQString(d.payload->backendId), m_method, status);
+            if (m_graph.nodes.empty())
+                status += QStringLiteral(" · the payload has no decoded graph");
+        }
         status += QStringLiteral(" · %1").arg(result.layout.engine);
         m_status->setText(status);
         if (m_pending) {
@@ -173,13 +199,15 @@ void GraphPanel::startLayout()
         }
         Q_EMIT layoutFinished();
     });
-    QFuture<LayoutResult> future = QtConcurrent::run([snapshot, method, threshold, metrics, cancel, expanded]() {
-        LayoutResult r;
-        r.graph = buildGraph(*snapshot, method, threshold, cancel.get(), expanded);
-        if (!cancel->load())
-            r.layout = layoutGraph(r.graph, metrics, 2500, cancel.get());
-        return r;
-    });
+    QFuture<LayoutResult> future =
+        QtConcurrent::run([snapshot, method, threshold, metrics, cancel, expanded, delegate]() {
+            LayoutResult r;
+            r.graph = delegate >= 0 ? buildDelegateGraph(*snapshot->delegates, delegate)
+                                    : buildGraph(*snapshot, method, threshold, cancel.get(), expanded);
+            if (!cancel->load())
+                r.layout = layoutGraph(r.graph, metrics, 2500, cancel.get());
+            return r;
+        });
     watcher->setFuture(future);
     m_jobs.append(QFuture<void>(future));
 }
@@ -229,6 +257,38 @@ void GraphPanel::collapseAllGroups()
 }
 
 std::vector<int> GraphPanel::selectedNodes() const { return m_view->selectedNodes(); }
+
+void GraphPanel::openDelegate(int delegate)
+{
+    if (!m_snapshot || !m_snapshot->delegates || delegate < 0
+        || std::size_t(delegate) >= m_snapshot->delegates->delegates.size() || delegate == m_delegate)
+        return;
+    m_delegate = delegate;
+    startLayout();
+    Q_EMIT delegateOpened(delegate);
+}
+
+void GraphPanel::closeDelegate()
+{
+    if (m_delegate < 0)
+        return;
+    m_delegate = -1;
+    startLayout();
+    Q_EMIT delegateOpened(-1);
+}
+
+void GraphPanel::selectInnerNodes(const std::vector<std::uint32_t>& nodes)
+{
+    if (m_delegate < 0 || m_busy)
+        return;
+    std::vector<int> hits;
+    for (std::size_t i = 0; i < m_graph.nodes.size(); ++i)
+        if (m_graph.nodes[i].innerNode >= 0
+            && std::find(nodes.begin(), nodes.end(), std::uint32_t(m_graph.nodes[i].innerNode)) != nodes.end())
+            hits.push_back(int(i));
+    m_view->selectNodes(hits);
+    showDetails();
+}
 
 void GraphPanel::focusFind()
 {

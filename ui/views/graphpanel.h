@@ -18,6 +18,7 @@ class QCheckBox;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
+class QToolButton;
 
 namespace pte::ui {
 
@@ -54,11 +55,24 @@ public:
     [[nodiscard]] const QSet<QString>& expandedGroups() const { return m_expanded; }
     /** Selects the next node matching the find text; false when none. */
     bool findNext();
+    /**
+     * Drills down into a delegate's inner graph (`delegate` indexes snapshot->delegates->delegates), laid out in the
+     * background; the method's graph comes back with closeDelegate() (the Back button). Double-clicking a delegate
+     * call does the same.
+     */
+    void openDelegate(int delegate);
+    void closeDelegate();
+    /** The delegate whose inner graph is shown, or -1 for the method's graph. */
+    [[nodiscard]] int openedDelegate() const { return m_delegate; }
+    /** Selects inner nodes of the opened delegate by index. */
+    void selectInnerNodes(const std::vector<std::uint32_t>& nodes);
 
 Q_SIGNALS:
     /** The user selected nodes in the diagram. */
     void nodesSelected();
     void layoutFinished();
+    /** A delegate's inner graph was opened (-1: back to the method's graph). */
+    void delegateOpened(int delegate);
 
 private:
     void startLayout();
@@ -69,6 +83,8 @@ private:
     QLineEdit* m_find = nullptr;
     QLabel* m_status = nullptr;
     QCheckBox* m_collapse = nullptr;
+    QToolButton* m_back = nullptr;
+    int m_delegate = -1;
     std::shared_ptr<const Snapshot> m_snapshot;
     QString m_method;
     QSet<QString> m_expanded;
