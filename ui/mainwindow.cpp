@@ -21,33 +21,41 @@
 #include "widgets/emitdialog.h"
 #include "widgets/graphview.h"
 #include "widgets/icons.h"
+#include "widgets/savepath.h"
+#include "widgets/shortcutsdialog.h"
 #include "widgets/tableview.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
 #include <QCloseEvent>
+#include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
+#include <QEventLoop>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QSettings>
 #include <QStatusBar>
+#include <QTextEdit>
 #include <QToolBar>
 #include <QToolButton>
 
 #include <algorithm>
+#include <utility>
 
 namespace pte::ui {
 
@@ -72,6 +80,9 @@ MainWindow::MainWindow(QWidget* parent)
     setAcceptDrops(true);
     setDockNestingEnabled(true);
     setDockOptions(AnimatedDocks | AllowNestedDocks | AllowTabbedDocks);
+    // The left column (Methods, Signature) runs the window's full height: signatures of many inputs and programs
+    // of many methods need the rows; the bottom tabs share the width with the graph instead.
+    setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
 
     createViews();
     createActions();
@@ -95,6 +106,10 @@ MainWindow::MainWindow(QWidget* parent)
         m_statusLabel->setText(text);
     });
     connect(m_document, &Document::loadFinished, this, [this] {
+        m_unsaved = false; // the user agreed to discard it before opening (confirmDiscard)
+        if (std::exchange(m_openingNew, false))
+            for (auto* view : m_views)
+                view->clearFilters(); // the previous file's find and filter texts mean nothing here
         m_messageBar->hide();
         const auto snap = m_document->snapshot();
         QStringList names;
@@ -111,10 +126,22 @@ MainWindow::MainWindow(QWidget* parent)
         m_diagnosticsView->append(d);
     });
     connect(m_document, &Document::emitFinished, this, [this] {
+        m_unsaved = true;
         m_messageBar->hide();
-        const auto count = m_document->snapshot()->program->executionPlan.size();
-        statusBar()->showMessage(
-            count == 1 ? QStringLiteral("Emitted 1 method") : QStringLiteral("Emitted %1 methods").arg(count), 5000);
+        const auto snap = m_document->snapshot();
+        const auto count = snap->program->executionPlan.size();
+        const auto warnings = snap->emitted ? snap->emitted->warnings.size() : 0;
+        QString text =
+            count == 1 ? QStringLiteral("Emitted 1 method") : QStringLiteral("Emitted %1 methods").arg(count);
+        if (warnings > 0) {
+            // A warning changes what the program does (e.g. a buffer without its initial state): say so where it is
+            // seen, not only in the Diagnostics tab.
+            text +=
+                warnings == 1 ? QStringLiteral(" with 1 warning") : QStringLiteral(" with %1 warnings").arg(warnings);
+            showMessage(QStringLiteral("%1: see Diagnostics (Ctrl+9).").arg(text), false);
+            m_messageText->setToolTip(toQString(snap->emitted->warnings.front().message));
+        }
+        statusBar()->showMessage(text, warnings > 0 ? 15000 : 5000);
     });
     connect(m_document, &Document::emitFailed, this, [this](const QString& message) {
         showMessage(QStringLiteral("Emission failed: %1").arg(message), true);
@@ -124,8 +151,10 @@ MainWindow::MainWindow(QWidget* parent)
         d.file = "emitter";
         m_diagnosticsView->append(d);
     });
-    connect(m_document, &Document::saveFinished, this,
-        [this](const QString& path) { statusBar()->showMessage(QStringLiteral("Saved %1").arg(path), 8000); });
+    connect(m_document, &Document::saveFinished, this, [this](const QString& path) {
+        m_unsaved = false;
+        statusBar()->showMessage(QStringLiteral("Saved %1").arg(QDir::toNativeSeparators(path)), 8000);
+    });
     connect(m_document, &Document::saveFailed, this,
         [this](const QString& message) { showMessage(QStringLiteral("Save failed: %1").arg(message), true); });
     connect(m_document, &Document::cancelled, this,
@@ -137,9 +166,32 @@ MainWindow::MainWindow(QWidget* parent)
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     rebuildRecentMenu();
     updateActions();
+    // Application shortcuts work while a text box has the focus (see eventFilter).
+    qApp->installEventFilter(this);
 }
 
 MainWindow::~MainWindow() = default;
+
+bool MainWindow::eventFilter(QObject* watched, QEvent* event)
+{
+    // A focused QLineEdit claims Ctrl+E (end of line), Ctrl+F and others through ShortcutOverride, so the
+    // window's actions would do nothing while a filter or the Find box has the focus. Not handing the
+    // override to the widget lets the shortcut run. Copy is ours too: it follows the focus (copySelection).
+    if (event->type() == QEvent::ShortcutOverride && watched->isWidgetType()
+        && static_cast<QWidget*>(watched)->window() == this) {
+        const auto* key = static_cast<QKeyEvent*>(event);
+        // Plain typing never matches a shortcut of ours (all take Ctrl, or are Esc or F1).
+        const bool candidate = (key->modifiers() & (Qt::ControlModifier | Qt::AltModifier | Qt::MetaModifier))
+            || key->key() == Qt::Key_Escape || (key->key() >= Qt::Key_F1 && key->key() <= Qt::Key_F35);
+        if (!candidate)
+            return QMainWindow::eventFilter(watched, event);
+        const QKeySequence pressed(key->keyCombination());
+        for (const QAction* action : findChildren<QAction*>())
+            if (action->isEnabled() && !action->shortcut().isEmpty() && action->shortcut() == pressed)
+                return true;
+    }
+    return QMainWindow::eventFilter(watched, event);
+}
 
 void MainWindow::createViews()
 {
@@ -232,10 +284,13 @@ void MainWindow::createActions()
     quit->setShortcut(QKeySequence::Quit);
 
     auto* edit = menuBar()->addMenu(QStringLiteral("&Edit"));
-    m_copyTextAction = edit->addAction(QStringLiteral("&Copy Rows as Text"), this, [this] { copySelection(false); });
+    m_copyTextAction = edit->addAction(QStringLiteral("&Copy"), this, [this] { copySelection(false); });
+    m_copyTextAction->setToolTip(
+        QStringLiteral("Copy what has the focus: a table's selected rows (tab-separated), the selected text, or the "
+                       "selected graph nodes"));
     m_copyTextAction->setShortcut(QKeySequence::Copy);
     m_copyTextAction->setObjectName(QStringLiteral("copyTextAction"));
-    m_copyJsonAction = edit->addAction(QStringLiteral("Copy Rows as &JSON"), this, [this] { copySelection(true); });
+    m_copyJsonAction = edit->addAction(QStringLiteral("Copy as &JSON"), this, [this] { copySelection(true); });
     m_copyJsonAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
     m_copyJsonAction->setObjectName(QStringLiteral("copyJsonAction"));
     edit->addSeparator();
@@ -270,6 +325,12 @@ void MainWindow::createActions()
     m_viewMenu = menuBar()->addMenu(QStringLiteral("&View"));
 
     auto* help = menuBar()->addMenu(QStringLiteral("&Help"));
+    auto* keys = help->addAction(QStringLiteral("&Keyboard Shortcuts"), this, [this] {
+        ShortcutsDialog dialog(menuShortcuts(menuBar()) + viewShortcuts(), this);
+        dialog.exec();
+    });
+    keys->setShortcut(QKeySequence::HelpContents);
+    keys->setObjectName(QStringLiteral("shortcutsAction"));
     help->addAction(QStringLiteral("&About ptelens"), this, [this] {
         QMessageBox::about(this, QStringLiteral("About ptelens"),
             QStringLiteral("<b>ptelens %1</b><p>A workbench for ExecuTorch programs: read .pte files and "
@@ -329,8 +390,9 @@ void MainWindow::createActions()
 
 QDockWidget* MainWindow::addDock(DockView* view)
 {
-    auto* dock = new QDockWidget(view->title(), this);
+    auto* dock = new QDockWidget(view->currentTitle(), this);
     dock->setObjectName(view->dockName());
+    connect(view, &DockView::currentTitleChanged, dock, &QDockWidget::setWindowTitle);
     dock->setWidget(view);
     addDockWidget(view->area(), dock);
     m_viewMenu->addAction(dock->toggleViewAction());
@@ -367,6 +429,9 @@ void MainWindow::createDocks()
     const auto fm = fontMetrics();
     resizeDocks({ methods, graph }, { fm.averageCharWidth() * 55, fm.averageCharWidth() * 140 }, Qt::Horizontal);
     resizeDocks({ graph, instructions }, { fm.lineSpacing() * 26, fm.lineSpacing() * 18 }, Qt::Vertical);
+    // The Methods dock shows several methods at once (an LLM program has dozens); the Signature dock the rest.
+    if (auto* signature = findChild<QDockWidget*>(QStringLiteral("signatureDock")))
+        resizeDocks({ methods, signature }, { fm.lineSpacing() * 10, fm.lineSpacing() * 30 }, Qt::Vertical);
     resize(fm.averageCharWidth() * 200, fm.lineSpacing() * 50);
 
     // Ctrl+1..9 bring a dock to the front and focus its main view. (Not focus proxies: a container proxying
@@ -375,7 +440,7 @@ void MainWindow::createDocks()
     for (std::size_t i = 0; i < docks.size(); ++i) {
         QDockWidget* dock = docks[i];
         QWidget* target = m_views[i]->focusTarget();
-        auto* a = m_viewMenu->addAction(QStringLiteral("Go to %1").arg(dock->windowTitle()), this, [dock, target] {
+        auto* a = m_viewMenu->addAction(QStringLiteral("Go to %1").arg(m_views[i]->title()), this, [dock, target] {
             dock->show();
             dock->raise();
             target->setFocus(Qt::ShortcutFocusReason);
@@ -387,8 +452,32 @@ void MainWindow::createDocks()
     m_viewMenu->addAction(QStringLiteral("&Reset Layout"), this, [this] { restoreState(m_defaultState); });
 }
 
+bool MainWindow::confirmDiscard()
+{
+    if (!m_unsaved || !m_document->canSave())
+        return true;
+    QMessageBox box(QMessageBox::Warning, QStringLiteral("ptelens"),
+        QStringLiteral("The emitted program has not been saved."),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, this);
+    box.setObjectName(QStringLiteral("unsavedPrompt"));
+    box.setInformativeText(QStringLiteral("Save it as a .pte first, or discard the emission?"));
+    box.setDefaultButton(QMessageBox::Save);
+    switch (box.exec()) {
+    case QMessageBox::Save:
+        return saveDialog() && !m_unsaved;
+    case QMessageBox::Discard:
+        m_unsaved = false;
+        return true;
+    default:
+        return false;
+    }
+}
+
 void MainWindow::openFiles(const QStringList& paths)
 {
+    if (!confirmDiscard())
+        return;
+    m_openingNew = true;
     QStringList existing;
     for (const auto& p : paths)
         existing << QFileInfo(p).absoluteFilePath();
@@ -400,6 +489,9 @@ void MainWindow::openFiles(const QStringList& paths)
 
 void MainWindow::addFiles(const QStringList& paths)
 {
+    // Adding dumps drops the emitted program (a new emission is needed).
+    if (!confirmDiscard())
+        return;
     QStringList existing;
     for (const auto& p : paths)
         existing << QFileInfo(p).absoluteFilePath();
@@ -668,6 +760,7 @@ void MainWindow::showMessage(const QString& text, bool error)
     pal.setColor(QPalette::WindowText, QColor(0x30, 0x20, 0x20));
     m_messageBar->setPalette(pal);
     m_messageText->setText(text);
+    m_messageText->setToolTip(QString());
     m_messageBar->show();
     if (auto* bar = findChild<QToolBar*>(QStringLiteral("messageToolBar")))
         bar->show();
@@ -700,24 +793,41 @@ void MainWindow::saveTo(const QString& path)
     m_document->save(path, options);
 }
 
-void MainWindow::saveDialog()
+bool MainWindow::saveDialog()
 {
     if (!m_document->canSave())
-        return;
-    QSettings settings;
-    QString suggestion = settings.value(QStringLiteral("lastDirectory")).toString();
-    const QString path = QFileDialog::getSaveFileName(
-        this, QStringLiteral("Save ExecuTorch program"), suggestion, QStringLiteral("ExecuTorch programs (*.pte)"));
+        return false;
+    const QString path =
+        askSavePath(this, QStringLiteral("Save ExecuTorch program"), QStringLiteral("ExecuTorch programs (*.pte)"),
+            QStringLiteral("pte"), proposedSavePath(inputPaths(), QStringLiteral(".pte")),
+            [this](const QString& p) { return m_document->isInputFile(p); });
     if (path.isEmpty())
-        return;
-    if (m_document->isInputFile(path)) {
-        QMessageBox::warning(this, QStringLiteral("Save"),
-            QStringLiteral("%1 is one of the opened files. ptelens never overwrites its inputs; choose another name.")
-                .arg(path));
-        return;
-    }
-    // QFileDialog already asked before overwriting an existing file.
+        return false;
+    // Wait for the save (it runs in the background with progress and cancel): callers go on only once it is on disk.
+    QEventLoop loop;
+    bool ok = false;
+    const auto done = connect(m_document, &Document::saveFinished, &loop, [&] {
+        ok = true;
+        loop.quit();
+    });
+    const auto failed = connect(m_document, &Document::saveFailed, &loop, &QEventLoop::quit);
+    const auto cancelled = connect(m_document, &Document::cancelled, &loop, &QEventLoop::quit);
     saveTo(path);
+    if (m_document->isBusy())
+        loop.exec();
+    disconnect(done);
+    disconnect(failed);
+    disconnect(cancelled);
+    return ok;
+}
+
+QStringList MainWindow::inputPaths() const
+{
+    QStringList paths;
+    if (const auto snap = m_document->snapshot())
+        for (const auto& p : snap->inputPaths)
+            paths << toQString(p);
+    return paths;
 }
 
 bool MainWindow::exportDebugMapsTo(const QString& path, QString* error)
@@ -727,8 +837,9 @@ bool MainWindow::exportDebugMapsTo(const QString& path, QString* error)
 
 void MainWindow::exportDebugMapsDialog()
 {
-    const QString path = QFileDialog::getSaveFileName(
-        this, QStringLiteral("Export debug maps"), QString(), QStringLiteral("JSON (*.json)"));
+    const QString path = askSavePath(this, QStringLiteral("Export debug maps"), QStringLiteral("JSON (*.json)"),
+        QStringLiteral("json"), proposedSavePath(inputPaths(), QStringLiteral(".debug_maps.json")),
+        [this](const QString& p) { return m_document->isInputFile(p); });
     if (path.isEmpty())
         return;
     QString error;
@@ -773,22 +884,35 @@ QString MainWindow::selectedRowsText(QAbstractItemView* view, bool json) const
 
 void MainWindow::copySelection(bool json)
 {
+    // Copy follows the focus: the focused table's rows, the focused text's selection, the graph's selected nodes.
     QWidget* focus = QApplication::focusWidget();
-    auto* view = qobject_cast<QAbstractItemView*>(focus);
-    if (!view) {
-        if (auto* edit = qobject_cast<QLineEdit*>(focus); edit && !json) {
-            edit->copy();
-            return;
-        }
-        view = m_instructionsView->table();
+    QString text;
+    if (auto* view = qobject_cast<QAbstractItemView*>(focus)) {
+        text = selectedRowsText(view, json);
+    } else if (auto* line = qobject_cast<QLineEdit*>(focus)) {
+        text = line->selectedText();
+    } else if (auto* plain = qobject_cast<QPlainTextEdit*>(focus)) {
+        text = plain->textCursor().selectedText().replace(QChar::ParagraphSeparator, QLatin1Char('\n'));
+    } else if (auto* rich = qobject_cast<QTextEdit*>(focus)) {
+        text = rich->textCursor().selectedText().replace(QChar::ParagraphSeparator, QLatin1Char('\n'));
+    } else if (auto* label = qobject_cast<QLabel*>(focus)) {
+        text = label->selectedText();
+    } else if (focus && focus == m_graphPanel->view()) {
+        text = m_graphPanel->selectedNodesText(json);
     }
-    const QString text = selectedRowsText(view, json);
-    if (!text.isEmpty())
-        QApplication::clipboard()->setText(text);
+    if (text.isEmpty()) {
+        statusBar()->showMessage(QStringLiteral("Nothing selected to copy"), 3000);
+        return;
+    }
+    QApplication::clipboard()->setText(text);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
+    if (!confirmDiscard()) {
+        event->ignore();
+        return;
+    }
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState());

@@ -46,6 +46,8 @@ public:
 
     [[nodiscard]] Document* document() const { return m_document; }
     [[nodiscard]] QString currentMethod() const { return m_method; }
+    /** An emitted program that has not been saved since: opening, adding or quitting asks first. */
+    [[nodiscard]] bool hasUnsavedProgram() const { return m_unsaved; }
     /** Shows a method in every view. */
     void setCurrentMethod(const QString& method);
     /** The texts the program views show while empty: not emitted yet, or nothing matches. */
@@ -69,6 +71,7 @@ public:
     bool activateDiagnostic(int row);
 
 protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
     void closeEvent(QCloseEvent* event) override;
     bool focusNextPrevChild(bool next) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -89,7 +92,11 @@ private:
     void addRecentFiles(const QStringList& paths);
     void rebuildRecentMenu();
     void openDialog(bool append);
-    void saveDialog();
+    /** Asks for a file and saves there; true once the program is on disk. */
+    bool saveDialog();
+    /** Before the emitted program is thrown away: Save / Discard / Cancel. True to go on. */
+    bool confirmDiscard();
+    [[nodiscard]] QStringList inputPaths() const;
     void exportDebugMapsDialog();
     void emitDialog();
     void copySelection(bool json);
@@ -98,6 +105,8 @@ private:
     Document* m_document = nullptr;
     QString m_method;
     bool m_syncing = false;
+    bool m_unsaved = false; ///< an emitted program not saved since
+    bool m_openingNew = false; ///< openFiles() (not addFiles()) is loading
     std::optional<EmitSettings> m_lastEmitSettings;
 
     /** Every dock panel, in dock order (View menu, Ctrl+<n>). */

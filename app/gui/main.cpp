@@ -73,10 +73,10 @@ QPixmap grabDock(QDockWidget* dock)
  * memory plan (memoryplan.png) and, for graph dumps, the Emit dialog (emitdialog.png).
  */
 int takeScreenshots(pte::ui::MainWindow& window, const QStringList& files, const QString& dir, bool emitFirst,
-    const QString& method, int delegate)
+    const QString& method, const QSize& size, int delegate)
 {
     QDir().mkpath(dir);
-    window.resize(1600, 1000);
+    window.resize(size);
     window.show();
     window.openFiles(files);
     waitFor([&] { return idle(window); }, 120000);
@@ -163,6 +163,10 @@ int main(int argc, char** argv)
     QCommandLineOption methodOption(
         QStringLiteral("method"), QStringLiteral("Show this method (with --screenshot)."), QStringLiteral("NAME"));
     methodOption.setFlags(QCommandLineOption::HiddenFromHelp);
+    QCommandLineOption sizeOption(QStringLiteral("size"), QStringLiteral("Window size for --screenshot (1600x1000)."),
+        QStringLiteral("WxH"), QStringLiteral("1600x1000"));
+    sizeOption.setFlags(QCommandLineOption::HiddenFromHelp);
+    parser.addOption(sizeOption);
     QCommandLineOption delegateOption(QStringLiteral("delegate"),
         QStringLiteral("Open this delegate of the method in the Graph view (with --screenshot)."), QStringLiteral("N"));
     delegateOption.setFlags(QCommandLineOption::HiddenFromHelp);
@@ -173,9 +177,13 @@ int main(int argc, char** argv)
     parser.process(app);
 
     pte::ui::MainWindow window;
-    if (parser.isSet(screenshot))
+    if (parser.isSet(screenshot)) {
+        const QStringList wh = parser.value(sizeOption).split(QLatin1Char('x'));
+        const QSize size(wh.value(0).toInt(), wh.value(1).toInt());
         return takeScreenshots(window, parser.positionalArguments(), parser.value(screenshot), parser.isSet(emitOption),
-            parser.value(methodOption), parser.isSet(delegateOption) ? parser.value(delegateOption).toInt() : -1);
+            parser.value(methodOption), size.isValid() && !size.isEmpty() ? size : QSize(1600, 1000),
+            parser.isSet(delegateOption) ? parser.value(delegateOption).toInt() : -1);
+    }
     window.show();
     if (!parser.positionalArguments().isEmpty())
         window.openFiles(parser.positionalArguments());

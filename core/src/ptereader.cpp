@@ -539,7 +539,8 @@ void resolveExternal(PteFile& file, const ReadOptions& options, bool fromDisk)
         std::size_t covered = 0;
         for (const auto& n : names)
             covered += ext->tensors.count(n);
-        if (!best || covered > bestCovered) {
+        // A .ptd that provides none of the program's names belongs to another program in the same folder.
+        if (covered > bestCovered) {
             bestCovered = covered;
             best = std::move(ext).value();
         }

@@ -11,6 +11,8 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include <algorithm>
+
 using namespace pte::ui;
 
 class TestGraphBuilder : public QObject
@@ -97,6 +99,80 @@ private Q_SLOTS:
         QVERIFY(hasEdge(g, add, del));
         QVERIFY(hasEdge(g, del, mul));
         QVERIFY(hasEdge(g, mul, output));
+    }
+
+    /**
+     * A value read through memory another value wrote (an elided view: same planned bytes, never written under its
+     * own id) gets its edge from that writer, marked as through memory (issue #16: stress_mlp's clamp -> index_select).
+     */
+    void instructionGraphFollowsSharedMemory()
+    {
+        using fixtures::tensorValue;
+        auto p = std::make_shared<pte::Program>();
+        pte::ExecutionPlan f;
+        f.name = "forward";
+        f.values = { tensorValue(pte::ScalarType::Float, { 2, 3 }, 0, std::pair(1u, 0u)),
+            tensorValue(pte::ScalarType::Float, { 2, 3 }, 0, std::pair(1u, 32u)),
+            tensorValue(pte::ScalarType::Float, { 6 }, 0, std::pair(1u, 32u)), // a view of %1
+            tensorValue(pte::ScalarType::Float, { 6 }, 0, std::pair(1u, 64u)) };
+        f.inputs = { 0 };
+        f.outputs = { 3 };
+        pte::Chain chain;
+        chain.instructions = { fixtures::kernel(0, { 0, 1, 1 }), fixtures::kernel(0, { 2, 3, 3 }) };
+        f.chains.push_back(chain);
+        f.operators = { pte::Operator { "aten::relu", "out" } };
+        p->executionPlan.push_back(f);
+        auto snap = std::make_shared<Snapshot>();
+        snap->program = p;
+        snap->finalize();
+        const GraphData g = buildGraph(*snap, QStringLiteral("forward"));
+        int first = -1, second = -1, input = -1, output = -1;
+        for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+            if (g.nodes[i].instruction == 0)
+                first = int(i);
+            if (g.nodes[i].instruction == 1)
+                second = int(i);
+            if (g.nodes[i].kind == GraphNode::Kind::Input)
+                input = int(i);
+            if (g.nodes[i].kind == GraphNode::Kind::Output)
+                output = int(i);
+        }
+        auto edge = [&](int from, int to) -> const GraphEdge* {
+            for (const auto& e : g.edges)
+                if (e.from == from && e.to == to)
+                    return &e;
+            return nullptr;
+        };
+        QVERIFY(edge(input, first) && !edge(input, first)->throughMemory);
+        QVERIFY2(edge(first, second), "no edge through the shared memory");
+        QVERIFY(edge(first, second)->throughMemory);
+        QVERIFY(edge(second, output) && !edge(second, output)->throughMemory);
+        // Names from the schema in the details.
+        QVERIFY(g.nodes[std::size_t(second)].details.contains(QStringLiteral("self: %2")));
+        // The layout keeps the mark for the view to draw.
+        const GraphLayout layout = layoutGraph(g, LayoutMetrics {});
+        QCOMPARE(std::count_if(layout.edges.begin(), layout.edges.end(),
+                     [](const GraphLayout::Edge& e) { return e.throughMemory; }),
+            1);
+    }
+
+    /** A dump without debug handles: a node's details show the handle and the instruction emission gave it. */
+    void dumpNodesShowEmittedHandles()
+    {
+        auto snap = fixtures::makeSnapshot();
+        auto ep = std::make_shared<pte::ExportedProgram>(*snap->dumpMethods.front().program);
+        for (auto& n : ep->graph.nodes) {
+            n.debugHandles.clear();
+            n.metadata.erase("debug_handle");
+        }
+        snap->dumpMethods.front().program = ep;
+        snap->finalize();
+        const GraphData g = buildGraph(*snap, QStringLiteral("forward"));
+        const GraphNode& add = g.nodes[std::size_t(find(g, QStringLiteral("add")))];
+        QCOMPARE(add.debugHandles, (std::vector<std::int64_t> { 1 }));
+        QVERIFY2(
+            add.details.contains(QStringLiteral("Debug handle: 1 (numbered by emission")), qPrintable(add.details));
+        QVERIFY2(add.details.contains(QStringLiteral("Instructions: 0\n")), qPrintable(add.details));
     }
 
     void collapsesLargeGraphs()

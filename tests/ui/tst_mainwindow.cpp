@@ -8,22 +8,37 @@
 #include "testutils.h"
 #include "uifixtures.h"
 #include "views/graphpanel.h"
+#include "widgets/emitdialog.h"
 #include "widgets/graphview.h"
+#include "widgets/savepath.h"
 #include "widgets/tableview.h"
 
 #include <QAbstractProxyModel>
 #include <QApplication>
+#include <QClipboard>
+#include <QComboBox>
 #include <QDockWidget>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSettings>
 #include <QSignalSpy>
+#include <QSplitter>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTableView>
 #include <QTest>
+#include <QTimer>
+#include <QToolButton>
+
+#include <cmath>
 
 using namespace pte::ui;
 
@@ -55,6 +70,21 @@ bool waitEither(QSignalSpy& a, QSignalSpy& b, int timeoutMs = 60000)
     return !a.isEmpty() || !b.isEmpty();
 }
 QString ptePath(const char* name) { return pte::test::corpusPath(QStringLiteral("pte/") + QLatin1String(name)); }
+
+/** Runs `act` once on the next modal widget of type T (a dialog opened by the code under test). */
+template <typename T, typename F> void onNextModal(F act)
+{
+    auto* timer = new QTimer;
+    timer->setInterval(20);
+    QObject::connect(timer, &QTimer::timeout, [timer, act] {
+        if (auto* w = qobject_cast<T*>(QApplication::activeModalWidget())) {
+            timer->stop();
+            timer->deleteLater();
+            act(w);
+        }
+    });
+    timer->start();
+}
 } // namespace
 
 class TestMainWindow : public QObject
@@ -197,6 +227,285 @@ private Q_SLOTS:
         QCOMPARE(nodes.size(), std::size_t(1));
         QCOMPARE(
             graph->graph().nodes[std::size_t(nodes.front())].members, QStringList { QStringLiteral("b_num_calls") });
+    }
+
+    /** An emitted, unsaved program is not thrown away without asking (issue #16): Save / Discard / Cancel. */
+    void asksBeforeDiscardingEmittedProgram()
+    {
+        MainWindow w;
+        QString error;
+        QVERIFY2(open(w, { examplePath() }, &error), qPrintable(error));
+        QVERIFY(!w.hasUnsavedProgram());
+        QSignalSpy emitted(w.document(), &Document::emitFinished);
+        w.emitWith({});
+        QTRY_COMPARE_WITH_TIMEOUT(emitted.size(), 1, 60000);
+        QVERIFY(w.hasUnsavedProgram());
+
+        // Cancel: opening another file does nothing.
+        QSignalSpy loaded(w.document(), &Document::loadFinished);
+        QString prompt;
+        onNextModal<QMessageBox>([&](QMessageBox* box) {
+            prompt = box->text();
+            box->button(QMessageBox::Cancel)->click();
+        });
+        w.openFiles({ examplePath() });
+        QCOMPARE(prompt, QStringLiteral("The emitted program has not been saved."));
+        QVERIFY(!w.document()->isBusy());
+        QVERIFY(loaded.isEmpty());
+        QVERIFY(w.hasUnsavedProgram());
+        // Cancel: the window stays open.
+        onNextModal<QMessageBox>([](QMessageBox* box) { box->button(QMessageBox::Cancel)->click(); });
+        QVERIFY(!w.close());
+        QVERIFY(w.isVisible());
+
+        // Save: the file dialog proposes <input>.pte beside the input, refuses the input itself before asking
+        // anything else, then saves; the window closes once the program is on disk.
+        const QString out = pte::test::tempDir() + QStringLiteral("/unsaved-example.pte");
+        QFile::remove(out);
+        QString proposed;
+        QString refusal;
+        bool askedToReplace = false;
+        onNextModal<QMessageBox>([&](QMessageBox* box) {
+            onNextModal<QFileDialog>([&](QFileDialog* dialog) {
+                proposed = dialog->selectedFiles().value(0);
+                onNextModal<QMessageBox>([&](QMessageBox* warning) {
+                    refusal = warning->text();
+                    askedToReplace = warning->standardButtons().testFlag(QMessageBox::Yes);
+                    onNextModal<QFileDialog>([&](QFileDialog* again) {
+                        // Typed into the name box, as a user does (selectFile leaves a focused box alone).
+                        again->findChild<QLineEdit*>(QStringLiteral("fileNameEdit"))->setText(out);
+                        static_cast<QDialog*>(again)->accept(); // QFileDialog::accept is protected
+                    });
+                    warning->accept();
+                });
+                dialog->findChild<QLineEdit*>(QStringLiteral("fileNameEdit"))->setText(examplePath());
+                static_cast<QDialog*>(dialog)->accept();
+            });
+            box->button(QMessageBox::Save)->click();
+        });
+        QVERIFY(w.close());
+        QCOMPARE(proposed, QFileInfo(examplePath()).absolutePath() + QStringLiteral("/example.pte"));
+        QVERIFY2(refusal.contains(QStringLiteral("never overwrites its inputs")), qPrintable(refusal));
+        QVERIFY(!askedToReplace);
+        QVERIFY2(QFileInfo::exists(out), qPrintable(w.statusBar()->currentMessage()));
+        QVERIFY(!w.hasUnsavedProgram());
+        QByteArray stdOut, stdErr;
+        QCOMPARE(pte::test::runCli({ QStringLiteral("verify"), out }, &stdOut, &stdErr), 0);
+
+        // Discard: the next file opens.
+        w.show();
+        w.emitWith({});
+        QTRY_COMPARE_WITH_TIMEOUT(emitted.size(), 2, 60000);
+        onNextModal<QMessageBox>([](QMessageBox* box) { box->button(QMessageBox::Discard)->click(); });
+        w.openFiles({ examplePath() });
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.size(), 1, 60000);
+        QVERIFY(!w.hasUnsavedProgram());
+    }
+
+    /** The window's shortcuts work while a text box has the focus, and Copy copies what has the focus. */
+    void shortcutsAndCopyFollowFocus()
+    {
+        MainWindow w;
+        QString error;
+        QVERIFY2(open(w, { examplePath() }, &error), qPrintable(error));
+        w.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        auto* graph = w.findChild<GraphPanel*>(QStringLiteral("graphPanel"));
+        auto* find = w.findChild<QLineEdit*>(QStringLiteral("graphFind"));
+        auto* filter = w.findChild<QLineEdit*>(QStringLiteral("instructionFilter"));
+        auto* methods = w.findChild<QTableView*>(QStringLiteral("methodsView"));
+
+        // Ctrl+E (which a line edit takes for "end of line" on X11) opens the Emit dialog from the Find box.
+        find->setFocus();
+        QTRY_COMPARE(QApplication::focusWidget(), find);
+        bool emitDialogShown = false;
+        onNextModal<EmitDialog>([&](EmitDialog* dialog) {
+            emitDialogShown = true;
+            dialog->reject();
+        });
+        QTest::keyClick(find, Qt::Key_E, Qt::ControlModifier);
+        QTRY_VERIFY(emitDialogShown);
+        // A shortcut override sent to a focused line edit is left to the window's action.
+        QKeyEvent override(QEvent::ShortcutOverride, Qt::Key_E, Qt::ControlModifier);
+        QApplication::sendEvent(find, &override);
+        QVERIFY(!override.isAccepted());
+        // Ctrl+1 from the instruction filter goes to the Methods view.
+        w.activateWindow(); // the closed dialog took the activation with it
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        filter->setFocus();
+        QTRY_COMPARE(QApplication::focusWidget(), filter);
+        QTest::keyClick(filter, Qt::Key_1, Qt::ControlModifier);
+        QTRY_COMPARE(QApplication::focusWidget(), methods);
+
+        // Emit, select an instruction: its node's details fill the details pane.
+        QSignalSpy emitted(w.document(), &Document::emitFinished);
+        w.emitWith({});
+        QTRY_COMPARE_WITH_TIMEOUT(emitted.size(), 1, 60000);
+        QTRY_VERIFY(!graph->isBusy());
+        auto* instructions = w.findChild<QTableView*>(QStringLiteral("instructionsView"));
+        w.selectInstruction(2);
+        auto* details = w.findChild<QPlainTextEdit*>(QStringLiteral("nodeDetails"));
+        QTRY_VERIFY(!details->toPlainText().isEmpty());
+        // Text selected in the details: Ctrl+C copies that text, not the instruction rows.
+        details->setFocus();
+        QTRY_COMPARE(QApplication::focusWidget(), details);
+        details->selectAll();
+        QApplication::clipboard()->clear();
+        QTest::keyClick(details, Qt::Key_C, Qt::ControlModifier);
+        QCOMPARE(QApplication::clipboard()->text(), details->toPlainText());
+        // The instruction table: its selected rows.
+        instructions->setFocus();
+        QTRY_COMPARE(QApplication::focusWidget(), instructions);
+        QTest::keyClick(instructions, Qt::Key_C, Qt::ControlModifier);
+        QVERIFY(QApplication::clipboard()->text().startsWith(QStringLiteral("Id\tKind\tOperator")));
+        // The graph: the selected nodes' details. The focused canvas and details show a frame in the highlight
+        // colour (Tab reaches them; the canvas has no cursor to show the focus otherwise).
+        graph->view()->setFocus();
+        QTRY_COMPARE(QApplication::focusWidget(), graph->view());
+        const QColor highlight = graph->view()->palette().color(QPalette::Highlight);
+        const QImage canvas = graph->view()->viewport()->grab().toImage();
+        QCOMPARE(canvas.pixelColor(1, canvas.height() / 2), highlight);
+        QCOMPARE(canvas.pixelColor(canvas.width() - 2, canvas.height() / 2), highlight);
+        QTest::keyClick(graph->view(), Qt::Key_C, Qt::ControlModifier);
+        QCOMPARE(QApplication::clipboard()->text(), details->toPlainText());
+    }
+
+    /**
+     * Nodes a delegate absorbed are found at the delegate call, and Enter on the call opens the lowered module's
+     * original program, whose nodes Find then finds (issue #16).
+     */
+    void reachesAbsorbedDelegateNodes()
+    {
+        MainWindow w;
+        QString error;
+        QVERIFY2(open(w, { examplePath() }, &error), qPrintable(error));
+        auto* graph = w.findChild<GraphPanel*>(QStringLiteral("graphPanel"));
+        auto* find = w.findChild<QLineEdit*>(QStringLiteral("graphFind"));
+        find->setText(QStringLiteral("aten_relu_default"));
+        QVERIFY(graph->findNext());
+        auto nodes = graph->selectedNodes();
+        QCOMPARE(nodes.size(), std::size_t(1));
+        const GraphNode& call = graph->graph().nodes[std::size_t(nodes.front())];
+        QCOMPARE(call.members, QStringList { QStringLiteral("executorch_call_delegate") });
+        QCOMPARE(call.loweredModule, QStringLiteral("lowered_module_0"));
+        QVERIFY(
+            w.findChild<QLabel*>(QStringLiteral("graphStatus"))->text().contains(QStringLiteral("lowered_module_0")));
+
+        QSignalSpy laidOut(graph, &GraphPanel::layoutFinished);
+        graph->view()->setFocus();
+        QTest::keyClick(graph->view(), Qt::Key_Return);
+        QTRY_COMPARE(laidOut.size(), 1);
+        QCOMPARE(graph->loweredModule(), QStringLiteral("lowered_module_0"));
+        QCOMPARE(graph->graph().loweredModule, QStringLiteral("lowered_module_0"));
+        QVERIFY(graph->findNext()); // the same Find text, now a node of this program
+        nodes = graph->selectedNodes();
+        QCOMPARE(nodes.size(), std::size_t(1));
+        QCOMPARE(graph->graph().nodes[std::size_t(nodes.front())].members,
+            QStringList { QStringLiteral("aten_relu_default") });
+        auto* back = w.findChild<QToolButton*>(QStringLiteral("graphBack"));
+        QVERIFY(back->isVisibleTo(&w));
+        back->click();
+        QTRY_COMPARE(laidOut.size(), 2);
+        QVERIFY(graph->loweredModule().isEmpty());
+        QVERIFY(!back->isVisibleTo(&w));
+    }
+
+    /** "Compare with" shows a second method's signature beside the current one's (issue #16). */
+    void comparesTwoSignatures()
+    {
+        MainWindow w;
+        QString error;
+        QVERIFY2(open(w, { examplePath() }, &error), qPrintable(error));
+        QCOMPARE(w.currentMethod(), QStringLiteral("forward"));
+        auto* compare = w.findChild<QComboBox*>(QStringLiteral("signatureCompare"));
+        auto* other = w.findChild<QTableView*>(QStringLiteral("comparedInputsView"));
+        QVERIFY(compare && other);
+        QVERIFY(!other->isVisibleTo(&w));
+        compare->setCurrentIndex(compare->findText(QStringLiteral("scale")));
+        QVERIFY(other->isVisibleTo(&w));
+        const auto* snap = w.document()->snapshot().get();
+        const auto* scale = snap->method("scale");
+        QVERIFY(scale && scale->exported);
+        QCOMPARE(other->model()->rowCount(), int(scale->exported->signature.inputSpecs.size()));
+        QCOMPARE(w.findChild<QTableView*>(QStringLiteral("inputsView"))->model()->rowCount(),
+            int(snap->method("forward")->exported->signature.inputSpecs.size()));
+        // Another method in the Methods view keeps the comparison; "(none)" ends it.
+        w.setCurrentMethod(QStringLiteral("scale"));
+        QCOMPARE(compare->currentText(), QStringLiteral("scale"));
+        compare->setCurrentIndex(0);
+        QVERIFY(!other->isVisibleTo(&w));
+    }
+
+    /** Save proposals: the input's name beside it, never the input itself. */
+    void proposesSaveNames_data()
+    {
+        QTest::addColumn<QStringList>("inputs");
+        QTest::addColumn<QString>("suffix");
+        QTest::addColumn<QString>("proposal");
+        QTest::newRow("dump") << QStringList { QStringLiteral("/m/hades.pt2") } << QStringLiteral(".pte")
+                              << QStringLiteral("/m/hades.pte");
+        QTest::newRow("maps") << QStringList { QStringLiteral("/m/example.etrecord") }
+                              << QStringLiteral(".debug_maps.json") << QStringLiteral("/m/example.debug_maps.json");
+        QTest::newRow("a .pte saved again") << QStringList { QStringLiteral("/m/model.pte") } << QStringLiteral(".pte")
+                                            << QStringLiteral("/m/model.rewritten.pte");
+        QTest::newRow("first of several") << QStringList { QStringLiteral("/a/x.pt2"), QStringLiteral("/b/y.pt2") }
+                                          << QStringLiteral(".pte") << QStringLiteral("/a/x.pte");
+        QTest::newRow("nothing open") << QStringList {} << QStringLiteral(".pte") << QString();
+    }
+    void proposesSaveNames()
+    {
+        QFETCH(QStringList, inputs);
+        QFETCH(QString, suffix);
+        QFETCH(QString, proposal);
+        QCOMPARE(proposedSavePath(inputs, suffix), proposal);
+    }
+
+    /** A splitter the user dragged keeps its sizes when the method changes or the program is emitted again. */
+    void keepsSignatureSizesTheUserSet()
+    {
+        QSettings().remove(QStringLiteral("views/signatureSplit"));
+        MainWindow w;
+        QString error;
+        QVERIFY2(open(w, { examplePath() }, &error), qPrintable(error));
+        auto* split = w.findChild<QSplitter*>(QStringLiteral("signatureSplit"));
+        QVERIFY(split);
+        QTest::qWait(50); // the fit after the first layout
+        const QList<int> fitted = split->sizes();
+        QList<int> mine = fitted;
+        mine[0] = fitted[0] + fitted[1] - 40; // a tall Inputs pane, a short Outputs pane
+        mine[1] = 40;
+        split->setSizes(mine);
+        mine = split->sizes();
+        Q_EMIT split->splitterMoved(mine[0], 1); // as a drag does
+        w.setCurrentMethod(QStringLiteral("scale"));
+        QSignalSpy emitted(w.document(), &Document::emitFinished);
+        w.emitWith({});
+        QTRY_COMPARE_WITH_TIMEOUT(emitted.size(), 1, 60000);
+        QTest::qWait(50);
+        // The same split (the emission's message bar takes some height: QSplitter scales the panes alike), not the
+        // one fitted to the rows.
+        const QList<int> now = split->sizes();
+        auto share = [](const QList<int>& sizes) { return double(sizes[0]) / double(sizes[0] + sizes[1]); };
+        QVERIFY2(std::abs(share(now) - share(mine)) < 0.02,
+            qPrintable(QStringLiteral("%1 %2 -> %3 %4").arg(mine[0]).arg(mine[1]).arg(now[0]).arg(now[1])));
+        QVERIFY(std::abs(share(now) - share(fitted)) > 0.05);
+        QVERIFY(!QSettings().value(QStringLiteral("views/signatureSplit")).toByteArray().isEmpty());
+        QSettings().remove(QStringLiteral("views/signatureSplit"));
+    }
+
+    /** The previous file's Find and filter texts do not stay when another file opens. */
+    void newFileClearsFindAndFilters()
+    {
+        MainWindow w;
+        QString error;
+        QVERIFY2(open(w, { examplePath() }, &error), qPrintable(error));
+        auto* find = w.findChild<QLineEdit*>(QStringLiteral("graphFind"));
+        auto* filter = w.findChild<QLineEdit*>(QStringLiteral("instructionFilter"));
+        find->setText(QStringLiteral("relu"));
+        filter->setText(QStringLiteral("mul"));
+        QVERIFY2(open(w, { examplePath() }, &error), qPrintable(error));
+        QCOMPARE(find->text(), QString());
+        QCOMPARE(filter->text(), QString());
     }
 
     /** Enter on a diagnostic goes to the instruction or value its field path names. */

@@ -1,9 +1,11 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
+#include "models/compilespec.h"
 #include "models/delegatemodel.h"
 #include "models/diagnosticmodel.h"
 #include "models/memoryplan.h"
 #include "models/methodmodel.h"
+#include "models/nameddatamodel.h"
 #include "models/operatormodel.h"
 #include "models/roles.h"
 #include "models/signaturemodel.h"
@@ -62,8 +64,17 @@ private Q_SLOTS:
         fixtures::attachModelTester(&model);
         model.setSnapshot(snap);
         QCOMPARE(model.rowCount(), 1);
-        QCOMPARE(cell(model, 0, MethodModel::InputsColumn), QStringLiteral("1")); // user inputs only
-        QCOMPARE(cell(model, 0, MethodModel::OutputsColumn), QStringLiteral("2"));
+        // One rule for inputs and outputs (issue #16): what the caller passes (the user input x; the parameter and
+        // the buffer are stored) and what the method returns (the user output; the buffer mutation is written
+        // back), as the emitted program would count them. The header tooltips state it.
+        QCOMPARE(cell(model, 0, MethodModel::InputsColumn), QStringLiteral("1"));
+        QCOMPARE(cell(model, 0, MethodModel::OutputsColumn), QStringLiteral("1"));
+        QVERIFY(model.headerData(MethodModel::InputsColumn, Qt::Horizontal, Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("caller")));
+        QVERIFY(model.headerData(MethodModel::OutputsColumn, Qt::Horizontal, Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("not returned")));
         QCOMPARE(cell(model, 0, MethodModel::InstructionsColumn), QStringLiteral("—"));
         QCOMPARE(cell(model, 0, MethodModel::KindColumn), QStringLiteral("graph dump (not emitted)"));
     }
@@ -111,7 +122,9 @@ private Q_SLOTS:
         fixtures::attachModelTester(&outputs);
         outputs.setMethod(snap, QStringLiteral("get_answer"));
         QCOMPARE(outputs.rowCount(), 1);
-        QCOMPARE(cell(outputs, 0, SignatureModel::TargetColumn), QStringLiteral("Int 42"));
+        // A constant method's value shows in the Value column, not as a target (issue #16).
+        QCOMPARE(cell(outputs, 0, SignatureModel::TargetColumn), QString());
+        QCOMPARE(cell(outputs, 0, SignatureModel::ValueColumn), QStringLiteral("%0 = Int 42"));
         outputs.setMethod(snap, QStringLiteral("forward"));
         QCOMPARE(cell(outputs, 0, SignatureModel::DTypeColumn), QStringLiteral("f32"));
         QCOMPARE(cell(outputs, 0, SignatureModel::TargetColumn), QStringLiteral("planned"));
@@ -185,6 +198,105 @@ private Q_SLOTS:
         QCOMPARE(cell(ids, 1, DelegateDebugIdModel::NodesColumn), QStringLiteral("mul"));
     }
 
+    /** A loaded .pte keeps its backends' constants as program named data: the Delegates view lists them. */
+    void namedDataOfALoadedProgram()
+    {
+        auto program = fixtures::makeProgram();
+        for (const std::size_t size : { 16u, 40u }) {
+            pte::DataSegment segment;
+            segment.size = size;
+            segment.data = pte::Bytes::fromVector(std::vector<std::uint8_t>(size, 3));
+            program->segments.push_back(segment);
+        }
+        program->namedData = std::vector<pte::NamedData> { { "weights_0", 1 }, { "bias_0", 0 } };
+        auto snap = std::make_shared<Snapshot>();
+        snap->program = program;
+        snap->finalize();
+        NamedDataModel model;
+        fixtures::attachModelTester(&model);
+        model.setMethod(snap, QStringLiteral("forward"));
+        QCOMPARE(model.rowCount(), 2);
+        QCOMPARE(cell(model, 0, NamedDataModel::KeyColumn), QStringLiteral("weights_0"));
+        QCOMPARE(model.index(0, NamedDataModel::SizeColumn).data(SortRole).toULongLong(), 40ull);
+        QCOMPARE(cell(model, 0, NamedDataModel::BufferColumn), QStringLiteral("segment 1"));
+        QCOMPARE(cell(model, 0, NamedDataModel::StoreColumn), QStringLiteral("pte"));
+        QCOMPARE(cell(model, 0, NamedDataModel::ModuleColumn), QStringLiteral("(program)"));
+        QCOMPARE(cell(model, 1, NamedDataModel::KeyColumn), QStringLiteral("bias_0"));
+        QCOMPARE(model.index(1, NamedDataModel::SizeColumn).data(SortRole).toULongLong(), 16ull);
+        // Program-wide: every method shows them.
+        model.setMethod(snap, QStringLiteral("get_answer"));
+        QCOMPARE(model.rowCount(), 2);
+    }
+
+    /** One blob used by two methods' delegates (as a QNN LLM's context) is marked shared, and counted once. */
+    void sharedDelegateBlob()
+    {
+        auto program = fixtures::makeProgram();
+        pte::ExecutionPlan second = program->executionPlan.front();
+        second.name = "kv_forward";
+        program->executionPlan.push_back(second);
+        auto snap = std::make_shared<Snapshot>();
+        snap->program = program;
+        snap->finalize();
+        DelegateModel delegates;
+        fixtures::attachModelTester(&delegates);
+        delegates.setMethod(snap, QStringLiteral("kv_forward"));
+        QCOMPARE(cell(delegates, 0, DelegateModel::LocationColumn), QStringLiteral("inline #0, shared by 2 methods"));
+        QCOMPARE(cell(delegates, 0, DelegateModel::LocationColumn, Qt::ToolTipRole),
+            QStringLiteral("inline #0, stored once and shared by 2 methods:\nforward\nkv_forward"));
+
+        SizeModel sizes;
+        fixtures::attachModelTester(&sizes);
+        sizes.setSnapshot(snap);
+        QStringList blobs;
+        QStringList methods;
+        for (int r = 0; r < sizes.rowCount(); ++r) {
+            const QString cat = cell(sizes, r, SizeModel::CategoryColumn);
+            if (cat == QLatin1String("Delegate blob"))
+                blobs << cell(sizes, r, SizeModel::NameColumn) + QLatin1Char('|')
+                        + cell(sizes, r, SizeModel::DetailsColumn);
+            if (cat == QLatin1String("Method") && cell(sizes, r, SizeModel::NameColumn) != QLatin1String("get_answer")
+                && !cell(sizes, r, SizeModel::NameColumn).startsWith(QStringLiteral("__")))
+                methods << cell(sizes, r, SizeModel::DetailsColumn);
+        }
+        QCOMPARE(blobs,
+            QStringList {
+                QStringLiteral("inline #0 blob (shared)|XnnpackBackend, shared by 2 methods: forward, kv_forward") });
+        QCOMPARE(methods.size(), 2);
+        for (const auto& details : methods)
+            QVERIFY2(details.endsWith(QStringLiteral("(100 B shared with other methods)")), qPrintable(details));
+    }
+
+    void compileSpecsDecoded_data()
+    {
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<QByteArray>("value");
+        QTest::addColumn<QString>("text");
+        // XNNPACK and Vulkan write these with struct.pack("<i") and bytes([b]).
+        QTest::newRow("int32") << QStringLiteral("num_threads") << QByteArray("\x01\x00\x00\x00", 4)
+                               << QStringLiteral("1");
+        QTest::newRow("negative int32") << QStringLiteral("storage_type_override") << QByteArray("\xff\xff\xff\xff", 4)
+                                        << QStringLiteral("-1");
+        QTest::newRow("bool") << QStringLiteral("use_fp16") << QByteArray("\x01", 1) << QStringLiteral("true");
+        QTest::newRow("int32 list") << QStringLiteral("texture_limits")
+                                    << QByteArray("\x00\x08\x00\x00\x00\x08\x00\x00\x40\x00\x00\x00", 12)
+                                    << QStringLiteral("[2048, 2048, 64]");
+        QTest::newRow("text") << QStringLiteral("compute_units") << QByteArray("cpu_and_ne")
+                              << QStringLiteral("cpu_and_ne");
+        QTest::newRow("unknown bytes") << QStringLiteral("qnn_compile_spec") << QByteArray("\x00\x01\xff", 3)
+                                       << QStringLiteral("00 01 ff");
+        QTest::newRow("known key, wrong size")
+            << QStringLiteral("num_threads") << QByteArray("\x01\x00\x00", 3) << QStringLiteral("01 00 00");
+    }
+    void compileSpecsDecoded()
+    {
+        QFETCH(QString, key);
+        QFETCH(QByteArray, value);
+        QFETCH(QString, text);
+        QCOMPARE(
+            compileSpecText(key.toStdString(), std::string_view(value.constData(), std::size_t(value.size()))), text);
+    }
+
     void sizeModelAttributesBytes()
     {
         SizeModel model;
@@ -231,7 +343,10 @@ private Q_SLOTS:
         model.setDiagnostics(fixtures::makeSnapshot()->diagnostics);
         QCOMPARE(model.rowCount(), 2);
         QCOMPARE(cell(model, 0, DiagnosticModel::SeverityColumn), QStringLiteral("warning"));
-        QCOMPARE(cell(model, 0, DiagnosticModel::OffsetColumn), QStringLiteral("0x80"));
+        // Decimal like the "at byte N" of the messages; hex in the tooltip.
+        QCOMPARE(cell(model, 0, DiagnosticModel::OffsetColumn), QStringLiteral("128"));
+        QCOMPARE(cell(model, 0, DiagnosticModel::OffsetColumn, Qt::ToolTipRole),
+            QStringLiteral("Byte 128 (0x80) of the file"));
         QCOMPARE(cell(model, 0, DiagnosticModel::FieldPathColumn), QStringLiteral("execution_plan[0].values[3]"));
         QCOMPARE(model.index(1, 0).data(SeverityRole).toInt(), int(pte::Severity::Error));
         pte::Diagnostic d;

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "models/delegatemodel.h"
 
+#include "models/compilespec.h"
+#include "models/delegateblobs.h"
 #include "models/roles.h"
 #include "models/text.h"
 
@@ -14,7 +16,13 @@ void DelegateModel::setMethod(std::shared_ptr<const Snapshot> snapshot, const QS
     const MethodEntry* entry = m_snapshot ? m_snapshot->method(method.toStdString()) : nullptr;
     m_plan = entry ? entry->plan : nullptr;
     m_calls.clear();
+    m_users.clear();
     if (m_plan) {
+        const auto users = delegateBlobUsers(*m_snapshot->program);
+        for (const auto& d : m_plan->delegates) {
+            const auto it = users.find(blobKey(d));
+            m_users.push_back(it != users.end() ? it->second : QStringList {});
+        }
         m_calls.assign(m_plan->delegates.size(), 0);
         for (const auto& chain : m_plan->chains)
             for (const auto& ins : chain.instructions)
@@ -38,11 +46,18 @@ QVariant DelegateModel::cell(int row, int column, int role) const
         return sort ? QVariant(row) : QVariant(QString::number(row));
     case BackendColumn:
         return toQString(d.id);
-    case LocationColumn:
-        return QStringLiteral("%1 #%2")
-            .arg(d.processed.location == pte::DataLocation::Inline ? QStringLiteral("inline")
-                                                                   : QStringLiteral("segment"))
-            .arg(d.processed.index);
+    case LocationColumn: {
+        const QStringList& users = m_users[std::size_t(row)];
+        const QString where = blobLocationText(blobKey(d));
+        if (users.size() < 2)
+            return where;
+        if (role == Qt::ToolTipRole)
+            return QStringLiteral("%1, stored once and shared by %2 methods:\n%3")
+                .arg(where)
+                .arg(users.size())
+                .arg(users.join(QLatin1Char('\n')));
+        return QStringLiteral("%1, shared by %2 methods").arg(where).arg(users.size());
+    }
     case SizeColumn: {
         const auto size = pte::delegateData(*m_snapshot->program, d).size();
         return sort ? QVariant(qulonglong(size)) : QVariant(formatBytes(size));
@@ -52,7 +67,8 @@ QVariant DelegateModel::cell(int row, int column, int role) const
     case CompileSpecsColumn: {
         QStringList parts;
         for (const auto& spec : d.compileSpecs)
-            parts << QStringLiteral("%1=%2").arg(toQString(spec.key), printableOrHex(spec.value.asStringView(), 64));
+            parts << QStringLiteral("%1=%2").arg(
+                toQString(spec.key), compileSpecText(spec.key, spec.value.asStringView(), 64));
         return parts.join(role == Qt::ToolTipRole ? QStringLiteral("\n") : QStringLiteral("; "));
     }
     default:

@@ -14,7 +14,10 @@
 
 namespace pte::ui {
 
-/** The delegates of a method: backend id, where the blob lives, its size, compile specs. */
+/**
+ * The delegates of a method: backend id, where the blob lives (and which other methods share it), its size,
+ * compile specs (decoded where the backend fixes their encoding).
+ */
 class DelegateModel : public TableModelBase
 {
     Q_OBJECT
@@ -43,6 +46,7 @@ private:
     std::shared_ptr<const Snapshot> m_snapshot;
     const pte::ExecutionPlan* m_plan = nullptr;
     std::vector<int> m_calls; ///< delegate index -> number of DelegateCall instructions
+    std::vector<QStringList> m_users; ///< delegate index -> methods whose delegates use the same blob
 };
 
 /**

@@ -48,6 +48,8 @@ QVariant DiagnosticModel::cell(int row, int column, int role) const
         }
         return {};
     case Qt::ToolTipRole:
+        if (column == OffsetColumn && d.offset)
+            return QStringLiteral("Byte %1 (0x%2) of the file").arg(*d.offset).arg(*d.offset, 0, 16);
         return toQString(d.toString());
     case SortRole:
         if (column == SeverityColumn)
@@ -64,7 +66,8 @@ QVariant DiagnosticModel::cell(int row, int column, int role) const
         case FileColumn:
             return QFileInfo(toQString(d.file)).fileName();
         case OffsetColumn:
-            return d.offset ? QStringLiteral("0x%1").arg(*d.offset, 0, 16) : QString();
+            // Decimal, as the messages say "at byte N" (the tooltip adds hex for hex editors).
+            return d.offset ? QString::number(*d.offset) : QString();
         case FieldPathColumn:
             return toQString(d.fieldPath);
         default:

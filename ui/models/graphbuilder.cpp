@@ -3,12 +3,16 @@
 #include "models/graphbuilder.h"
 
 #include "models/text.h"
+#include "pte/delegatecall.h"
+#include "pte/kernelarguments.h"
 
 #include <QHash>
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
+#include <tuple>
 #include <unordered_map>
 
 namespace pte::ui {
@@ -109,14 +113,53 @@ QString tensorText(const pte::Graph& g, const std::string& name)
     return QStringLiteral("%1: %2%3").arg(toQString(name), dtypeName(it->second.dtype), formatShape(it->second.sizes));
 }
 
-QString nodeDetails(const pte::Graph& g, const pte::Node& n, const QStringList& modules)
+/** What emission made of a dump's nodes: instructions per node, and the debug handles it numbered. */
+struct EmittedNodes
+{
+    std::unordered_map<std::string, std::vector<std::int64_t>> handles;
+    std::unordered_map<std::string, std::vector<std::int32_t>> instructions;
+};
+
+EmittedNodes emittedNodes(const MethodEntry* entry)
+{
+    EmittedNodes out;
+    if (!entry || !entry->emitInfo)
+        return out;
+    for (const auto& [id, names] : entry->emitInfo->instructionNodes) {
+        for (const auto& name : names)
+            out.instructions[name].push_back(id);
+        // A kernel call comes from one node: its handles are that node's (a delegate call's are its nodes').
+        if (names.size() == 1 && entry->debugHandles) {
+            const auto it = entry->debugHandles->find(std::int64_t(id));
+            if (it != entry->debugHandles->end()) {
+                auto& hs = out.handles[names.front()];
+                for (const auto h : it->second)
+                    if (std::find(hs.begin(), hs.end(), h) == hs.end())
+                        hs.push_back(h);
+            }
+        }
+    }
+    return out;
+}
+
+QString nodeDetails(const pte::Graph& g, const pte::Node& n, const QStringList& modules, const EmittedNodes& emitted)
 {
     QString d;
     d += QStringLiteral("Node: %1\nTarget: %2\n").arg(toQString(n.name), toQString(n.target));
     if (n.targetKind == pte::TargetKind::OpOverload)
         d += QStringLiteral("Operator: %1\n").arg(toQString(n.qualifiedOp()));
-    if (!n.debugHandles.empty())
+    if (!n.debugHandles.empty()) {
         d += QStringLiteral("Debug handle: %1\n").arg(formatIntList(n.debugHandles));
+    } else if (const auto it = emitted.handles.find(n.name); it != emitted.handles.end()) {
+        d += QStringLiteral("Debug handle: %1 (numbered by emission: the dump has none)\n")
+                 .arg(formatIntList(it->second));
+    }
+    if (const auto it = emitted.instructions.find(n.name); it != emitted.instructions.end()) {
+        QStringList ids;
+        for (const auto id : it->second)
+            ids << QString::number(id);
+        d += QStringLiteral("Instructions: %1\n").arg(ids.join(QStringLiteral(", ")));
+    }
     if (!modules.isEmpty())
         d += QStringLiteral("Module path: %1\n").arg(modules.join(QStringLiteral(" › ")));
     d += QStringLiteral("\nArguments:\n");
@@ -151,13 +194,77 @@ QString shortOp(const pte::Node& n)
     return dot >= 0 ? t.mid(dot + 1) : t;
 }
 
-void addEdge(GraphData& g, std::set<std::pair<int, int>>& seen, int from, int to)
+void addEdge(GraphData& g, std::set<std::pair<int, int>>& seen, int from, int to, bool throughMemory = false)
 {
     if (from == to || from < 0 || to < 0)
         return;
     if (seen.insert({ from, to }).second)
-        g.edges.push_back(GraphEdge { from, to });
+        g.edges.push_back(GraphEdge { from, to, throughMemory });
 }
+
+/**
+ * The last writer of each byte of planned memory, per memory id: disjoint [begin, end) segments, each with the
+ * diagram node that wrote it and the value it wrote. A value read after another value was written to (part of)
+ * its bytes reads what that one wrote: an elided view, or memory the plan shares.
+ */
+class PlannedMemoryWrites
+{
+public:
+    struct Writer
+    {
+        int node = -1;
+        std::int32_t value = -1;
+    };
+    void write(std::uint32_t memoryId, std::uint64_t begin, std::uint64_t end, Writer writer)
+    {
+        if (begin >= end)
+            return;
+        auto& segs = m_memory[memoryId];
+        auto it = segs.lower_bound(begin);
+        if (it != segs.begin()) {
+            auto prev = std::prev(it);
+            if (prev->second.end > begin) {
+                if (prev->second.end > end)
+                    segs.emplace(end, prev->second); // the part after the new write keeps its writer
+                prev->second.end = begin;
+            }
+        }
+        it = segs.lower_bound(begin);
+        while (it != segs.end() && it->first < end) {
+            if (it->second.end > end) {
+                const Segment rest = it->second;
+                segs.erase(it);
+                segs.emplace(end, rest);
+                break;
+            }
+            it = segs.erase(it);
+        }
+        segs[begin] = Segment { end, writer };
+    }
+    /** The latest writer of any byte in [begin, end), or node -1. */
+    [[nodiscard]] Writer latest(std::uint32_t memoryId, std::uint64_t begin, std::uint64_t end) const
+    {
+        Writer best;
+        const auto m = m_memory.find(memoryId);
+        if (m == m_memory.end() || begin >= end)
+            return best;
+        auto it = m->second.upper_bound(begin);
+        if (it != m->second.begin())
+            --it;
+        for (; it != m->second.end() && it->first < end; ++it)
+            if (it->second.end > begin && it->second.writer.node > best.node)
+                best = it->second.writer;
+        return best;
+    }
+
+private:
+    struct Segment
+    {
+        std::uint64_t end = 0;
+        Writer writer;
+    };
+    std::map<std::uint32_t, std::map<std::uint64_t, Segment>> m_memory;
+};
 
 /** Groups nodes by `key` (empty key = keep the node); edges are merged. */
 GraphData collapse(const GraphData& in, const std::vector<QString>& keys, const QString& clusterSuffix)
@@ -207,17 +314,22 @@ GraphData collapse(const GraphData& in, const std::vector<QString>& keys, const 
         }
     std::set<std::pair<int, int>> seen;
     for (const auto& e : in.edges)
-        addEdge(out, seen, map[std::size_t(e.from)], map[std::size_t(e.to)]);
+        addEdge(out, seen, map[std::size_t(e.from)], map[std::size_t(e.to)], e.throughMemory);
     return out;
 }
 
-GraphData buildDumpGraph(
-    const MethodEntry& entry, int threshold, const std::atomic<bool>* cancel, const QSet<QString>& expanded)
+/**
+ * The graph of a dump: the method's own (`emitted` gives what emission made of its nodes, or nullptr), or a
+ * lowered module's original program (`loweredModule` names it).
+ */
+GraphData buildDumpGraph(const pte::ExportedProgram& ep, const QString& method, const MethodEntry* emitted,
+    const QString& loweredModule, int threshold, const std::atomic<bool>* cancel, const QSet<QString>& expanded)
 {
-    const pte::ExportedProgram& ep = *entry.exported;
     const pte::Graph& g = ep.graph;
     GraphData out;
-    out.method = toQString(entry.name);
+    out.method = method;
+    out.loweredModule = loweredModule;
+    const EmittedNodes emittedInfo = emittedNodes(emitted);
     std::unordered_map<std::string, int> producer;
     std::unordered_map<std::string, const pte::InputSpec*> specs;
     for (const auto& s : ep.signature.inputSpecs)
@@ -256,12 +368,33 @@ GraphData buildDumpGraph(
         n.subtitle = toQString(node.name);
         n.members << toQString(node.name);
         n.debugHandles = node.debugHandles;
+        if (n.debugHandles.empty())
+            if (const auto it = emittedInfo.handles.find(node.name); it != emittedInfo.handles.end())
+                n.debugHandles = it->second;
         QStringList mods;
         const auto stack = node.metadata.find("nn_module_stack");
         if (stack != node.metadata.end())
             mods = modulePaths(stack->second);
         n.modulePath = mods.isEmpty() ? QString() : mods.back();
-        n.details = nodeDetails(g, node, mods);
+        n.details = nodeDetails(g, node, mods, emittedInfo);
+        if (delegate)
+            if (const auto lowered = pte::loweredModuleFor(ep, node)) {
+                for (const auto& [key, module] : ep.loweredModules)
+                    if (module == lowered)
+                        n.loweredModule = toQString(key);
+                if (lowered->originalModule)
+                    for (const auto& inner : lowered->originalModule->graph.nodes)
+                        n.absorbed << n.loweredModule + QLatin1Char('/') + toQString(inner.name);
+                n.details += QStringLiteral("\nLowered module %1 (%2): %3 nodes of its original program run inside "
+                                            "the backend%4\n")
+                                 .arg(n.loweredModule, toQString(lowered->backendId))
+                                 .arg(n.absorbed.size())
+                                 .arg(lowered->originalModule
+                                         ? QStringLiteral("; double-click or press Enter to open that program")
+                                         : QString());
+                if (!n.absorbed.isEmpty())
+                    n.details += QStringLiteral("  %1\n").arg(n.absorbed.join(QStringLiteral("\n  ")));
+            }
         const int index = int(out.nodes.size());
         out.nodes.push_back(std::move(n));
         modules.push_back(mods);
@@ -357,28 +490,72 @@ GraphData buildInstructionGraph(
     GraphData out;
     out.method = toQString(entry.name);
     out.instructionGraph = true;
-    std::vector<int> producer(plan.values.size(), -1);
+    std::vector<int> producer(plan.values.size(), -1); ///< value id -> diagram node that last wrote it
+    PlannedMemoryWrites memory;
+    std::set<std::pair<int, int>> seen;
     auto isConstantValue = [&](std::int32_t v) {
         const auto* t = plan.values[std::size_t(v)].tensor();
         return !t || (t->dataBufferIdx > 0 && !t->allocationInfo);
+    };
+    auto valid = [&](std::int32_t v) { return v >= 0 && std::size_t(v) < plan.values.size() && !isConstantValue(v); };
+    auto region = [&](std::int32_t v) -> std::optional<std::tuple<std::uint32_t, std::uint64_t, std::uint64_t>> {
+        const auto* t = plan.values[std::size_t(v)].tensor();
+        if (!t || !t->allocationInfo)
+            return std::nullopt;
+        const std::uint64_t begin = t->allocationInfo->offset();
+        return std::tuple(t->allocationInfo->memoryId, begin, begin + t->nbytes().value_or(0));
+    };
+    auto write = [&](std::int32_t v, int node) {
+        if (!valid(v))
+            return;
+        producer[std::size_t(v)] = node;
+        if (const auto r = region(v))
+            memory.write(std::get<0>(*r), std::get<1>(*r), std::get<2>(*r), { node, v });
+    };
+    // The edge into a reader: from the last writer of the value, or from a later write to its planned bytes by
+    // another value (drawn as flowing through memory).
+    auto read = [&](std::int32_t v, int node) {
+        if (!valid(v))
+            return;
+        int from = producer[std::size_t(v)];
+        bool throughMemory = false;
+        if (const auto r = region(v)) {
+            const auto w = memory.latest(std::get<0>(*r), std::get<1>(*r), std::get<2>(*r));
+            if (w.node > from && w.value != v) {
+                from = w.node;
+                throughMemory = true;
+            }
+        }
+        addEdge(out, seen, from, node, throughMemory);
+    };
+    // A value and, for a TensorList, its items.
+    auto withItems = [&](std::int32_t v, auto&& f) {
+        f(v);
+        if (v >= 0 && std::size_t(v) < plan.values.size())
+            if (const auto* tl = std::get_if<pte::TensorList>(&plan.values[std::size_t(v)].val))
+                for (const auto item : tl->items)
+                    f(item);
     };
     for (const auto v : plan.inputs) {
         GraphNode n;
         n.kind = GraphNode::Kind::Input;
         n.label = QStringLiteral("input ") + valueRef(v);
+        const int index = int(out.nodes.size());
         if (v >= 0 && std::size_t(v) < plan.values.size()) {
             n.subtitle = describeValue(plan.values[std::size_t(v)]);
-            producer[std::size_t(v)] = int(out.nodes.size());
+            write(v, index);
         }
         n.members << n.label;
         n.details = QStringLiteral("Method input value %1\n%2").arg(v).arg(n.subtitle);
         out.nodes.push_back(std::move(n));
     }
     QStringList opNames;
-    for (const auto& op : plan.operators)
+    std::vector<std::vector<pte::KernelArgumentInfo>> opArgs;
+    for (const auto& op : plan.operators) {
         opNames << toQString(op.qualifiedName());
+        opArgs.push_back(pte::kernelArguments(op.name, op.overload));
+    }
     const auto& instructions = plan.chains.empty() ? std::vector<pte::Instruction> {} : plan.chains[0].instructions;
-    std::set<std::pair<int, int>> seen;
     for (std::size_t i = 0; i < instructions.size(); ++i) {
         if (cancel && (i & 4095) == 0 && cancel->load())
             return {};
@@ -388,9 +565,13 @@ GraphData buildInstructionGraph(
         n.instruction = int(i);
         n.subtitle = QStringLiteral("#%1").arg(i);
         std::vector<std::int32_t> args;
+        const std::vector<pte::KernelArgumentInfo>* schema = nullptr; ///< which arguments the kernel writes
         if (const auto* k = std::get_if<pte::KernelCall>(&ins.args)) {
             n.label = k->opIndex >= 0 && k->opIndex < opNames.size() ? opNames[k->opIndex] : QStringLiteral("?");
             args = k->args;
+            if (k->opIndex >= 0 && std::size_t(k->opIndex) < opArgs.size()
+                && opArgs[std::size_t(k->opIndex)].size() == args.size())
+                schema = &opArgs[std::size_t(k->opIndex)];
         } else if (const auto* d = std::get_if<pte::DelegateCall>(&ins.args)) {
             n.kind = GraphNode::Kind::Delegate;
             n.label = d->delegateIndex >= 0 && std::size_t(d->delegateIndex) < plan.delegates.size()
@@ -425,33 +606,44 @@ GraphData buildInstructionGraph(
                         .arg(i)
                         .arg(QLatin1String(pte::instructionKindName(ins.kind())), n.label);
         const int index = int(out.nodes.size());
-        // Expand tensor lists so their items connect too.
-        std::vector<std::int32_t> refs;
-        for (const auto a : args) {
-            refs.push_back(a);
-            if (a >= 0 && std::size_t(a) < plan.values.size())
-                if (const auto* tl = std::get_if<pte::TensorList>(&plan.values[std::size_t(a)].val))
-                    refs.insert(refs.end(), tl->items.begin(), tl->items.end());
-        }
-        for (const auto a : args)
+        for (std::size_t k = 0; k < args.size(); ++k) {
+            const auto a = args[k];
+            const QString name = schema ? toQString((*schema)[k].name) + QStringLiteral(": ") : QString();
             n.details +=
-                QStringLiteral("  %1 %2\n")
-                    .arg(valueRef(a),
+                QStringLiteral("  %1%2 %3\n")
+                    .arg(name, valueRef(a),
                         a >= 0 && std::size_t(a) < plan.values.size() ? describeValue(plan.values[std::size_t(a)])
                                                                       : QStringLiteral("(None)"));
+        }
         if (!n.debugHandles.empty())
             n.details += QStringLiteral("\nDebug handles: %1\n").arg(formatIntList(n.debugHandles));
         if (n.members.size() > 1)
             n.details += QStringLiteral("Graph nodes: %1\n").arg(n.members.mid(1).join(QStringLiteral(", ")));
         out.nodes.push_back(std::move(n));
-        for (const auto v : refs) {
-            if (v < 0 || std::size_t(v) >= plan.values.size() || isConstantValue(v))
-                continue;
-            int& p = producer[std::size_t(v)];
-            if (p < 0)
-                p = index; // first reference: the producer (out-variant kernels write their out argument)
-            else
-                addEdge(out, seen, p, index);
+        if (schema) {
+            // Reads first, then writes; an argument written in place (Tensor(a!) self) is read too.
+            for (std::size_t k = 0; k < args.size(); ++k)
+                if (!(*schema)[k].written
+                    || (!(*schema)[k].isReturn && valid(args[k]) && producer[std::size_t(args[k])] >= 0))
+                    withItems(args[k], [&](std::int32_t v) { read(v, index); });
+            for (std::size_t k = 0; k < args.size(); ++k)
+                if ((*schema)[k].written)
+                    withItems(args[k], [&](std::int32_t v) { write(v, index); });
+        } else if (const auto* m = std::get_if<pte::MoveCall>(&ins.args)) {
+            read(m->moveFrom, index);
+            write(m->moveTo, index);
+        } else {
+            // No schema (delegates, custom ops): the first instruction to reference a value is taken as its writer
+            // (out-variant kernels and delegate calls write their trailing arguments).
+            for (const auto a : args)
+                withItems(a, [&](std::int32_t v) {
+                    if (!valid(v))
+                        return;
+                    if (producer[std::size_t(v)] < 0)
+                        write(v, index);
+                    else
+                        read(v, index);
+                });
         }
     }
     GraphNode output;
@@ -465,7 +657,7 @@ GraphData buildInstructionGraph(
         if (v < 0 || std::size_t(v) >= plan.values.size())
             continue;
         output.details += QStringLiteral("  %1 %2\n").arg(valueRef(v), describeValue(plan.values[std::size_t(v)]));
-        addEdge(out, seen, producer[std::size_t(v)], outIndex);
+        read(v, outIndex);
     }
     out.nodes.push_back(std::move(output));
     out.originalNodeCount = int(out.nodes.size());
@@ -502,13 +694,20 @@ QStringList modulePaths(const std::string& nnModuleStack)
 }
 
 GraphData buildGraph(const Snapshot& snapshot, const QString& method, int collapseThreshold,
-    const std::atomic<bool>* cancel, const QSet<QString>& expanded)
+    const std::atomic<bool>* cancel, const QSet<QString>& expanded, const QString& loweredModule)
 {
     const MethodEntry* entry = snapshot.method(method.toStdString());
     if (!entry)
         return {};
+    if (entry->exported && !loweredModule.isEmpty()) {
+        const auto it = entry->exported->loweredModules.find(loweredModule.toStdString());
+        if (it == entry->exported->loweredModules.end() || !it->second || !it->second->originalModule)
+            return {};
+        return buildDumpGraph(
+            *it->second->originalModule, method, nullptr, loweredModule, collapseThreshold, cancel, expanded);
+    }
     if (entry->exported)
-        return buildDumpGraph(*entry, collapseThreshold, cancel, expanded);
+        return buildDumpGraph(*entry->exported, method, entry, {}, collapseThreshold, cancel, expanded);
     if (entry->plan)
         return buildInstructionGraph(*entry, collapseThreshold, cancel, expanded);
     return {};

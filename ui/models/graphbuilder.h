@@ -37,18 +37,28 @@ struct GraphNode
     int innerNode = -1; ///< the payload's inner node (a delegate's inner graph, models/delegategraph.h)
     QString modulePath;
     QString details; ///< plain text for the details panel
+    /** Delegate calls: the lowered module's name (its original program opens in the Graph view), else empty. */
+    QString loweredModule;
+    /** Delegate calls: the nodes the backend absorbed ("lowered_module_0/aten_mul_tensor"), which Find finds. */
+    QStringList absorbed;
 };
 
 struct GraphEdge
 {
     int from = 0;
     int to = 0;
+    /**
+     * Instruction graphs: the value read is not the one written but shares its planned memory (an elided view, or
+     * a MoveCall's destination), so the data flows through memory rather than through a value id.
+     */
+    bool throughMemory = false;
 };
 
 /** A diagram before layout. Built off the GUI thread; plain data. */
 struct GraphData
 {
     QString method;
+    QString loweredModule; ///< set when this is a lowered module's original program (drill-down from its call)
     std::vector<GraphNode> nodes;
     std::vector<GraphEdge> edges;
     bool instructionGraph = false;
@@ -58,14 +68,18 @@ struct GraphData
 
 /**
  * The diagram for one method: the graph dump when there is one (nodes, placeholders, output), else the
- * instruction graph of the program (instructions as nodes, edges through value ids: an instruction
- * consumes a value another instruction produced when that one was the first to reference it).
+ * instruction graph of the program (instructions as nodes; an edge from the instruction that last wrote a value,
+ * or the planned memory the value occupies, to each instruction reading it: which arguments a kernel writes comes
+ * from its operator schema, else the first instruction to reference a value is taken as its writer).
+ * With `loweredModule`, the original program of that lowered module of the method's dump (the nodes its
+ * delegate call stands for). In a dump graph of an emitted method, each node shows the debug handles and
+ * instructions emission gave it.
  * Above `collapseThreshold` nodes, nodes are grouped by module path (nn_module_stack), or instruction
  * ranges for instruction graphs; the groups named in `expanded` (the groups' labels: module paths, or
  * "instructions 0–266") show their nodes instead. Returns an empty graph when `cancel` becomes true.
  */
 [[nodiscard]] GraphData buildGraph(const Snapshot& snapshot, const QString& method, int collapseThreshold = 1500,
-    const std::atomic<bool>* cancel = nullptr, const QSet<QString>& expanded = {});
+    const std::atomic<bool>* cancel = nullptr, const QSet<QString>& expanded = {}, const QString& loweredModule = {});
 
 /** Module hierarchy from an nn_module_stack value ("key,path,type;..."): the paths, outermost first. */
 [[nodiscard]] QStringList modulePaths(const std::string& nnModuleStack);

@@ -75,8 +75,23 @@ void InstructionFilterProxy::rebuildTables()
     m_delegateText.clear();
     m_delegateExact.clear();
     m_kindText.assign(6, 0);
+    m_nodeText.clear();
     if (!m_model)
         return;
+    // Graph node names (the Graph nodes column): one pass over the emitter's instruction -> nodes map.
+    if (const auto* entry = m_model->methodEntry(); entry && entry->emitInfo && !m_text.isEmpty()) {
+        const QByteArray needle = m_text.toUtf8().toLower();
+        for (const auto& [id, names] : entry->emitInfo->instructionNodes) {
+            for (const auto& name : names) {
+                if (QByteArray::fromRawData(name.data(), qsizetype(name.size())).toLower().contains(needle)) {
+                    if (std::size_t(id) >= m_nodeText.size())
+                        m_nodeText.resize(std::size_t(id) + 1, 0);
+                    m_nodeText[std::size_t(id)] = 1;
+                    break;
+                }
+            }
+        }
+    }
     const QStringList& ops = m_model->operatorNames();
     for (const QString& op : ops) {
         m_opText.push_back(!m_text.isEmpty() && op.contains(m_text, Qt::CaseInsensitive));
@@ -133,6 +148,8 @@ bool InstructionFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex& 
     if (r.delegate >= 0 && std::size_t(r.delegate) < m_delegateText.size() && m_delegateText[std::size_t(r.delegate)])
         return true;
     if (std::size_t(r.kind) < m_kindText.size() && m_kindText[std::size_t(r.kind)])
+        return true;
+    if (r.chain == 0 && r.index < m_nodeText.size() && m_nodeText[r.index])
         return true;
     if (r.delegateEntry) {
         for (const auto& [id, hs] : r.delegateEntry->delegateMap)

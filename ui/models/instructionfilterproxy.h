@@ -26,7 +26,10 @@ public:
 
     void setSourceModel(QAbstractItemModel* model) override;
 
-    /** Case-insensitive substring of operator, kind, backend or delegate id; a number matches id or handle. */
+    /**
+     * Case-insensitive substring of operator, kind, backend, delegate debug id or graph node name; a number
+     * matches the instruction id or a debug handle.
+     */
     void setFilterText(const QString& text);
     void setKindFilter(std::optional<pte::InstructionKind> kind);
     /** Exact qualified operator name ("aten::add.out"); empty = any. */
@@ -55,6 +58,7 @@ private:
     std::vector<char> m_delegateText; ///< delegate index -> backend matches m_text
     std::vector<char> m_delegateExact; ///< delegate index -> backend equals m_backend
     std::vector<char> m_kindText; ///< kind code -> kind name matches m_text
+    std::vector<char> m_nodeText; ///< chain-0 instruction id -> one of its graph node names matches m_text
 };
 
 } // namespace pte::ui

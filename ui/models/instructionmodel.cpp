@@ -26,12 +26,15 @@ void InstructionModel::setMethod(std::shared_ptr<const Snapshot> snapshot, const
     m_snapshot = std::move(snapshot);
     m_rows.clear();
     m_operatorNames.clear();
+    m_operatorArgs.clear();
     m_entry = m_snapshot ? m_snapshot->method(method.toStdString()) : nullptr;
     m_plan = m_entry ? m_entry->plan : nullptr;
     m_handleNodes.build(m_entry);
     if (m_plan) {
-        for (const auto& op : m_plan->operators)
+        for (const auto& op : m_plan->operators) {
             m_operatorNames << toQString(op.qualifiedName());
+            m_operatorArgs.push_back(pte::kernelArguments(op.name, op.overload));
+        }
         std::size_t total = 0;
         for (const auto& c : m_plan->chains)
             total += c.instructions.size();
@@ -201,20 +204,38 @@ QString InstructionModel::valueText(std::int32_t id) const
     return text;
 }
 
-QString InstructionModel::argumentsText(const pte::Instruction& ins) const
+QString InstructionModel::argumentsText(const pte::Instruction& ins, bool multiline) const
 {
     return std::visit(
-        [this](const auto& a) -> QString {
+        [this, multiline](const auto& a) -> QString {
             using T = std::decay_t<decltype(a)>;
             if constexpr (std::is_same_v<T, pte::KernelCall> || std::is_same_v<T, pte::DelegateCall>) {
+                // Schema names when the operator is known and the slots line up ("self: %1 f32[2, 3]"); the
+                // return slot, which repeats the out argument, shows as "→ %5".
+                const std::vector<pte::KernelArgumentInfo>* names = nullptr;
+                if constexpr (std::is_same_v<T, pte::KernelCall>)
+                    if (a.opIndex >= 0 && std::size_t(a.opIndex) < m_operatorArgs.size()
+                        && m_operatorArgs[std::size_t(a.opIndex)].size() == a.args.size())
+                        names = &m_operatorArgs[std::size_t(a.opIndex)];
                 QString out;
                 const int n = int(a.args.size());
-                for (int i = 0; i < std::min(n, kMaxArgsShown); ++i) {
-                    if (i)
-                        out += QStringLiteral(", ");
-                    out += valueText(a.args[std::size_t(i)]);
+                const int shown = multiline ? n : std::min(n, kMaxArgsShown);
+                for (int i = 0; i < shown; ++i) {
+                    const QString value = valueText(a.args[std::size_t(i)]);
+                    const pte::KernelArgumentInfo* info = names ? &(*names)[std::size_t(i)] : nullptr;
+                    if (multiline) {
+                        if (i)
+                            out += QLatin1Char('\n');
+                        out += info ? QStringLiteral("%1: %2").arg(toQString(info->name), value) : value;
+                    } else if (info && info->isReturn) {
+                        out += QStringLiteral(" → ") + value;
+                    } else {
+                        if (i)
+                            out += QStringLiteral(", ");
+                        out += info ? toQString(info->name) + QStringLiteral(": ") + value : value;
+                    }
                 }
-                if (n > kMaxArgsShown)
+                if (n > shown)
                     out += QStringLiteral(", … (%1 arguments)").arg(n);
                 return out;
             } else if constexpr (std::is_same_v<T, pte::MoveCall>) {
@@ -274,7 +295,7 @@ QVariant InstructionModel::cell(int row, int column, int role) const
         return {};
     case Qt::ToolTipRole:
         if (column == ArgumentsColumn)
-            return argumentsText(instruction(row));
+            return argumentsText(instruction(row), true);
         if (column == DelegateIdsColumn && r.delegateEntry)
             return delegateIdDetails(row).join(QLatin1Char('\n'));
         return {};

@@ -5,6 +5,7 @@
 #include "document/snapshot.h"
 #include "models/handlenodes.h"
 #include "models/tablemodelbase.h"
+#include "pte/kernelarguments.h"
 
 #include <QStringList>
 
@@ -17,8 +18,8 @@ namespace pte::ui {
 
 /**
  * The instructions of one method (all chains, in order), joined with the debug maps: id, kind,
- * operator, arguments (value ids, dtypes, shapes), debug handles, delegate backend and delegate debug
- * identifiers. Per-row facts used by the filter are precomputed in one pass (RowInfo); display text
+ * operator, arguments (schema names, value ids, dtypes, shapes), debug handles, delegate backend and delegate
+ * debug identifiers. Per-row facts used by the filter are precomputed in one pass (RowInfo); display text
  * is built per visible cell only.
  */
 class InstructionModel : public TableModelBase
@@ -84,7 +85,8 @@ protected:
     QVariant headerCell(int column, int role) const override;
 
 private:
-    QString argumentsText(const pte::Instruction& ins) const;
+    /** One line per argument ("name: value"), or the arguments on one line; names from the operator's schema. */
+    QString argumentsText(const pte::Instruction& ins, bool multiline = false) const;
     QString valueText(std::int32_t id) const;
 
     std::shared_ptr<const Snapshot> m_snapshot;
@@ -92,6 +94,7 @@ private:
     const pte::ExecutionPlan* m_plan = nullptr;
     std::vector<RowInfo> m_rows;
     QStringList m_operatorNames;
+    std::vector<std::vector<pte::KernelArgumentInfo>> m_operatorArgs; ///< by operator index; empty when unknown
     HandleNodeIndex m_handleNodes;
 };
 

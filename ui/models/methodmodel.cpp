@@ -11,13 +11,6 @@
 namespace pte::ui {
 
 namespace {
-int userInputCount(const pte::ExportedProgram& ep)
-{
-    int n = 0;
-    for (const auto& s : ep.signature.inputSpecs)
-        n += s.kind == pte::InputKind::UserInput ? 1 : 0;
-    return n;
-}
 int instructionCount(const pte::ExecutionPlan& plan)
 {
     int n = 0;
@@ -26,6 +19,30 @@ int instructionCount(const pte::ExecutionPlan& plan)
     return n;
 }
 } // namespace
+
+int callerInputCount(const MethodEntry& entry)
+{
+    if (entry.plan)
+        return int(entry.plan->inputs.size());
+    if (!entry.exported)
+        return -1;
+    int n = 0;
+    for (const auto& s : entry.exported->signature.inputSpecs)
+        n += s.kind == pte::InputKind::UserInput ? 1 : 0;
+    return n;
+}
+
+int returnedOutputCount(const MethodEntry& entry)
+{
+    if (entry.plan)
+        return int(entry.plan->outputs.size());
+    if (!entry.exported)
+        return -1;
+    int n = 0;
+    for (const auto& s : entry.exported->signature.outputSpecs)
+        n += pte::emissionDropReason(s.kind) == nullptr ? 1 : 0;
+    return n;
+}
 
 QString methodKindText(const MethodEntry& entry)
 {
@@ -87,10 +104,9 @@ QVariant MethodModel::cell(int row, int column, int role) const
             return m.isTrainingMetadata ? QColor(0xe0, 0xa0, 0x20) : QColor(0x40, 0x90, 0xd0);
         return {};
     case InputsColumn:
-        return number(m.plan ? int(m.plan->inputs.size()) : (m.exported ? userInputCount(*m.exported) : -1));
+        return number(callerInputCount(m));
     case OutputsColumn:
-        return number(
-            m.plan ? int(m.plan->outputs.size()) : (m.exported ? int(m.exported->signature.outputSpecs.size()) : -1));
+        return number(returnedOutputCount(m));
     case InstructionsColumn:
         return number(m.plan ? instructionCount(*m.plan) : -1);
     case ValuesColumn:
@@ -116,6 +132,15 @@ QVariant MethodModel::cell(int row, int column, int role) const
 
 QVariant MethodModel::headerCell(int column, int role) const
 {
+    if (role == Qt::ToolTipRole) {
+        if (column == InputsColumn)
+            return QStringLiteral("Values the caller passes (user inputs). Parameters, buffers and constants are "
+                                  "stored in the program; the Signature view lists them too.");
+        if (column == OutputsColumn)
+            return QStringLiteral("Values the method returns. Buffer and parameter mutations are written back "
+                                  "into their buffers, not returned; the Signature view lists them too.");
+        return {};
+    }
     if (role != Qt::DisplayRole)
         return {};
     static const char* const names[] = { "Method", "Inputs", "Outputs", "Instructions", "Values", "Kind", "Source" };

@@ -41,6 +41,17 @@ private:
     std::shared_ptr<const Snapshot> m_snapshot;
 };
 
+/**
+ * The values a caller passes to the method: the program's inputs, or a dump's user inputs (parameters, buffers
+ * and constants are stored in the program). -1 when unknown.
+ */
+[[nodiscard]] int callerInputCount(const MethodEntry& entry);
+/**
+ * The values the method returns: the program's outputs, or the dump's outputs that emission keeps (buffer and
+ * parameter mutations are written back, not returned; see pte::emissionDropReason). -1 when unknown.
+ */
+[[nodiscard]] int returnedOutputCount(const MethodEntry& entry);
+
 /** "training metadata" / "constant" / "" for a method. */
 [[nodiscard]] QString methodKindText(const MethodEntry& entry);
 

@@ -28,6 +28,18 @@ void NamedDataModel::setMethod(std::shared_ptr<const Snapshot> snapshot, const Q
                 for (const auto& [key, e] : entries)
                     m_rows.push_back(Row { module.get(), &file, &key, e.data.size(), e.bufferIndex, e.alignment });
         }
+    } else if (m && m->plan && m_snapshot->program) {
+        // A loaded program: its named data belongs to the program (any method's delegates may read a key).
+        const pte::Program& program = *m_snapshot->program;
+        if (program.namedData)
+            for (const auto& nd : *program.namedData) {
+                const std::uint64_t size =
+                    nd.segmentIndex < program.segments.size() ? program.segments[nd.segmentIndex].size : 0;
+                m_rows.push_back(Row { nullptr, nullptr, &nd.key, size, std::int64_t(nd.segmentIndex), 0, true });
+            }
+        if (const auto* file = m_snapshot->pteFile.get(); file && file->externalData)
+            for (const auto& [key, t] : file->externalData->tensors)
+                m_rows.push_back(Row { nullptr, &file->externalData->path, &key, t.data.size(), std::nullopt, 0 });
     }
     endResetModel();
 }
@@ -39,6 +51,10 @@ QVariant NamedDataModel::cell(int row, int column, int role) const
     if (role == Qt::ToolTipRole && column == StoreColumn)
         return r.file ? QStringLiteral("External data file %1 (loaded next to the program)").arg(toQString(*r.file))
                       : QStringLiteral("Stored in the .pte's named data");
+    if (role == Qt::ToolTipRole && (column == ModuleColumn || column == BackendColumn) && !r.module)
+        return QStringLiteral("The program's named data: shared by all methods, read by the delegates' backends");
+    if (role == Qt::ToolTipRole && column == BufferColumn && r.segment)
+        return QStringLiteral("Segment %1 of the .pte").arg(*r.bufferIndex);
     if (role == Qt::ToolTipRole && column == SizeColumn)
         return QStringLiteral("%1 bytes").arg(r.size);
     if (role == Qt::TextAlignmentRole && (column == SizeColumn || column == BufferColumn))
@@ -47,9 +63,9 @@ QVariant NamedDataModel::cell(int row, int column, int role) const
         return {};
     switch (column) {
     case ModuleColumn:
-        return toQString(r.module->name);
+        return r.module ? toQString(r.module->name) : QStringLiteral("(program)");
     case BackendColumn:
-        return toQString(r.module->backendId);
+        return r.module ? toQString(r.module->backendId) : QString();
     case StoreColumn:
         return r.file ? toQString(*r.file) : QStringLiteral("pte");
     case KeyColumn:
@@ -59,7 +75,9 @@ QVariant NamedDataModel::cell(int row, int column, int role) const
     case BufferColumn:
         if (!r.bufferIndex)
             return sort ? QVariant(-1) : QVariant(QString());
-        return sort ? QVariant(qlonglong(*r.bufferIndex)) : QVariant(QString::number(*r.bufferIndex));
+        if (sort)
+            return QVariant(qlonglong(*r.bufferIndex));
+        return r.segment ? QStringLiteral("segment %1").arg(*r.bufferIndex) : QString::number(*r.bufferIndex);
     case AlignmentColumn:
         if (r.alignment == 0)
             return sort ? QVariant(0) : QVariant(QStringLiteral("—"));

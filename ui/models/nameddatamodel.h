@@ -13,7 +13,8 @@ namespace pte::ui {
 /**
  * The named data of a method's lowered delegate modules (from its graph dump): per module, the entries
  * stored in the .pte (`pte_data`), then those of each external .ptd file (`external_data`), with key,
- * size, buffer index and alignment. Empty without a dump.
+ * size, buffer index and alignment. Without a dump, the program's own named data (Program.named_data: the
+ * backends' constants, program-wide, one segment per key) and the tensors of a loaded .ptd.
  */
 class NamedDataModel : public TableModelBase
 {
@@ -43,12 +44,13 @@ protected:
 private:
     struct Row
     {
-        const pte::LoweredModule* module = nullptr;
+        const pte::LoweredModule* module = nullptr; ///< nullptr for the program's named data and .ptd tensors
         const std::string* file = nullptr; ///< nullptr for pte_data
         const std::string* key = nullptr;
         std::uint64_t size = 0;
         std::optional<std::int64_t> bufferIndex; ///< unknown for entries only given as bytes
         std::uint32_t alignment = 0;
+        bool segment = false; ///< bufferIndex is a segment index of the program
     };
     std::shared_ptr<const Snapshot> m_snapshot;
     std::vector<Row> m_rows;

@@ -120,7 +120,7 @@ void SignatureModel::setMethod(std::shared_ptr<const Snapshot> snapshot, const Q
                     if (t->dataBufferIdx > 0)
                         row.target = QStringLiteral("constant #%1").arg(t->dataBufferIdx);
                 } else {
-                    row.target = describeValue(v);
+                    row.contents = describeValue(v);
                     row.dtype = QLatin1String(pte::valueKindName(v.kind()));
                 }
             }
@@ -164,7 +164,9 @@ QVariant SignatureModel::cell(int row, int column, int role) const
     case ValueColumn:
         if (role == SortRole)
             return r.value;
-        return r.value >= 0 ? valueRef(r.value) : QString();
+        if (r.value < 0)
+            return QString();
+        return r.contents.isEmpty() ? valueRef(r.value) : valueRef(r.value) + QStringLiteral(" = ") + r.contents;
     case ReasonColumn:
         return dropped ? r.dropReason : QString();
     default:

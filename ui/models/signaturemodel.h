@@ -56,6 +56,7 @@ private:
         QString dtype;
         QString shape;
         int value = -1; ///< EValue index in the plan, -1 when unknown
+        QString contents; ///< a non-tensor value's contents ("Int 1"), shown in the Value column
         QString dropReason; ///< non-empty when emission drops this output
     };
     Side m_side;

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "models/sizemodel.h"
 
+#include "models/delegateblobs.h"
 #include "models/roles.h"
 #include "models/text.h"
 
@@ -91,15 +92,25 @@ void SizeModel::setSnapshot(std::shared_ptr<const Snapshot> snapshot)
             add(Category::Constant, QStringLiteral("constant #%1").arg(i), constantSizes[i],
                 it != constantUsers.end() ? it->second : QStringLiteral("unused"));
         }
-        std::set<std::uint32_t> delegateSegments;
+        // Each blob once, however many delegates (of however many methods) use it.
+        const auto blobUsers = delegateBlobUsers(*program);
+        std::set<DelegateBlobKey> blobsSeen;
         for (const auto& plan : program->executionPlan)
             for (std::size_t d = 0; d < plan.delegates.size(); ++d) {
                 const auto& del = plan.delegates[d];
-                if (del.processed.location == pte::DataLocation::Segment
-                    && !delegateSegments.insert(del.processed.index).second)
-                    continue; // shared blob, counted once
-                add(Category::DelegateBlob, QStringLiteral("%1 delegate #%2").arg(toQString(plan.name)).arg(d),
-                    pte::delegateData(*program, del).size(), toQString(del.id));
+                if (!blobsSeen.insert(blobKey(del)).second)
+                    continue;
+                const QStringList& users = blobUsers.at(blobKey(del));
+                if (users.size() > 1)
+                    add(Category::DelegateBlob, QStringLiteral("%1 blob (shared)").arg(blobLocationText(blobKey(del))),
+                        pte::delegateData(*program, del).size(),
+                        QStringLiteral("%1, shared by %2 methods: %3")
+                            .arg(toQString(del.id))
+                            .arg(users.size())
+                            .arg(users.join(QStringLiteral(", "))));
+                else
+                    add(Category::DelegateBlob, QStringLiteral("%1 delegate #%2").arg(toQString(plan.name)).arg(d),
+                        pte::delegateData(*program, del).size(), toQString(del.id));
             }
         if (program->mutableDataSegments)
             for (const auto& m : *program->mutableDataSegments)
@@ -127,13 +138,24 @@ void SizeModel::setSnapshot(std::shared_ptr<const Snapshot> snapshot)
                 if (const auto* t = v.tensor(); t && t->dataBufferIdx > 0 && t->dataBufferIdx < constantSizes.size()
                     && used.insert(t->dataBufferIdx).second)
                     bytes += constantSizes[t->dataBufferIdx];
+            // A blob counts once per method; one that other methods use too is marked shared.
             std::uint64_t blobs = 0;
-            for (const auto& del : plan.delegates)
-                blobs += pte::delegateData(*program, del).size();
-            add(Category::Method, toQString(plan.name), bytes + blobs,
-                QStringLiteral("%1 constants (%2), delegate blobs %3")
-                    .arg(used.size())
-                    .arg(formatBytes(bytes), formatBytes(blobs)));
+            std::uint64_t shared = 0;
+            std::set<DelegateBlobKey> methodBlobs;
+            for (const auto& del : plan.delegates) {
+                if (!methodBlobs.insert(blobKey(del)).second)
+                    continue;
+                const auto size = pte::delegateData(*program, del).size();
+                blobs += size;
+                if (blobUsers.at(blobKey(del)).size() > 1)
+                    shared += size;
+            }
+            QString details = QStringLiteral("%1 constants (%2), delegate blobs %3")
+                                  .arg(used.size())
+                                  .arg(formatBytes(bytes), formatBytes(blobs));
+            if (shared > 0)
+                details += QStringLiteral(" (%1 shared with other methods)").arg(formatBytes(shared));
+            add(Category::Method, toQString(plan.name), bytes + blobs, details);
         }
     }
     endResetModel();

@@ -26,9 +26,9 @@ DelegatesView::DelegatesView(QWidget* parent)
     m_split->addWidget(captioned(m_split, QStringLiteral("Delegates"), m_delegatesView));
     m_split->addWidget(captioned(m_split, QStringLiteral("Delegate debug identifiers"), m_delegateIdsView));
     m_namedDataView = makeTable(this, QStringLiteral("namedDataView"), m_namedDataModel,
-        QStringLiteral("No named data: this method's lowered modules keep none"));
-    m_namedDataView->setToolTip(QStringLiteral("Named data of the dump's lowered modules: stored in the .pte or "
-                                               "in external .ptd files"));
+        QStringLiteral("No named data: neither the program nor this method's lowered modules keep any"));
+    m_namedDataView->setToolTip(QStringLiteral("Named data: the backends' constants, stored in the .pte (its "
+                                               "named_data segments) or in external .ptd files"));
     m_split->addWidget(captioned(m_split, QStringLiteral("Named data"), m_namedDataView));
     m_delegateIdsView->setToolTip(QStringLiteral("Select an identifier to select its graph nodes"));
     connect(m_delegateIdsView->selectionModel(), &QItemSelectionModel::selectionChanged, this,

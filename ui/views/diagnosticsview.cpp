@@ -34,8 +34,20 @@ void DiagnosticsView::setSnapshot(std::shared_ptr<const Snapshot> snapshot)
 {
     m_model->setDiagnostics(snapshot ? snapshot->diagnostics : pte::Diagnostics {});
     autoSize(m_table);
+    updateTitle();
 }
 
-void DiagnosticsView::append(const pte::Diagnostic& diagnostic) { m_model->append(diagnostic); }
+void DiagnosticsView::append(const pte::Diagnostic& diagnostic)
+{
+    m_model->append(diagnostic);
+    updateTitle();
+}
+
+void DiagnosticsView::updateTitle()
+{
+    // The tab says how many there are, so a warning is seen without opening it.
+    const int n = m_model->rowCount();
+    setTitleSuffix(n > 0 ? QStringLiteral(" (%1)").arg(n) : QString());
+}
 
 } // namespace pte::ui

@@ -30,6 +30,8 @@ Q_SIGNALS:
     void diagnosticActivated(int row);
 
 private:
+    void updateTitle();
+
     DiagnosticModel* m_model = nullptr;
     TextFilterProxy* m_proxy = nullptr;
     TableView* m_table = nullptr;

@@ -11,13 +11,26 @@ DockView::DockView(QString title, QString dockName, Qt::DockWidgetArea area, QWi
     , m_title(std::move(title))
     , m_dockName(std::move(dockName))
     , m_area(area)
-{ }
+{
+    m_currentTitle = m_title;
+}
+
+void DockView::setTitleSuffix(const QString& suffix)
+{
+    const QString title = m_title + suffix;
+    if (title == m_currentTitle)
+        return;
+    m_currentTitle = title;
+    Q_EMIT currentTitleChanged(title);
+}
 
 void DockView::setSnapshot(std::shared_ptr<const Snapshot> /*snapshot*/) { }
 
 void DockView::setMethod(std::shared_ptr<const Snapshot> /*snapshot*/, const QString& /*method*/) { }
 
 void DockView::setContentState(ContentState /*state*/) { }
+
+void DockView::clearFilters() { }
 
 QString DockView::emptyTextFor(ContentState state, const QString& withProgram)
 {

@@ -35,6 +35,8 @@ public:
     DockView(QString title, QString dockName, Qt::DockWidgetArea area, QWidget* parent = nullptr);
 
     [[nodiscard]] const QString& title() const { return m_title; }
+    /** The dock's title now: the title, plus what the view adds (a count). */
+    [[nodiscard]] const QString& currentTitle() const { return m_currentTitle; }
     [[nodiscard]] const QString& dockName() const { return m_dockName; }
     [[nodiscard]] Qt::DockWidgetArea area() const { return m_area; }
     /** The widget that gets the focus when the user goes to this dock (View > Go to). */
@@ -46,8 +48,16 @@ public:
     virtual void setMethod(std::shared_ptr<const Snapshot> snapshot, const QString& method);
     /** Updates the texts shown while tables are empty. */
     virtual void setContentState(ContentState state);
+    /** Empties find and filter boxes (another file was opened). */
+    virtual void clearFilters();
+
+Q_SIGNALS:
+    /** The dock's title changed (the window shows it on the dock and its tab). */
+    void currentTitleChanged(const QString& title);
 
 protected:
+    /** Sets the dock's title to the title followed by `suffix` (e.g. " (3)"). */
+    void setTitleSuffix(const QString& suffix);
     /** The empty-table text for a state: `withProgram` once there is a program, "not emitted yet" before. */
     [[nodiscard]] static QString emptyTextFor(ContentState state, const QString& withProgram);
     /** Puts `content` in this view, filling it without margins. */
@@ -55,6 +65,7 @@ protected:
 
 private:
     QString m_title;
+    QString m_currentTitle;
     QString m_dockName;
     Qt::DockWidgetArea m_area;
 };

@@ -12,6 +12,9 @@
 #include <QFontMetricsF>
 #include <QFutureWatcher>
 #include <QHBoxLayout>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
@@ -19,6 +22,8 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
+
+#include <algorithm>
 
 namespace pte::ui {
 
@@ -45,15 +50,32 @@ GraphPanel::GraphPanel(QWidget* parent)
     m_find->setClearButtonEnabled(true);
     connect(m_find, &QLineEdit::returnPressed, this, [this] { findNext(); });
     connect(m_find, &QLineEdit::textChanged, this, [this] { m_findPos = -1; });
+    m_find->setMinimumWidth(fontMetrics().averageCharWidth() * 26);
+    bar->addWidget(m_find, 2);
+    // Back from a lowered module's original program or a delegate's inner graph to the method's graph.
     m_back = new QToolButton(this);
     m_back->setObjectName(QStringLiteral("graphBack"));
-    m_back->setText(QStringLiteral("◀ Back"));
-    m_back->setToolTip(QStringLiteral("Back to the method's graph"));
     m_back->setAutoRaise(true);
+    m_back->setToolButtonStyle(Qt::ToolButtonTextOnly);
     m_back->hide();
-    connect(m_back, &QToolButton::clicked, this, &GraphPanel::closeDelegate);
+    connect(m_back, &QToolButton::clicked, this, [this] {
+        closeLoweredModule();
+        closeDelegate();
+    });
     bar->addWidget(m_back);
-    bar->addWidget(m_find, 2);
+    // A delegate seen both ways: the payload's inner graph and the lowered module's original program.
+    m_switch = new QToolButton(this);
+    m_switch->setObjectName(QStringLiteral("graphSwitch"));
+    m_switch->setAutoRaise(true);
+    m_switch->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    m_switch->hide();
+    connect(m_switch, &QToolButton::clicked, this, [this] {
+        if (m_delegate >= 0 && !m_counterpartModule.isEmpty())
+            openLoweredModule(m_counterpartModule);
+        else if (!m_loweredModule.isEmpty() && m_counterpartDelegate >= 0)
+            openDelegate(m_counterpartDelegate);
+    });
+    bar->addWidget(m_switch);
     auto addButton = [&](const QString& text, const QString& tip, auto slot) {
         auto* b = new QToolButton(this);
         b->setText(text);
@@ -78,6 +100,9 @@ GraphPanel::GraphPanel(QWidget* parent)
     bar->addWidget(m_collapse);
     m_status = new QLabel(this);
     m_status->setObjectName(QStringLiteral("graphStatus"));
+    // Long status texts are cut (the tooltip has them whole) rather than squeezing the Find box.
+    m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_status->setMinimumWidth(0);
     bar->addWidget(m_status, 1);
     layout->addLayout(bar);
 
@@ -91,6 +116,8 @@ GraphPanel::GraphPanel(QWidget* parent)
                                                  "module path and debug handle."));
     m_details->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_details->setTabChangesFocus(true);
+    // Keyboard focus is visible here as in the diagram (a read-only text shows no cursor).
+    m_details->setStyleSheet(QStringLiteral("QPlainTextEdit:focus { border: 2px solid palette(highlight); }"));
     split->addWidget(m_view);
     split->addWidget(m_details);
     split->setStretchFactor(0, 3);
@@ -104,7 +131,9 @@ GraphPanel::GraphPanel(QWidget* parent)
         const GraphNode& n = m_graph.nodes[std::size_t(node)];
         if (n.kind == GraphNode::Kind::Cluster && !n.modulePath.isEmpty())
             expandGroup(n.modulePath);
-        if (n.kind == GraphNode::Kind::Delegate && m_snapshot)
+        else if (!n.loweredModule.isEmpty())
+            openLoweredModule(n.loweredModule);
+        else if (n.kind == GraphNode::Kind::Delegate && m_snapshot)
             if (const auto d = delegateOfNode(*m_snapshot, m_method, n))
                 openDelegate(*d);
     });
@@ -129,8 +158,10 @@ void GraphPanel::setMethod(std::shared_ptr<const Snapshot> snapshot, const QStri
 {
     if (method != m_method)
         m_expanded.clear();
-    if (method != m_method || snapshot != m_snapshot)
-        m_delegate = -1; // delegate indices belong to one snapshot and method
+    m_loweredModule.clear();
+    m_delegate = -1; // delegate indices belong to one snapshot and method
+    m_counterpartModule.clear();
+    m_counterpartDelegate = -1;
     m_snapshot = std::move(snapshot);
     m_method = method;
     startLayout();
@@ -146,13 +177,23 @@ void GraphPanel::startLayout()
     m_graph = {};
     m_view->clearGraph();
     m_details->clear();
+    const int delegate = m_snapshot && m_snapshot->delegates ? m_delegate : -1;
+    m_back->setVisible(!m_loweredModule.isEmpty() || delegate >= 0);
+    m_switch->setVisible((delegate >= 0 && !m_counterpartModule.isEmpty())
+        || (!m_loweredModule.isEmpty() && m_counterpartDelegate >= 0));
+    m_switch->setText(delegate >= 0 ? QStringLiteral("Original program") : QStringLiteral("Inside the payload"));
+    m_switch->setToolTip(delegate >= 0
+            ? QStringLiteral("The nodes this delegate call stands for, as the dump recorded them before lowering")
+            : QStringLiteral("The graph the backend compiled, decoded from the delegate's payload"));
+    m_back->setText(QStringLiteral("‹ %1").arg(m_method));
+    m_back->setToolTip(QStringLiteral("Back to the graph of %1").arg(m_method));
     if (!m_snapshot || m_method.isEmpty()) {
-        m_status->clear();
+        setStatus({});
         m_busy = false;
         return;
     }
     m_busy = true;
-    m_status->setText(QStringLiteral("Laying out…"));
+    setStatus(QStringLiteral("Laying out…"));
     auto cancel = std::make_shared<std::atomic<bool>>(false);
     m_cancel = cancel;
     const QFontMetricsF fm(m_view->font());
@@ -162,9 +203,8 @@ void GraphPanel::startLayout()
     const int threshold = m_collapse->isChecked() ? kCollapseThreshold : 1 << 30;
     auto snapshot = m_snapshot;
     const QString method = m_method;
+    const QString lowered = m_loweredModule;
     const QSet<QString> expanded = m_expanded;
-    const int delegate = m_snapshot->delegates ? m_delegate : -1;
-    m_back->setVisible(delegate >= 0);
     auto* watcher = new QFutureWatcher<LayoutResult>(this);
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
         watcher->deleteLater();
@@ -190,8 +230,10 @@ void GraphPanel::startLayout()
             if (m_graph.nodes.empty())
                 status += QStringLiteral(" · the payload has no decoded graph");
         }
+        if (!m_graph.loweredModule.isEmpty())
+            status = QStringLiteral("%1: original program · %2").arg(m_graph.loweredModule, status);
         status += QStringLiteral(" · %1").arg(result.layout.engine);
-        m_status->setText(status);
+        setStatus(status);
         if (m_pending) {
             const PendingSelection pending = std::move(*m_pending);
             m_pending.reset();
@@ -200,10 +242,10 @@ void GraphPanel::startLayout()
         Q_EMIT layoutFinished();
     });
     QFuture<LayoutResult> future =
-        QtConcurrent::run([snapshot, method, threshold, metrics, cancel, expanded, delegate]() {
+        QtConcurrent::run([snapshot, method, lowered, threshold, metrics, cancel, expanded, delegate]() {
             LayoutResult r;
             r.graph = delegate >= 0 ? buildDelegateGraph(*snapshot->delegates, delegate)
-                                    : buildGraph(*snapshot, method, threshold, cancel.get(), expanded);
+                                    : buildGraph(*snapshot, method, threshold, cancel.get(), expanded, lowered);
             if (!cancel->load())
                 r.layout = layoutGraph(r.graph, metrics, 2500, cancel.get());
             return r;
@@ -263,7 +305,9 @@ void GraphPanel::openDelegate(int delegate)
     if (!m_snapshot || !m_snapshot->delegates || delegate < 0
         || std::size_t(delegate) >= m_snapshot->delegates->delegates.size() || delegate == m_delegate)
         return;
+    findCounterpart({}, delegate);
     m_delegate = delegate;
+    m_loweredModule.clear();
     startLayout();
     Q_EMIT delegateOpened(delegate);
 }
@@ -273,8 +317,46 @@ void GraphPanel::closeDelegate()
     if (m_delegate < 0)
         return;
     m_delegate = -1;
+    m_counterpartModule.clear();
+    m_counterpartDelegate = -1;
     startLayout();
     Q_EMIT delegateOpened(-1);
+}
+
+void GraphPanel::findCounterpart(const QString& loweredModule, int delegate)
+{
+    const bool methodGraph = m_delegate < 0 && m_loweredModule.isEmpty() && !m_busy;
+    if (!methodGraph) {
+        // Switching between the two views of one delegate keeps the pair; anything else forgets it.
+        const bool samePair = (delegate >= 0 && delegate == m_counterpartDelegate)
+            || (!loweredModule.isEmpty() && loweredModule == m_counterpartModule);
+        if (samePair) {
+            m_counterpartModule = delegate >= 0 ? m_loweredModule : QString();
+            m_counterpartDelegate = delegate >= 0 ? -1 : m_delegate;
+        } else {
+            m_counterpartModule.clear();
+            m_counterpartDelegate = -1;
+        }
+        return;
+    }
+    m_counterpartModule.clear();
+    m_counterpartDelegate = -1;
+    if (!m_snapshot)
+        return;
+    for (const GraphNode& n : m_graph.nodes) {
+        if (n.kind != GraphNode::Kind::Delegate)
+            continue;
+        if (delegate >= 0 && !n.loweredModule.isEmpty() && delegateOfNode(*m_snapshot, m_method, n) == delegate) {
+            m_counterpartModule = n.loweredModule;
+            return;
+        }
+        if (!loweredModule.isEmpty() && n.loweredModule == loweredModule) {
+            if (const auto d = delegateOfNode(*m_snapshot, m_method, n);
+                d && m_snapshot->delegates && m_snapshot->delegates->delegates[std::size_t(*d)].payload->graphDecoded)
+                m_counterpartDelegate = *d;
+            return;
+        }
+    }
 }
 
 void GraphPanel::selectInnerNodes(const std::vector<std::uint32_t>& nodes)
@@ -296,6 +378,68 @@ void GraphPanel::focusFind()
     m_find->selectAll();
 }
 
+void GraphPanel::setStatus(const QString& text)
+{
+    m_status->setText(text);
+    m_status->setToolTip(text);
+}
+
+void GraphPanel::openLoweredModule(const QString& name)
+{
+    if (name.isEmpty() || name == m_loweredModule)
+        return;
+    findCounterpart(name, -1);
+    const bool leftDelegate = m_delegate >= 0;
+    m_delegate = -1;
+    m_loweredModule = name;
+    m_expanded.clear();
+    startLayout();
+    if (leftDelegate)
+        Q_EMIT delegateOpened(-1);
+}
+
+void GraphPanel::closeLoweredModule()
+{
+    if (m_loweredModule.isEmpty())
+        return;
+    m_loweredModule.clear();
+    m_counterpartModule.clear();
+    m_counterpartDelegate = -1;
+    m_expanded.clear();
+    startLayout();
+}
+
+void GraphPanel::clearFilters()
+{
+    m_find->clear();
+    m_findPos = -1;
+}
+
+QString GraphPanel::selectedNodesText(bool json) const
+{
+    const auto nodes = m_view->selectedNodes();
+    if (json) {
+        QJsonArray array;
+        for (const int i : nodes) {
+            const GraphNode& n = m_graph.nodes[std::size_t(i)];
+            QJsonObject o;
+            o.insert(QStringLiteral("label"), n.label);
+            o.insert(QStringLiteral("name"), n.subtitle);
+            o.insert(QStringLiteral("members"), QJsonArray::fromStringList(n.members));
+            QJsonArray handles;
+            for (const auto h : n.debugHandles)
+                handles.append(qint64(h));
+            o.insert(QStringLiteral("debugHandles"), handles);
+            array.append(o);
+        }
+        return nodes.empty() ? QString() : QString::fromUtf8(QJsonDocument(array).toJson(QJsonDocument::Indented));
+    }
+    QStringList parts;
+    for (const int i : nodes)
+        parts << m_graph.nodes[std::size_t(i)].details;
+    return parts.join(QStringLiteral("\n"));
+}
+
 bool GraphPanel::findNext()
 {
     const QString text = m_find->text().trimmed();
@@ -305,16 +449,27 @@ bool GraphPanel::findNext()
     for (int step = 1; step <= n; ++step) {
         const int i = (m_findPos + step) % n;
         const GraphNode& node = m_graph.nodes[std::size_t(i)];
-        if (node.label.contains(text, Qt::CaseInsensitive) || node.subtitle.contains(text, Qt::CaseInsensitive)
-            || node.modulePath.contains(text, Qt::CaseInsensitive)) {
+        auto contains = [&text](const QStringList& list) {
+            return std::any_of(
+                list.begin(), list.end(), [&text](const QString& s) { return s.contains(text, Qt::CaseInsensitive); });
+        };
+        const bool direct = node.label.contains(text, Qt::CaseInsensitive)
+            || node.subtitle.contains(text, Qt::CaseInsensitive) || node.modulePath.contains(text, Qt::CaseInsensitive)
+            || contains(node.members);
+        // Nodes a delegate absorbed are found at the delegate call.
+        const bool absorbed = !direct && contains(node.absorbed);
+        if (direct || absorbed) {
             m_findPos = i;
             m_view->selectNodes({ i });
             showDetails();
             Q_EMIT nodesSelected();
+            if (absorbed)
+                setStatus(QStringLiteral("“%1” runs inside %2: press Enter or double-click the call to open it")
+                              .arg(text, node.loweredModule));
             return true;
         }
     }
-    m_status->setText(QStringLiteral("“%1” not found").arg(text));
+    setStatus(QStringLiteral("“%1” not found").arg(text));
     return false;
 }
 

@@ -48,17 +48,31 @@ public:
     [[nodiscard]] bool isBusy() const { return m_busy; }
     [[nodiscard]] GraphView* view() const { return m_view; }
     void focusFind();
+    /** Empties the Find box. */
+    void clearFilters() override;
+    /** The selected nodes for the clipboard: their details, or a JSON array of name, label, kind and handles. */
+    [[nodiscard]] QString selectedNodesText(bool json) const;
     /** Shows the nodes of a collapsed group (module path, or instruction range); re-lays out in the background. */
     void expandGroup(const QString& modulePath);
     /** Collapses every expanded group again. */
     void collapseAllGroups();
+    /**
+     * Shows the original program of one of the method's lowered modules (the nodes its delegate call stands for):
+     * double-click or Enter on a delegate call. Re-lays out in the background.
+     */
+    void openLoweredModule(const QString& name);
+    /** Back to the method's graph (from a lowered module's program or a delegate's inner graph). */
+    void closeLoweredModule();
+    /** The lowered module shown, or empty for the method's own graph. */
+    [[nodiscard]] const QString& loweredModule() const { return m_loweredModule; }
     [[nodiscard]] const QSet<QString>& expandedGroups() const { return m_expanded; }
     /** Selects the next node matching the find text; false when none. */
     bool findNext();
     /**
-     * Drills down into a delegate's inner graph (`delegate` indexes snapshot->delegates->delegates), laid out in the
-     * background; the method's graph comes back with closeDelegate() (the Back button). Double-clicking a delegate
-     * call does the same.
+     * Drills down into a delegate's inner graph, as decoded from its payload (`delegate` indexes
+     * snapshot->delegates->delegates), laid out in the background; the method's graph comes back with closeDelegate()
+     * (the Back button). Double-clicking a delegate call does the same when its dump has no original program for it
+     * (a .pte); otherwise the original program opens and a button switches between the two.
      */
     void openDelegate(int delegate);
     void closeDelegate();
@@ -77,6 +91,9 @@ Q_SIGNALS:
 private:
     void startLayout();
     void showDetails();
+    void setStatus(const QString& text);
+    /** Finds the other drill-down of what is being opened in the method's graph shown now. */
+    void findCounterpart(const QString& loweredModule, int delegate);
 
     GraphView* m_view = nullptr;
     QPlainTextEdit* m_details = nullptr;
@@ -84,7 +101,12 @@ private:
     QLabel* m_status = nullptr;
     QCheckBox* m_collapse = nullptr;
     QToolButton* m_back = nullptr;
+    QToolButton* m_switch = nullptr; ///< between a delegate's inner graph and its lowered module's original program
+    QString m_loweredModule;
     int m_delegate = -1;
+    /** The other drill-down of the delegate shown (its inner graph, or its original program), when known. */
+    QString m_counterpartModule;
+    int m_counterpartDelegate = -1;
     std::shared_ptr<const Snapshot> m_snapshot;
     QString m_method;
     QSet<QString> m_expanded;

@@ -31,8 +31,11 @@ InstructionsView::InstructionsView(QWidget* parent)
     il->setSpacing(2);
     auto* bar = new QHBoxLayout;
     bar->setContentsMargins(4, 2, 4, 0);
-    m_textFilter = filterEdit(this, QStringLiteral("instructionFilter"),
-        QStringLiteral("Filter: operator, kind, backend, id or debug handle (Ctrl+L)"));
+    m_textFilter =
+        filterEdit(this, QStringLiteral("instructionFilter"), QStringLiteral("Filter instructions (Ctrl+L)"));
+    m_textFilter->setToolTip(QStringLiteral("Shows the instructions whose operator, kind, backend, delegate debug id "
+                                            "or graph node name contains the text; a number also matches the "
+                                            "instruction id and debug handles"));
     m_kindFilter = new QComboBox(this);
     m_kindFilter->setObjectName(QStringLiteral("kindFilter"));
     m_kindFilter->addItem(QStringLiteral("Any kind"), -1);
@@ -40,11 +43,15 @@ InstructionsView::InstructionsView(QWidget* parent)
         m_kindFilter->addItem(QLatin1String(pte::instructionKindName(pte::InstructionKind(k))), k);
     m_operatorFilter = new QComboBox(this);
     m_operatorFilter->setObjectName(QStringLiteral("operatorFilter"));
-    m_operatorFilter->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    // The combos give way to the text filter in a narrow window (their lists still show whole names).
+    m_operatorFilter->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_operatorFilter->setMinimumContentsLength(10);
     m_backendFilter = new QComboBox(this);
     m_backendFilter->setObjectName(QStringLiteral("backendFilter"));
-    m_backendFilter->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_backendFilter->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_backendFilter->setMinimumContentsLength(8);
     m_kindFilter->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_textFilter->setMinimumWidth(m_textFilter->fontMetrics().averageCharWidth() * 18);
     m_handleFilter = filterEdit(this, QStringLiteral("handleFilter"), QStringLiteral("Debug handle"));
     m_handleFilter->setValidator(new QIntValidator(0, std::numeric_limits<int>::max(), m_handleFilter));
     m_handleFilter->setMaximumWidth(m_handleFilter->fontMetrics().averageCharWidth() * 16);
@@ -107,6 +114,11 @@ void InstructionsView::setMethod(std::shared_ptr<const Snapshot> snapshot, const
         m_table->fontMetrics().horizontalAdvance(widestId) + 2 * m_table->fontMetrics().averageCharWidth();
     if (m_table->columnWidth(InstructionModel::IdColumn) < idWidth)
         m_table->setColumnWidth(InstructionModel::IdColumn, idWidth);
+    // Named arguments are the longest text of a row: room for about 90 characters (the tooltip has them all).
+    m_table->resizeColumnToContents(InstructionModel::ArgumentsColumn);
+    const int argsWidth = m_table->fontMetrics().averageCharWidth() * 90;
+    if (m_table->columnWidth(InstructionModel::ArgumentsColumn) > argsWidth)
+        m_table->setColumnWidth(InstructionModel::ArgumentsColumn, argsWidth);
     updateCount();
 }
 

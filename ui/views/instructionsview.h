@@ -47,7 +47,7 @@ public:
     /** Focuses the text filter and selects its text (Ctrl+L). */
     void focusFilter();
     /** Clears every filter. */
-    void clearFilters();
+    void clearFilters() override;
 
 Q_SIGNALS:
     /** The selected rows changed (by the user or by select*()). */

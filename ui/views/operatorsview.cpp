@@ -21,9 +21,9 @@ OperatorsView::OperatorsView(QWidget* parent)
     auto* ol = new QVBoxLayout(this);
     ol->setContentsMargins(0, 0, 0, 0);
     ol->setSpacing(2);
-    auto* opFilter = filterEdit(this, QStringLiteral("operatorTextFilter"), QStringLiteral("Filter operators"));
-    connect(opFilter, &QLineEdit::textChanged, m_proxy, &TextFilterProxy::setFilterText);
-    ol->addWidget(opFilter);
+    m_filter = filterEdit(this, QStringLiteral("operatorTextFilter"), QStringLiteral("Filter operators"));
+    connect(m_filter, &QLineEdit::textChanged, m_proxy, &TextFilterProxy::setFilterText);
+    ol->addWidget(m_filter);
     m_table = makeTable(this, QStringLiteral("operatorsView"), m_proxy, QString() /* setContentState() */);
     ol->addWidget(m_table, 1);
 }
@@ -35,6 +35,8 @@ void OperatorsView::setSnapshot(std::shared_ptr<const Snapshot> snapshot)
     m_model->setSnapshot(std::move(snapshot));
     autoSize(m_table);
 }
+
+void OperatorsView::clearFilters() { m_filter->clear(); }
 
 void OperatorsView::setContentState(ContentState state)
 {

@@ -4,6 +4,8 @@
 
 #include "views/dockview.h"
 
+class QLineEdit;
+
 namespace pte::ui {
 
 class OperatorModel;
@@ -20,6 +22,7 @@ public:
     [[nodiscard]] QWidget* focusTarget() const override;
     void setSnapshot(std::shared_ptr<const Snapshot> snapshot) override;
     void setContentState(ContentState state) override;
+    void clearFilters() override;
 
     [[nodiscard]] TableView* table() const { return m_table; }
 
@@ -27,6 +30,7 @@ private:
     OperatorModel* m_model = nullptr;
     TextFilterProxy* m_proxy = nullptr;
     TableView* m_table = nullptr;
+    QLineEdit* m_filter = nullptr;
 };
 
 } // namespace pte::ui

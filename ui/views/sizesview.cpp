@@ -25,6 +25,9 @@ SizesView::SizesView(QWidget* parent)
     m_table = makeTable(sizesSplit, QStringLiteral("sizesView"), m_proxy, QString() /* setContentState() */);
     sizesSplit->addWidget(m_chart);
     sizesSplit->addWidget(m_table);
+    // The table's Details column says what each item is (and which blobs are shared): give it the larger part.
+    sizesSplit->setStretchFactor(0, 2);
+    sizesSplit->setStretchFactor(1, 3);
     setContent(sizesSplit);
 }
 

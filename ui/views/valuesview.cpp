@@ -55,6 +55,8 @@ void ValuesView::setContentState(ContentState state)
     m_table->setEmptyText(emptyTextFor(state, QStringLiteral("No value matches the filter")));
 }
 
+void ValuesView::clearFilters() { m_filter->clear(); }
+
 void ValuesView::selectValues(const std::vector<std::int32_t>& values)
 {
     QItemSelection selection;

@@ -26,6 +26,7 @@ public:
     [[nodiscard]] QWidget* focusTarget() const override;
     void setMethod(std::shared_ptr<const Snapshot> snapshot, const QString& method) override;
     void setContentState(ContentState state) override;
+    void clearFilters() override;
 
     [[nodiscard]] TableView* table() const { return m_table; }
     [[nodiscard]] ValueModel* model() const { return m_model; }

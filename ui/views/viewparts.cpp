@@ -55,7 +55,7 @@ void autoSize(QTableView* view)
             view->setColumnWidth(c, maxWidth);
 }
 
-QWidget* captioned(QWidget* parent, const QString& caption, QWidget* content)
+QWidget* captioned(QWidget* parent, const QString& caption, QWidget* content, QLabel** labelOut)
 {
     auto* w = new QWidget(parent);
     auto* l = new QVBoxLayout(w);
@@ -68,6 +68,8 @@ QWidget* captioned(QWidget* parent, const QString& caption, QWidget* content)
     label->setContentsMargins(4, 2, 4, 0);
     l->addWidget(label);
     l->addWidget(content, 1);
+    if (labelOut)
+        *labelOut = label;
     return w;
 }
 

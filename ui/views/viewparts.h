@@ -7,6 +7,7 @@
 #include <QString>
 
 class QAbstractItemModel;
+class QLabel;
 class QLineEdit;
 class QTableView;
 class QWidget;
@@ -23,8 +24,8 @@ TableView* makeTable(
     QWidget* parent, const QString& name, QAbstractItemModel* model, const QString& emptyText, bool sortable = true);
 /** Sizes the columns to their content (bounded sample of rows), none wider than 50 characters. */
 void autoSize(QTableView* view);
-/** `content` under a bold caption. */
-QWidget* captioned(QWidget* parent, const QString& caption, QWidget* content);
+/** `content` under a bold caption (the label in `*label` when given, to change its text later). */
+QWidget* captioned(QWidget* parent, const QString& caption, QWidget* content, QLabel** label = nullptr);
 /** A filter box with a clear button. */
 QLineEdit* filterEdit(QWidget* parent, const QString& name, const QString& placeholder);
 

@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <limits>
 #include <mutex>
+#include <set>
+#include <utility>
 
 #ifdef PTELENS_HAVE_GRAPHVIZ
 #include <graphviz/cgraph.h>
@@ -78,6 +80,7 @@ GraphLayout layeredLayout(const GraphData& g, const LayoutMetrics& m)
         edge.path.cubicTo(p0 + QPointF(0, dy), p1 - QPointF(0, dy), p1);
         edge.arrowFrom = p1 - QPointF(0, 1);
         edge.arrowTo = p1;
+        edge.throughMemory = e.throughMemory;
         out.edges.push_back(std::move(edge));
     }
     out.bounds = QRectF(0, 0, maxWidth, layers ? y.back() + layerHeight.back() : 0);
@@ -163,6 +166,10 @@ bool dotLayout(const GraphData& g, const LayoutMetrics& m, GraphLayout& out, con
     const double top = bb.UR.y;
     auto toScene = [top](pointf p) { return QPointF(p.x, top - p.y); };
     out.nodes.assign(g.nodes.size(), QRectF());
+    std::set<std::pair<int, int>> throughMemory;
+    for (const auto& e : g.edges)
+        if (e.throughMemory)
+            throughMemory.insert({ e.from, e.to });
     for (Agnode_t* n = agfstnode(graph); n; n = agnxtnode(graph, n)) {
         const char* name = agnameof(n);
         const std::size_t index = std::size_t(std::strtoull(name + 1, nullptr, 10));
@@ -180,6 +187,8 @@ bool dotLayout(const GraphData& g, const LayoutMetrics& m, GraphLayout& out, con
             if (bz.size < 1)
                 continue;
             GraphLayout::Edge edge;
+            edge.throughMemory =
+                !throughMemory.empty() && throughMemory.count({ int(index), std::atoi(agnameof(aghead(e)) + 1) }) > 0;
             edge.path.moveTo(toScene(bz.list[0]));
             for (int i = 1; i + 2 < bz.size; i += 3)
                 edge.path.cubicTo(toScene(bz.list[i]), toScene(bz.list[i + 1]), toScene(bz.list[i + 2]));

@@ -31,6 +31,7 @@ struct GraphLayout
         QPainterPath path;
         QPointF arrowFrom;
         QPointF arrowTo;
+        bool throughMemory = false; ///< GraphEdge::throughMemory of the edge drawn
     };
     std::vector<Edge> edges;
     QString engine; ///< "dot" or "layered"

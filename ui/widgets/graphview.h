@@ -12,11 +12,14 @@
 namespace pte::ui {
 
 class GraphNodeItem;
+class GraphOverview;
 
 /**
  * The diagram: one light item per node, one path per edge, in a QGraphicsScene (BSP-indexed, so
  * tens of thousands of items stay responsive). Ctrl+wheel or +/- zooms, drag pans, F fits.
- * Text is skipped when zoomed far out.
+ * Text is skipped when zoomed far out. A new graph opens fitted when its labels stay legible that way, else
+ * at a legible zoom at its top (the inputs); an overview in the corner then shows where the view is and moves
+ * it by click or drag. Edges through shared memory are dashed.
  */
 class GraphView : public QGraphicsView
 {
@@ -34,6 +37,13 @@ public:
 
     void zoomBy(double factor);
     void fitAll();
+    /** Fits when the labels stay legible, else shows the top of the graph at a legible zoom. */
+    void showStart();
+    /** The smallest zoom at which labels are drawn legibly. */
+    static constexpr double kLegibleScale = 0.8;
+    [[nodiscard]] double zoom() const { return transform().m11(); }
+    /** The overview (shown while the graph does not fit the view). */
+    [[nodiscard]] GraphOverview* overview() const { return m_overview; }
 
 Q_SIGNALS:
     void nodeSelectionChanged();
@@ -44,11 +54,39 @@ protected:
     void wheelEvent(QWheelEvent* event) override;
     void mouseDoubleClickEvent(QMouseEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
+    void paintEvent(QPaintEvent* event) override;
+    void focusInEvent(QFocusEvent* event) override;
+    void focusOutEvent(QFocusEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void scrollContentsBy(int dx, int dy) override;
 
 private:
     void updateRenderHints();
+    void updateOverview();
     std::vector<GraphNodeItem*> m_items;
+    GraphOverview* m_overview = nullptr;
     bool m_updatingSelection = false;
+};
+
+/** The overview of a GraphView: every node as a dot, the visible part as a frame; click or drag to move there. */
+class GraphOverview : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit GraphOverview(GraphView* view);
+    void setNodes(std::vector<QRectF> nodes, const QRectF& bounds);
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+
+private:
+    [[nodiscard]] QTransform toWidget() const;
+    void centerAt(const QPointF& pos);
+    GraphView* m_view;
+    std::vector<QRectF> m_nodes;
+    QRectF m_bounds;
 };
 
 } // namespace pte::ui

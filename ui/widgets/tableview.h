@@ -6,7 +6,11 @@
 
 namespace pte::ui {
 
-/** A QTableView that says why it is empty (a short text centred in the viewport) instead of showing nothing. */
+/**
+ * A QTableView that says why it is empty (a short text centred in the viewport) instead of showing nothing, and
+ * shows cut-off text in full as a tooltip: a cell or column header whose text is elided, and the empty text.
+ * Tooltips the model gives come first.
+ */
 class TableView : public QTableView
 {
     Q_OBJECT
@@ -19,6 +23,8 @@ public:
 
 protected:
     void paintEvent(QPaintEvent* event) override;
+    bool viewportEvent(QEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     QString m_emptyText;
