@@ -6,11 +6,14 @@ ASAN_DIR ?= build-asan
 JOBS ?= $(shell nproc)
 CORPUS_GUESS := $(abspath $(CURDIR)/../shared/fixtures)
 export PTELENS_CORPUS ?= $(if $(wildcard $(CORPUS_GUESS)),$(CORPUS_GUESS),)
+# ExecuTorch's own runtime for the `runtime` tests (skipped when it is missing).
+RUNNER_GUESS := $(abspath $(CURDIR)/../shared/tools/etrt_runner)
+export PTELENS_ET_RUNNER ?= $(if $(wildcard $(RUNNER_GUESS)),$(RUNNER_GUESS),)
 EXAMPLE ?= $(BUILD_DIR)/examples/example.etrecord
 # ccache, when installed, makes rebuilds in other checkouts (git worktrees) cheap; nothing depends on it.
 LAUNCHER := $(if $(shell command -v ccache 2>/dev/null),-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache,)
 
-.PHONY: all deps configure build run test test-asan format format-check bench clean fuzz
+.PHONY: all deps configure build run test test-asan format format-check bench clean fuzz operators-table
 
 all: build
 
@@ -58,6 +61,10 @@ bench: build
 	@$(BUILD_DIR)/bin/ptelens-cli bench
 	@if [ -x $(BUILD_DIR)/bin/bench_workbench ]; then QT_QPA_PLATFORM=offscreen $(BUILD_DIR)/bin/bench_workbench; \
 	else echo "bench_workbench was not built (needs PTELENS_BUILD_GUI, PTELENS_BUILD_BENCH and libbenchmark-dev)"; fi
+
+# docs/operators.md: every kernel of ExecuTorch's runtime, run with ptelens-emitted programs (needs the runner).
+operators-table: configure
+	@BUILD_DIR=$(BUILD_DIR) JOBS=$(JOBS) bash scripts/operators-table.sh
 
 clean:
 	@rm -rf $(BUILD_DIR) $(ASAN_DIR)

@@ -10,6 +10,14 @@ elseif(EXISTS "${PROJECT_SOURCE_DIR}/../shared/fixtures")
     get_filename_component(PTELENS_CORPUS_DEFAULT "${PROJECT_SOURCE_DIR}/../shared/fixtures" ABSOLUTE)
 endif()
 
+# ExecuTorch's runtime (etrt_runner) for the `runtime` tests: $PTELENS_ET_RUNNER, else ../shared/tools/etrt_runner.
+set(PTELENS_ET_RUNNER_DEFAULT "")
+if(DEFINED ENV{PTELENS_ET_RUNNER})
+    set(PTELENS_ET_RUNNER_DEFAULT "$ENV{PTELENS_ET_RUNNER}")
+elseif(EXISTS "${PROJECT_SOURCE_DIR}/../shared/tools/etrt_runner")
+    get_filename_component(PTELENS_ET_RUNNER_DEFAULT "${PROJECT_SOURCE_DIR}/../shared/tools/etrt_runner" ABSOLUTE)
+endif()
+
 function(pte_add_qtest name)
     cmake_parse_arguments(ARG "" "" "SOURCES;LIBS;LABELS" ${ARGN})
     add_executable(${name} ${ARG_SOURCES})
@@ -17,5 +25,5 @@ function(pte_add_qtest name)
     pte_set_warnings(${name})
     add_test(NAME ${name} COMMAND ${name})
     set_tests_properties(${name} PROPERTIES LABELS "${ARG_LABELS}" TIMEOUT 300
-        ENVIRONMENT "QT_QPA_PLATFORM=offscreen;PTELENS_CORPUS=${PTELENS_CORPUS_DEFAULT};PTELENS_TEST_DATA=${PROJECT_SOURCE_DIR}/tests/data;PTELENS_CLI=$<TARGET_FILE:ptelens-cli>;PTELENS_BUILD_DIR=${PROJECT_BINARY_DIR}")
+        ENVIRONMENT "QT_QPA_PLATFORM=offscreen;PTELENS_CORPUS=${PTELENS_CORPUS_DEFAULT};PTELENS_ET_RUNNER=${PTELENS_ET_RUNNER_DEFAULT};PTELENS_TEST_DATA=${PROJECT_SOURCE_DIR}/tests/data;PTELENS_CLI=$<TARGET_FILE:ptelens-cli>;PTELENS_BUILD_DIR=${PROJECT_BINARY_DIR}")
 endfunction()

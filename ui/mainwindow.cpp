@@ -11,6 +11,7 @@
 #include "views/delegatepayloadview.h"
 #include "views/delegatesview.h"
 #include "views/diagnosticsview.h"
+#include "views/diffwindow.h"
 #include "views/graphpanel.h"
 #include "views/instructionsview.h"
 #include "views/methodsview.h"
@@ -170,7 +171,7 @@ MainWindow::MainWindow(QWidget* parent)
     qApp->installEventFilter(this);
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() { delete m_diffWindow; }
 
 bool MainWindow::eventFilter(QObject* watched, QEvent* event)
 {
@@ -279,6 +280,11 @@ void MainWindow::createActions()
     m_exportMapsAction =
         file->addAction(QStringLiteral("E&xport Debug Maps…"), this, &MainWindow::exportDebugMapsDialog);
     m_exportMapsAction->setObjectName(QStringLiteral("exportMapsAction"));
+    file->addSeparator();
+    m_compareAction = file->addAction(QStringLiteral("Co&mpare with…"), this, &MainWindow::compareDialog);
+    m_compareAction->setObjectName(QStringLiteral("compareAction"));
+    m_compareAction->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+D")));
+    m_compareAction->setToolTip(QStringLiteral("Compare the open program with another .pte or graph dump"));
     file->addSeparator();
     auto* quit = file->addAction(QStringLiteral("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -512,6 +518,31 @@ void MainWindow::openDialog(bool append)
         addFiles(files);
     else
         openFiles(files);
+}
+
+void MainWindow::compareDialog()
+{
+    QSettings settings;
+    const QString dir = settings.value(QStringLiteral("lastDirectory")).toString();
+    const QString file = QFileDialog::getOpenFileName(this, QStringLiteral("Compare with"), dir, kFileFilter);
+    if (file.isEmpty())
+        return;
+    settings.setValue(QStringLiteral("lastDirectory"), QFileInfo(file).absolutePath());
+    compareWith(file);
+}
+
+DiffWindow* MainWindow::diffWindow() const { return m_diffWindow; }
+
+DiffWindow* MainWindow::compareWith(const QString& path)
+{
+    if (!m_diffWindow) {
+        m_diffWindow = new DiffWindow(nullptr);
+        m_diffWindow->setAttribute(Qt::WA_DeleteOnClose);
+    }
+    m_diffWindow->compareWith(m_document->snapshot(), path);
+    m_diffWindow->show();
+    m_diffWindow->activateWindow();
+    return m_diffWindow;
 }
 
 void MainWindow::addRecentFiles(const QStringList& paths)
@@ -751,6 +782,7 @@ void MainWindow::updateActions()
     m_exportMapsAction->setEnabled(!busy && m_document->hasDebugMaps());
     m_cancelAction->setEnabled(busy);
     m_addAction->setEnabled(!busy);
+    m_compareAction->setEnabled(!busy && m_document->snapshot() && !m_document->snapshot()->isEmpty());
 }
 
 void MainWindow::showMessage(const QString& text, bool error)

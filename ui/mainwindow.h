@@ -5,6 +5,7 @@
 #include "document/document.h"
 
 #include <QMainWindow>
+#include <QPointer>
 
 #include <optional>
 #include <vector>
@@ -21,6 +22,7 @@ namespace pte::ui {
 
 class DelegatePayloadView;
 class DelegatesView;
+class DiffWindow;
 class DiagnosticsView;
 class DockView;
 class GraphPanel;
@@ -69,6 +71,13 @@ public:
      * graph nodes. False when the diagnostic names none. Double-click or Enter in the Diagnostics view.
      */
     bool activateDiagnostic(int row);
+    /**
+     * Compares the open program with the one at `path` (a .pte or a graph dump) in the Diff window (File > Compare
+     * with…), which opens beside this one; a new comparison reuses it.
+     */
+    DiffWindow* compareWith(const QString& path);
+    /** The Diff window, or nullptr when none is open. */
+    [[nodiscard]] DiffWindow* diffWindow() const;
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -92,6 +101,7 @@ private:
     void addRecentFiles(const QStringList& paths);
     void rebuildRecentMenu();
     void openDialog(bool append);
+    void compareDialog();
     /** Asks for a file and saves there; true once the program is on disk. */
     bool saveDialog();
     /** Before the emitted program is thrown away: Save / Discard / Cancel. True to go on. */
@@ -132,6 +142,8 @@ private:
     QAction* m_addAction = nullptr;
     QAction* m_saveAction = nullptr;
     QAction* m_exportMapsAction = nullptr;
+    QAction* m_compareAction = nullptr;
+    QPointer<DiffWindow> m_diffWindow; ///< a top-level window of its own (deleted on close or with this one)
     QAction* m_emitAction = nullptr;
     QAction* m_cancelAction = nullptr;
     QAction* m_copyTextAction = nullptr;

@@ -4,6 +4,7 @@
 #include "mainwindow.h"
 #include "models/instructionmodel.h"
 #include "views/delegatepayloadview.h"
+#include "views/diffwindow.h"
 #include "views/graphpanel.h"
 #include "widgets/emitdialog.h"
 #include "widgets/icons.h"
@@ -15,8 +16,11 @@
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QPixmap>
+#include <QTabWidget>
 #include <QTableView>
 #include <QThread>
+
+#include <cstdio>
 
 namespace {
 
@@ -139,6 +143,33 @@ int takeScreenshots(pte::ui::MainWindow& window, const QStringList& files, const
     return 0;
 }
 
+/**
+ * Opens A, compares it with B in the Diff window, selects the first differing row and saves diff.png (the window),
+ * then diff-graphs.png, diff-constants.png and diff-delegates.png (the bottom tabs).
+ */
+int takeCompareScreenshots(pte::ui::MainWindow& window, const QString& a, const QString& b, const QString& dir)
+{
+    QDir().mkpath(dir);
+    window.openFiles({ a });
+    waitFor([&] { return idle(window); }, 120000);
+    pte::ui::DiffWindow* diff = window.compareWith(b);
+    diff->resize(1600, 1000);
+    waitFor([&] { return diff->comparison()->result() && diff->isIdle(); }, 120000);
+    waitFor([] { return false; }, 300);
+    if (!diff->comparison()->result()) {
+        std::fprintf(stderr, "ptelens: the comparison failed\n");
+        return 1;
+    }
+    diff->grab().save(dir + QStringLiteral("/diff.png"));
+    const char* const tabs[] = { "differences", "constants", "delegates", "graphs" };
+    for (int t = 0; t < diff->tabs()->count() && t < 4; ++t) {
+        diff->tabs()->setCurrentIndex(t);
+        waitFor([] { return false; }, 200);
+        diff->tabs()->grab().save(dir + QStringLiteral("/diff-%1.png").arg(QLatin1String(tabs[t])));
+    }
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -163,6 +194,9 @@ int main(int argc, char** argv)
     QCommandLineOption methodOption(
         QStringLiteral("method"), QStringLiteral("Show this method (with --screenshot)."), QStringLiteral("NAME"));
     methodOption.setFlags(QCommandLineOption::HiddenFromHelp);
+    QCommandLineOption compareOption(QStringLiteral("compare"),
+        QStringLiteral("Compare the two files given (A B) in the Diff window, A opened in the main window."));
+    parser.addOption(compareOption);
     QCommandLineOption sizeOption(QStringLiteral("size"), QStringLiteral("Window size for --screenshot (1600x1000)."),
         QStringLiteral("WxH"), QStringLiteral("1600x1000"));
     sizeOption.setFlags(QCommandLineOption::HiddenFromHelp);
@@ -177,6 +211,14 @@ int main(int argc, char** argv)
     parser.process(app);
 
     pte::ui::MainWindow window;
+    const bool compare = parser.isSet(compareOption);
+    if (compare && parser.positionalArguments().size() != 2) {
+        std::fprintf(stderr, "ptelens: --compare expects two files, A and B\n");
+        return 2;
+    }
+    if (compare && parser.isSet(screenshot))
+        return takeCompareScreenshots(
+            window, parser.positionalArguments().at(0), parser.positionalArguments().at(1), parser.value(screenshot));
     if (parser.isSet(screenshot)) {
         const QStringList wh = parser.value(sizeOption).split(QLatin1Char('x'));
         const QSize size(wh.value(0).toInt(), wh.value(1).toInt());
@@ -185,8 +227,15 @@ int main(int argc, char** argv)
             parser.isSet(delegateOption) ? parser.value(delegateOption).toInt() : -1);
     }
     window.show();
-    if (!parser.positionalArguments().isEmpty())
+    if (compare) {
+        const QString other = parser.positionalArguments().at(1);
+        QObject::connect(
+            window.document(), &pte::ui::Document::loadFinished, &window,
+            [&window, other] { window.compareWith(other); }, Qt::SingleShotConnection);
+        window.openFiles({ parser.positionalArguments().at(0) });
+    } else if (!parser.positionalArguments().isEmpty()) {
         window.openFiles(parser.positionalArguments());
+    }
     if (parser.isSet(emitOption))
         QObject::connect(window.document(), &pte::ui::Document::loadFinished, &window, [&window] {
             if (window.document()->canEmit())

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "pte/mappedfile.h"
 
+#include "pte/chunkreader.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -251,6 +253,46 @@ Result<void> writeFileAtomically(
         return fail(ErrorCode::Io, "cannot rename the temporary file onto " + path + ": " + msg);
     }
     return {};
+}
+
+ChunkReader::ChunkReader(Bytes bytes, std::size_t chunkSize)
+    : m_bytes(std::move(bytes))
+    , m_chunkSize(std::max<std::size_t>(chunkSize, 4096))
+{
+    // Views smaller than a chunk cost a page or two of memory: read them in place, without a system call.
+    off_t offset = 0;
+    if (m_bytes.size() > m_chunkSize && MappingRegistry::instance().origin(m_bytes.span(), &m_fd, &offset))
+        m_fileOffset = std::int64_t(offset);
+    else
+        m_fd = -1;
+}
+
+Result<std::span<const std::uint8_t>> ChunkReader::next()
+{
+    const std::uint64_t left = m_bytes.size() - m_position;
+    const auto n = std::size_t(std::min<std::uint64_t>(left, m_chunkSize));
+    if (n == 0)
+        return std::span<const std::uint8_t>();
+    if (m_fd < 0) {
+        const auto chunk = m_bytes.span().subspan(std::size_t(m_position), n);
+        m_position += n;
+        return chunk;
+    }
+    m_buffer.resize(m_chunkSize);
+    std::size_t done = 0;
+    while (done < n) {
+        const ssize_t r = ::pread(m_fd, m_buffer.data() + done, n - done, off_t(m_fileOffset + m_position + done));
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return fail(ErrorCode::Io,
+                "cannot read " + std::to_string(n) + " bytes at offset " + std::to_string(m_fileOffset + m_position)
+                    + " of a mapped file: " + (r == 0 ? std::string("unexpected end of file") : errnoText()),
+                std::uint64_t(m_fileOffset + m_position));
+        done += std::size_t(r);
+    }
+    m_position += n;
+    return std::span<const std::uint8_t>(m_buffer.data(), n);
 }
 
 Result<void> writeFileAtomically(const std::string& path, std::span<const std::uint8_t> data, SyncPolicy sync)

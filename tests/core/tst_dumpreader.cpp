@@ -319,7 +319,7 @@ private Q_SLOTS:
         QVERIFY(!x.sizes[0].isConcrete());
         QCOMPARE(x.sizes[0].expr, std::string("Mul(Integer(2), Symbol('s0', integer=True, positive=True))"));
         QCOMPARE(x.sizes[0].hint, std::optional<std::int64_t>(8));
-        QCOMPARE(ep->graph.tensorValues.at("view").sizes[0].expr, std::string("2*s0"));
+        QCOMPARE(ep->graph.tensorValues.at("view").sizes[0].expr, std::string("4*s0"));
         QCOMPARE(ep->graph.symIntValues.at("mul").hint, std::optional<std::int64_t>(16));
         QCOMPARE(ep->rangeConstraints.at("s0").minVal, std::optional<std::int64_t>(2));
         QCOMPARE(ep->rangeConstraints.at("s0").maxVal, std::optional<std::int64_t>(64));

@@ -4,6 +4,7 @@
 // builds a tiny exported-program dump the way torch.export writes the op (aten schema argument names, arguments at
 // their default omitted), emits it, writes and reads the .pte back, runs it on the reference runtime of the tests
 // and compares with values computed here from the op's PyTorch definition (rounded to float at each op's output).
+#include "dumpbuilder.h"
 #include "executiontestutils.h"
 #include "pte/dumpreader.h"
 #include "pte/emitter.h"
@@ -30,6 +31,7 @@ using pte::test::ReferenceRuntime;
 using pte::test::showValues;
 using pte::test::tensorArgJson;
 using pte::test::tensorMetaJson;
+using namespace pte::test;
 
 namespace {
 
@@ -40,177 +42,6 @@ namespace {
         QCOMPARE(int((out).dtype), int(dt));                                                                           \
         COMPARE_VALUES((out).values, expected);                                                                        \
     } while (false)
-
-// torch.export's serialized ScalarType codes.
-constexpr int kInt = 4;
-constexpr int kLong = 5;
-constexpr int kFloat = 7;
-constexpr int kBool = 12;
-
-// Argument values as torch.export serializes them.
-json T(const std::string& name) { return tensorArgJson(name); }
-json I(std::int64_t v) { return { { "as_int", v } }; }
-json F(double v) { return { { "as_float", v } }; }
-json B(bool v) { return { { "as_bool", v } }; }
-json S(const std::string& v) { return { { "as_string", v } }; }
-json None() { return { { "as_none", true } }; }
-json Dtype(int code) { return { { "as_scalar_type", code } }; }
-json Ints(std::vector<std::int64_t> v) { return { { "as_ints", v } }; }
-json Tensors(const std::vector<std::string>& names)
-{
-    json a = json::array();
-    for (const auto& n : names)
-        a.push_back({ { "name", n } });
-    return { { "as_tensors", a } };
-}
-json arg(const char* name, json value, int kind = 1)
-{
-    return { { "name", name }, { "arg", std::move(value) }, { "kind", kind } };
-}
-json kwarg(const char* name, json value) { return arg(name, std::move(value), 2); }
-
-double f32(double v) { return double(float(v)); }
-
-/** Deterministic float-representable values in [-scale, scale]. */
-std::vector<double> values(std::size_t n, std::uint32_t seed, double scale = 1.0)
-{
-    std::vector<double> v(n);
-    for (auto& x : v) {
-        seed = seed * 1664525u + 1013904223u;
-        x = f32((double((seed >> 9) % 2001) / 1000.0 - 1.0) * scale);
-    }
-    return v;
-}
-
-std::vector<double> map(const std::vector<double>& v, const std::function<double(double)>& f)
-{
-    std::vector<double> r(v.size());
-    for (std::size_t k = 0; k < v.size(); ++k)
-        r[k] = f32(f(v[k]));
-    return r;
-}
-
-/** A single-method exported program built node by node, as torch.export would write it. */
-class Dump
-{
-public:
-    void input(const std::string& name, std::vector<std::int64_t> shape, int dtype = kFloat)
-    {
-        m_inputs.push_back(tensorArgJson(name));
-        m_tv[name] = tensorMetaJson(std::move(shape), dtype);
-        m_inputSpecs.push_back({ { "user_input", { { "arg", tensorArgJson(name) } } } });
-    }
-    /** A parameter (or a persistent buffer) with its bytes in the dump's weights. */
-    void weight(const std::string& placeholder, const std::string& fqn, std::vector<std::int64_t> shape,
-        std::vector<double> data, bool parameter = true, int dtype = kFloat)
-    {
-        m_inputs.push_back(tensorArgJson(placeholder));
-        m_tv[placeholder] = tensorMetaJson(std::move(shape), dtype);
-        if (parameter)
-            m_inputSpecs.push_back(
-                { { "parameter", { { "arg", { { "name", placeholder } } }, { "parameter_name", fqn } } } });
-        else
-            m_inputSpecs.push_back({ { "buffer",
-                { { "arg", { { "name", placeholder } } }, { "buffer_name", fqn }, { "persistent", true } } } });
-        m_weights.push_back({ placeholder, fqn, parameter, dtype, std::move(data) });
-    }
-    /** A call_function node with one tensor output `name`. */
-    void node(const std::string& name, const std::string& target, json args, std::vector<std::int64_t> shape,
-        int dtype = kFloat)
-    {
-        m_tv[name] = tensorMetaJson(std::move(shape), dtype);
-        m_nodes.push_back({ { "name", name }, { "target", "torch.ops.aten." + target }, { "inputs", std::move(args) },
-            { "outputs", json::array({ tensorArgJson(name) }) }, { "metadata", json::object() } });
-    }
-    /** A node returning a tuple of tensors (one output entry each). */
-    void tupleNode(const std::string& name, const std::string& target, json args,
-        const std::vector<std::pair<std::string, std::vector<std::int64_t>>>& outs, int dtype = kFloat)
-    {
-        json o = json::array();
-        for (const auto& [n, shape] : outs) {
-            m_tv[n] = tensorMetaJson(shape, dtype);
-            o.push_back(tensorArgJson(n));
-        }
-        m_nodes.push_back({ { "name", name }, { "target", "torch.ops.aten." + target }, { "inputs", std::move(args) },
-            { "outputs", o }, { "metadata", json::object() } });
-    }
-    /** A node returning Tensor[] (split, unbind): one as_tensors output. */
-    void listNode(const std::string& name, const std::string& target, json args,
-        const std::vector<std::pair<std::string, std::vector<std::int64_t>>>& outs)
-    {
-        std::vector<std::string> names;
-        for (const auto& [n, shape] : outs) {
-            m_tv[n] = tensorMetaJson(shape);
-            names.push_back(n);
-        }
-        m_nodes.push_back({ { "name", name }, { "target", "torch.ops.aten." + target }, { "inputs", std::move(args) },
-            { "outputs", json::array({ Tensors(names) }) }, { "metadata", json::object() } });
-    }
-    void output(const std::string& name)
-    {
-        m_outputs.push_back(tensorArgJson(name));
-        m_outputSpecs.push_back({ { "user_output", { { "arg", tensorArgJson(name) } } } });
-    }
-    /** A buffer mutation output: `name` is the new value of buffer `fqn`. */
-    void mutation(const std::string& name, const std::string& fqn)
-    {
-        m_outputs.push_back(tensorArgJson(name));
-        m_outputSpecs.push_back({ { "buffer_mutation", { { "arg", { { "name", name } } }, { "buffer_name", fqn } } } });
-    }
-
-    Result<std::shared_ptr<ExportedProgram>> build(const std::string& label) const
-    {
-        json doc = { { "graph_module",
-                         { { "graph",
-                               { { "inputs", m_inputs }, { "outputs", m_outputs }, { "nodes", m_nodes },
-                                   { "tensor_values", m_tv }, { "sym_int_values", json::object() },
-                                   { "sym_bool_values", json::object() }, { "sym_float_values", json::object() },
-                                   { "custom_obj_values", json::object() }, { "is_single_tensor_return", false } } },
-                             { "signature", { { "input_specs", m_inputSpecs }, { "output_specs", m_outputSpecs } } },
-                             { "module_call_graph", json::array() }, { "metadata", json::object() } } },
-            { "opset_version", { { "aten", 10 } } }, { "range_constraints", json::object() },
-            { "schema_version", { { "major", 8 }, { "minor", 12 } } }, { "verifiers", json::array({ "ATEN" }) },
-            { "torch_version", "2.9.0" } };
-        PTE_TRY(auto ep, parseExportedProgramJson(doc.dump(), label + ".json"));
-        for (const auto& w : m_weights) {
-            WeightTensor t;
-            t.meta = ep->graph.tensorValues.at(w.placeholder);
-            const std::size_t es = w.dtype == kLong ? 8 : 4;
-            std::vector<std::uint8_t> bytes(w.data.size() * es);
-            for (std::size_t k = 0; k < w.data.size(); ++k) {
-                if (w.dtype == kLong) {
-                    const auto v = std::int64_t(w.data[k]);
-                    std::memcpy(bytes.data() + 8 * k, &v, 8);
-                } else {
-                    const auto f = float(w.data[k]);
-                    std::memcpy(bytes.data() + 4 * k, &f, 4);
-                }
-            }
-            t.data = Bytes::fromVector(std::move(bytes));
-            t.source = "test:" + w.fqn;
-            t.isParameter = w.parameter;
-            ep->weights[w.fqn] = std::move(t);
-        }
-        return ep;
-    }
-
-private:
-    struct Weight
-    {
-        std::string placeholder;
-        std::string fqn;
-        bool parameter;
-        int dtype;
-        std::vector<double> data;
-    };
-    json m_tv = json::object();
-    json m_nodes = json::array();
-    json m_inputs = json::array();
-    json m_inputSpecs = json::array();
-    json m_outputs = json::array();
-    json m_outputSpecs = json::array();
-    std::vector<Weight> m_weights;
-};
 
 /** An emitted program, its runtime (which keeps planned memory across calls) and the outputs of one call. */
 struct Ran
@@ -694,29 +525,22 @@ private Q_SLOTS:
     void adaptiveAvgPool2dOfIndivisibleSizes()
     {
         // [1, 1, 5, 7] -> [3, 3]: overlapping windows of different sizes. This stays _adaptive_avg_pool2d.out (as
-        // in ATen), which ExecuTorch's portable kernels do not implement: emitted with a warning.
+        // in ATen), which ExecuTorch's portable kernels implement.
         const auto z = values(35, 93);
         Dump d;
         d.input("z", { 1, 1, 5, 7 });
         d.node("adaptive_avg_pool2d", "adaptive_avg_pool2d.default",
             json::array({ arg("self", T("z")), arg("output_size", Ints({ 3, 3 })) }), { 1, 1, 3, 3 });
         d.output("adaptive_avg_pool2d");
-        auto r = emitRun(
-            d, "adaptive_odd", { HostTensor::floats({ 1, 1, 5, 7 }, z) }, {}, { "aten::_adaptive_avg_pool2d.out" });
+        auto r = emitRun(d, "adaptive_odd", { HostTensor::floats({ 1, 1, 5, 7 }, z) });
         QVERIFY_RESULT(r);
         COMPARE_OUTPUT(r->out.at(0), ScalarType::Float, ({ 1, 1, 3, 3 }), adaptivePool(z, 1, 5, 7, 3, 3));
         QCOMPARE(operatorsOf(*r), (std::vector<std::string> { "aten::_adaptive_avg_pool2d.out" }));
         const auto& coverage = r->emitted.output.methods.at("forward").kernelCoverage;
         QCOMPARE(coverage.size(), std::size_t(1));
         QCOMPARE(coverage[0].first, std::string("aten::_adaptive_avg_pool2d.out"));
-        QCOMPARE(coverage[0].second, false);
-        const auto& warnings = r->emitted.output.warnings;
-        QCOMPARE(warnings.size(), std::size_t(1));
-        QCOMPARE(int(warnings[0].severity), int(Severity::Warning));
-        QVERIFY2(warnings[0].message.find("adaptive_avg_pool2d to [3, 3]") != std::string::npos,
-            warnings[0].message.c_str());
-        QVERIFY2(warnings[0].message.find("portable kernels do not implement") != std::string::npos,
-            warnings[0].message.c_str());
+        QCOMPARE(coverage[0].second, true);
+        QVERIFY(r->emitted.output.warnings.empty());
     }
 
     void dropoutInEvalIsIdentity()
@@ -1317,8 +1141,9 @@ private Q_SLOTS:
     void layerNormAndBatchNormWithoutAffineOrStats()
     {
         // layer_norm(x, [3, 4]) with weight, bias and eps omitted (eps 1e-5); batch_norm in training mode
-        // without running statistics (track_running_stats=False) -> _native_batch_norm_legit.no_stats_out; and
-        // batch_norm in eval mode without weight and bias.
+        // without running statistics (track_running_stats=False), decomposed into var/mean/rsqrt... as torch does
+        // (the portable _native_batch_norm_legit.no_stats_out refuses every call); and batch_norm in eval mode
+        // without weight and bias.
         const auto x = values(24, 161, 2.0); // [2, 3, 4]
         Dump d;
         d.weight("b_rm", "bn.running_mean", { 3 }, { 0.5, -0.25, 0 }, false);
@@ -1372,7 +1197,9 @@ private Q_SLOTS:
         COMPARE_OUTPUT(r->out.at(1), ScalarType::Float, ({ 2, 3, 4 }), bn);
         COMPARE_OUTPUT(r->out.at(2), ScalarType::Float, ({ 2, 3, 4 }), bnEval);
         const auto ops = operatorsOf(*r);
-        QVERIFY(std::find(ops.begin(), ops.end(), "aten::_native_batch_norm_legit.no_stats_out") != ops.end());
+        QVERIFY(std::find(ops.begin(), ops.end(), "aten::_native_batch_norm_legit.no_stats_out") == ops.end());
+        QVERIFY(std::find(ops.begin(), ops.end(), "aten::var.correction_out") != ops.end());
+        QVERIFY(std::find(ops.begin(), ops.end(), "aten::_native_batch_norm_legit_no_training.out") != ops.end());
     }
 
     void factoryOnAnotherDeviceIsRefused()
@@ -1399,10 +1226,37 @@ private Q_SLOTS:
         QVERIFY2(out.error().message.find("zeros") != std::string::npos, out.error().message.c_str());
     }
 
-    void dropoutInTrainingBecomesNativeDropout()
+    void pointwiseSizesAreDerivedFromTheInputs()
     {
-        // dropout(x, 0.5, train=True) -> native_dropout.out(input, p, train, out0, out1 = the Bool mask): every
-        // element is either dropped (0) or kept and scaled by 1 / (1 - p) = 2; p = 1 drops everything.
+        // add(a [2, 3], b [3]) whose dump metadata says [3, 2]: emitted as the broadcast [2, 3] ExecuTorch derives,
+        // with an info diagnostic naming the node.
+        const auto a = values(6, 181);
+        const auto b = values(3, 182);
+        Dump d;
+        d.input("a", { 2, 3 });
+        d.input("b", { 3 });
+        d.node("add", "add.Tensor", json::array({ arg("self", T("a")), arg("other", T("b")) }), { 3, 2 });
+        d.output("add");
+        auto r = emitRun(d, "pointwise_sizes", { HostTensor::floats({ 2, 3 }, a), HostTensor::floats({ 3 }, b) });
+        QVERIFY_RESULT(r);
+        std::vector<double> sum(6);
+        for (std::size_t e = 0; e < 6; ++e)
+            sum[e] = f32(a[e] + b[e % 3]);
+        COMPARE_OUTPUT(r->out.at(0), ScalarType::Float, ({ 2, 3 }), sum);
+        const auto& warnings = r->emitted.output.warnings;
+        QCOMPARE(warnings.size(), std::size_t(1));
+        QCOMPARE(int(warnings[0].severity), int(Severity::Info));
+        QVERIFY2(warnings[0].message.find("node 'add'") != std::string::npos
+                && warnings[0].message.find("[3, 2]") != std::string::npos
+                && warnings[0].message.find("[2, 3]") != std::string::npos,
+            warnings[0].message.c_str());
+    }
+
+    void dropoutInTrainingIsDecomposed()
+    {
+        // dropout(x, 0.5, train=True) as torch decomposes native_dropout: rand > p is the mask, times x, times
+        // 1 / (1 - p) = 2 (the portable native_dropout.out does not scale): every element is either dropped (0) or
+        // kept and scaled; p = 1 drops everything.
         const auto x = values(64, 171);
         Dump d;
         d.input("x", { 8, 8 });
@@ -1414,7 +1268,9 @@ private Q_SLOTS:
         d.output("dropout_1");
         auto r = emitRun(d, "dropout_train", { HostTensor::floats({ 8, 8 }, x) });
         QVERIFY_RESULT(r);
-        QCOMPARE(operatorsOf(*r), (std::vector<std::string> { "aten::native_dropout.out" }));
+        QCOMPARE(operatorsOf(*r),
+            (std::vector<std::string> { "aten::rand.out", "aten::gt.Scalar_out", "aten::mul.out",
+                "aten::mul.Scalar_out", "aten::full_like.out" }));
         const auto& y = r->out.at(0).values;
         QCOMPARE(y.size(), x.size());
         std::size_t kept = 0;

@@ -3,6 +3,7 @@
 #include "referenceruntime.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -14,12 +15,82 @@ namespace pte::test {
 
 namespace {
 
+/** IEEE half <-> float (round to nearest even), as c10::Half converts. */
+float halfToFloat(std::uint16_t h)
+{
+    const std::uint32_t sign = std::uint32_t(h & 0x8000u) << 16;
+    std::uint32_t exp = (h >> 10) & 0x1fu;
+    std::uint32_t mant = h & 0x3ffu;
+    std::uint32_t bits = 0;
+    if (exp == 0x1f) {
+        bits = sign | 0x7f800000u | (mant << 13);
+    } else if (exp == 0) {
+        if (mant == 0) {
+            bits = sign;
+        } else { // subnormal: normalise
+            exp = 127 - 15 + 1;
+            while (!(mant & 0x400u)) {
+                mant <<= 1;
+                --exp;
+            }
+            bits = sign | (exp << 23) | ((mant & 0x3ffu) << 13);
+        }
+    } else {
+        bits = sign | ((exp + 127 - 15) << 23) | (mant << 13);
+    }
+    float f;
+    std::memcpy(&f, &bits, 4);
+    return f;
+}
+
+std::uint16_t floatToHalf(float f)
+{
+    std::uint32_t x;
+    std::memcpy(&x, &f, 4);
+    const std::uint16_t sign = std::uint16_t((x >> 16) & 0x8000u);
+    const std::uint32_t absx = x & 0x7fffffffu;
+    if (absx >= 0x7f800000u) // inf or nan
+        return std::uint16_t(sign | 0x7c00u | (absx > 0x7f800000u ? 0x200u : 0));
+    if (absx >= 0x477ff000u) // rounds to >= 65520: infinity
+        return std::uint16_t(sign | 0x7c00u);
+    if (absx < 0x38800000u) { // subnormal or zero in half
+        const float scaled = std::fabs(f) * 16777216.0f; // 2^24: one half subnormal step is 2^-24
+        return std::uint16_t(sign | std::uint16_t(std::nearbyint(scaled)));
+    }
+    const std::uint32_t mant = absx & 0x7fffffu;
+    std::uint32_t h = ((absx >> 23) - 127 + 15) << 10 | (mant >> 13);
+    const std::uint32_t rest = mant & 0x1fffu;
+    if (rest > 0x1000u || (rest == 0x1000u && (h & 1u)))
+        ++h;
+    return std::uint16_t(sign | h);
+}
+
+float bfloat16ToFloat(std::uint16_t b)
+{
+    const std::uint32_t bits = std::uint32_t(b) << 16;
+    float f;
+    std::memcpy(&f, &bits, 4);
+    return f;
+}
+
+std::uint16_t floatToBFloat16(float f)
+{
+    std::uint32_t x;
+    std::memcpy(&x, &f, 4);
+    if ((x & 0x7fffffffu) > 0x7f800000u)
+        return std::uint16_t((x >> 16) | 0x40u); // quiet NaN
+    const std::uint32_t rounding = 0x7fffu + ((x >> 16) & 1u);
+    return std::uint16_t((x + rounding) >> 16);
+}
+
 /** A tensor as the runtime holds it: element type, current sizes, and a data pointer into an arena,
  *  a constant copy, or nothing. Shared between value slots that alias it (MoveCall, et_view). */
 struct TensorState
 {
     ScalarType dtype = ScalarType::Float;
     std::vector<std::int64_t> sizes;
+    /** The order of the dimensions in memory, outermost first (ExecuTorch's dim order); empty = contiguous. */
+    std::vector<std::uint8_t> dimOrder;
     ShapeDynamism dynamism = ShapeDynamism::Static;
     std::uint8_t* data = nullptr;
     std::size_t capacity = 0; ///< bytes available at data
@@ -28,9 +99,34 @@ struct TensorState
     {
         return std::size_t(std::accumulate(sizes.begin(), sizes.end(), std::int64_t(1), std::multiplies<>()));
     }
+    [[nodiscard]] bool contiguous() const
+    {
+        for (std::size_t k = 0; k < dimOrder.size(); ++k)
+            if (dimOrder[k] != k)
+                return false;
+        return true;
+    }
+    /** Where element `i` (row-major over the sizes, as kernels index) lives in memory under the dim order. */
+    [[nodiscard]] std::size_t physical(std::size_t i) const
+    {
+        if (contiguous() || dimOrder.size() != sizes.size())
+            return i;
+        std::array<std::size_t, 16> stride {};
+        std::size_t st = 1;
+        for (std::size_t k = dimOrder.size(); k-- > 0;) {
+            stride[dimOrder[k]] = st;
+            st *= std::size_t(sizes[dimOrder[k]]);
+        }
+        std::size_t index = 0;
+        for (std::size_t k = sizes.size(); k-- > 0;) {
+            index += (i % std::size_t(sizes[k])) * stride[k];
+            i /= std::size_t(sizes[k]);
+        }
+        return index;
+    }
     [[nodiscard]] double get(std::size_t i) const
     {
-        const std::uint8_t* p = data + i * elementSize(dtype);
+        const std::uint8_t* p = data + physical(i) * elementSize(dtype);
         switch (dtype) {
         case ScalarType::Float: {
             float f;
@@ -57,13 +153,24 @@ struct TensorState
             return double(*p);
         case ScalarType::Char:
             return double(std::int8_t(*p));
+        case ScalarType::Short: {
+            std::int16_t v;
+            std::memcpy(&v, p, 2);
+            return double(v);
+        }
+        case ScalarType::Half:
+        case ScalarType::BFloat16: {
+            std::uint16_t v;
+            std::memcpy(&v, p, 2);
+            return dtype == ScalarType::Half ? halfToFloat(v) : bfloat16ToFloat(v);
+        }
         default:
             return std::nan("");
         }
     }
     void set(std::size_t i, double v)
     {
-        std::uint8_t* p = data + i * elementSize(dtype);
+        std::uint8_t* p = data + physical(i) * elementSize(dtype);
         switch (dtype) {
         case ScalarType::Float: {
             const float f = float(v);
@@ -92,6 +199,17 @@ struct TensorState
         case ScalarType::Char:
             *p = std::uint8_t(std::int8_t(v));
             break;
+        case ScalarType::Short: {
+            const auto x = std::int16_t(v);
+            std::memcpy(p, &x, 2);
+            break;
+        }
+        case ScalarType::Half:
+        case ScalarType::BFloat16: {
+            const std::uint16_t x = dtype == ScalarType::Half ? floatToHalf(float(v)) : floatToBFloat16(float(v));
+            std::memcpy(p, &x, 2);
+            break;
+        }
         default:
             break;
         }
@@ -108,6 +226,9 @@ bool supportedDtype(ScalarType t)
     case ScalarType::Bool:
     case ScalarType::Byte:
     case ScalarType::Char:
+    case ScalarType::Short:
+    case ScalarType::Half:
+    case ScalarType::BFloat16:
         return true;
     default:
         return false;
@@ -158,6 +279,44 @@ std::size_t broadcastIndex(
         stride *= size;
     }
     return index;
+}
+
+/** A reduction over `dims` (every dimension when empty): which dimensions it removes and its output shape (kept
+ *  as 1 with `keep`); nullopt when a dimension is out of range. */
+std::optional<std::pair<std::vector<bool>, std::vector<std::int64_t>>> reduction(
+    const std::vector<std::int64_t>& sizes, const std::vector<std::int64_t>& dims, bool keep)
+{
+    const auto rank = std::int64_t(sizes.size());
+    std::vector<bool> reduce(sizes.size(), dims.empty());
+    for (const auto d : dims) {
+        if (d < -rank || d >= rank)
+            return std::nullopt;
+        reduce[std::size_t((d + rank) % rank)] = true;
+    }
+    std::vector<std::int64_t> shape;
+    for (std::size_t k = 0; k < sizes.size(); ++k)
+        if (!reduce[k])
+            shape.push_back(sizes[k]);
+        else if (keep)
+            shape.push_back(1);
+    return std::pair { std::move(reduce), std::move(shape) };
+}
+
+/** sum over q < n of a[a0 + q * as] * b[b0 + q * bs], accumulated in the element type as the portable kernels do
+ *  (float sums in float, in order), so long sums round as they do on the runtime. */
+double dotProduct(const TensorState& a, std::size_t a0, std::size_t as, const TensorState& b, std::size_t b0,
+    std::size_t bs, std::size_t n)
+{
+    if (a.dtype == ScalarType::Float && b.dtype == ScalarType::Float) {
+        float acc = 0;
+        for (std::size_t q = 0; q < n; ++q)
+            acc += float(a.get(a0 + q * as)) * float(b.get(b0 + q * bs));
+        return acc;
+    }
+    double acc = 0;
+    for (std::size_t q = 0; q < n; ++q)
+        acc += a.get(a0 + q * as) * b.get(b0 + q * bs);
+    return acc;
 }
 
 /** Writes computed element values into a tensor (after all inputs were read, so outputs may alias inputs). */
@@ -219,6 +378,7 @@ class ReferenceRuntime::Impl
 public:
     const Program* program = nullptr;
     const ExecutionPlan* plan = nullptr;
+    const ExternalData* external = nullptr;
     std::vector<std::vector<std::uint8_t>> arenas;
     std::vector<std::vector<std::uint8_t>> constants; // owned copies, one per constant tensor value
     std::vector<Slot> initial;
@@ -229,6 +389,8 @@ public:
     Result<void> prepare();
     Result<void> execute();
     Result<void> kernel(const std::string& op, const std::vector<std::int32_t>& a);
+    /** The dim-order check every portable kernel makes (tensors_have_same_dim_order). */
+    Result<void> checkDimOrders(const std::string& op, const std::vector<std::int32_t>& a) const;
 
     std::string where() const { return "instruction " + std::to_string(pc); }
     Result<std::shared_ptr<TensorState>> tensor(std::int64_t id) const
@@ -368,12 +530,12 @@ Result<void> ReferenceRuntime::Impl::prepare()
         const std::string what = "value " + std::to_string(id);
         if (!supportedDtype(t->scalarType))
             return fail(ErrorCode::Unsupported, what + ": dtype not supported by the reference runtime");
-        for (std::size_t k = 0; k < t->dimOrder.size(); ++k)
-            if (t->dimOrder[k] != k)
-                return fail(ErrorCode::Unsupported, what + ": only contiguous dim orders are supported");
+        if (t->dimOrder.size() != t->sizes.size() || t->sizes.size() > 16)
+            return fail(ErrorCode::InvalidInput, what + ": the dim order does not match the rank");
         auto st = std::make_shared<TensorState>();
         st->dtype = t->scalarType;
         st->sizes.assign(t->sizes.begin(), t->sizes.end());
+        st->dimOrder = t->dimOrder;
         st->dynamism = t->shapeDynamism;
         const std::size_t nbytes = t->nbytes().value_or(0);
         if (t->allocationInfo) {
@@ -394,9 +556,22 @@ Result<void> ReferenceRuntime::Impl::prepare()
                     return fail(ErrorCode::InvalidInput, what + ": mutable data out of range");
                 std::memcpy(st->data, bytes.data(), nbytes);
             }
+        } else if (t->extraTensorInfo && t->extraTensorInfo->location == TensorDataLocation::External) {
+            // Bytes from the .ptd the runtime is given (its NamedDataMap), by fully qualified name.
+            const auto& fqn = t->extraTensorInfo->fullyQualifiedName;
+            const ExternalTensor* ext = nullptr;
+            if (external && fqn)
+                if (const auto found = external->tensors.find(*fqn); found != external->tensors.end())
+                    ext = &found->second;
+            if (!ext)
+                return fail(ErrorCode::InvalidInput,
+                    what + ": external constant '" + fqn.value_or("") + "' is not in the named data given");
+            if (ext->data.size() < nbytes)
+                return fail(ErrorCode::InvalidInput, what + ": external data shorter than the tensor");
+            constants.emplace_back(ext->data.data(), ext->data.data() + nbytes);
+            st->data = constants.back().data();
+            st->capacity = nbytes;
         } else if (t->dataBufferIdx > 0) {
-            if (t->extraTensorInfo && t->extraTensorInfo->location == TensorDataLocation::External)
-                return fail(ErrorCode::Unsupported, what + ": external constants are not supported");
             const Bytes bytes = constantData(*program, t->dataBufferIdx);
             if (bytes.size() < nbytes)
                 return fail(ErrorCode::InvalidInput, what + ": constant data shorter than the tensor");
@@ -415,10 +590,12 @@ ReferenceRuntime::ReferenceRuntime(std::unique_ptr<Impl> impl)
 
 ReferenceRuntime::~ReferenceRuntime() = default;
 
-Result<std::unique_ptr<ReferenceRuntime>> ReferenceRuntime::load(const Program& program, const std::string& method)
+Result<std::unique_ptr<ReferenceRuntime>> ReferenceRuntime::load(
+    const Program& program, const std::string& method, const ExternalData* external)
 {
     auto impl = std::make_unique<Impl>();
     impl->program = &program;
+    impl->external = external;
     impl->plan = program.method(method);
     if (!impl->plan)
         return fail(ErrorCode::InvalidInput, "no method '" + method + "'");
@@ -470,7 +647,9 @@ Result<std::vector<HostTensor>> ReferenceRuntime::run(const std::vector<HostTens
                 return fail(ErrorCode::InvalidInput, "output value " + std::to_string(id) + " has no memory");
             for (std::size_t e = 0; e < s.t->numel(); ++e)
                 h.values.push_back(s.t->get(e));
-        } else {
+        } else if (s.kind == ValueKind::String) {
+            h.text = s.s;
+        } else if (s.kind != ValueKind::Null) {
             PTE_TRY(const double v, d.scalar(id));
             h.dtype = s.kind == ValueKind::Double ? ScalarType::Double : ScalarType::Long;
             h.values = { v };
@@ -534,6 +713,63 @@ Result<void> ReferenceRuntime::Impl::execute()
             return fail(ErrorCode::Unsupported, where() + ": delegate calls are not supported");
         }
     }
+    return {};
+}
+
+namespace {
+
+bool isChannelsLast(const std::vector<std::uint8_t>& order)
+{
+    if (order.size() != 4 && order.size() != 5)
+        return false;
+    if (order[0] != 0 || order.back() != 1)
+        return false;
+    for (std::size_t k = 1; k + 1 < order.size(); ++k)
+        if (order[k] != k + 1)
+            return false;
+    return true;
+}
+
+} // namespace
+
+Result<void> ReferenceRuntime::Impl::checkDimOrders(const std::string& op, const std::vector<std::int32_t>& a) const
+{
+    // ExecuTorch's portable kernels accept their tensors only when all are in the contiguous dim order or all in the
+    // channels-last one ("N input tensors have different dim orders"); tensors of other ranks count too. A
+    // convolution checks its input against its output only (its weight and bias may differ).
+    std::vector<const TensorState*> tensors;
+    auto add = [&](std::int64_t id) {
+        if (id < 0 || std::size_t(id) >= slots.size())
+            return;
+        const Slot& s = slots[std::size_t(id)];
+        if (s.kind == ValueKind::Tensor && s.t) {
+            tensors.push_back(s.t.get());
+        } else if (s.kind == ValueKind::TensorList || s.kind == ValueKind::OptionalTensorList) {
+            for (const auto item : s.ids)
+                if (item >= 0 && std::size_t(item) < slots.size() && slots[std::size_t(item)].t)
+                    tensors.push_back(slots[std::size_t(item)].t.get());
+        }
+    };
+    if (op == "aten::convolution.out") {
+        if (a.size() > 9) {
+            add(a[0]);
+            add(a[9]);
+        }
+    } else {
+        for (const auto id : a)
+            add(id);
+    }
+    bool allContiguous = true;
+    bool allChannelsLast = true;
+    for (const auto* t : tensors) {
+        allContiguous = allContiguous && t->contiguous();
+        allChannelsLast = allChannelsLast && isChannelsLast(t->dimOrder);
+    }
+    if (tensors.size() >= 2 && !allContiguous && !allChannelsLast)
+        return fail(ErrorCode::InvalidInput,
+            where() + ": " + op + ": " + std::to_string(tensors.size())
+                + " input tensors have different dim orders (ExecuTorch's kernels need all contiguous or all "
+                  "channels-last)");
     return {};
 }
 
@@ -638,6 +874,7 @@ Result<void> ReferenceRuntime::Impl::kernel(const std::string& op, const std::ve
     const std::string overload = dot == std::string::npos ? std::string() : rest.substr(dot + 1);
 
     if (ns == "aten") {
+        PTE_CHECK(checkDimOrders(op, a));
         if (const auto it = kBinary.find(name); it != kBinary.end()) {
             // add/sub .out: [self, other, alpha, out, ret]; .Scalar_out likewise with a scalar other;
             // mul/div/compare .out and .Scalar_out / .Tensor_out: [self, other, out, ret].
@@ -685,6 +922,10 @@ Result<void> ReferenceRuntime::Impl::kernel(const std::string& op, const std::ve
             PTE_CHECK(need(4));
             return unary(arg(0), arg(2), [](double x) { return x; });
         }
+        if (op == "aten::alias_copy.out" || op == "aten::detach_copy.out" || op == "aten::lift_fresh_copy.out") {
+            PTE_CHECK(need(3)); // [self, out, ret]: a copy
+            return unary(arg(0), arg(1), [](double x) { return x; });
+        }
         if (op == "aten::copy_") { // [self, src, non_blocking, ret]
             PTE_CHECK(need(4));
             PTE_TRY(auto self, tensor(arg(0)));
@@ -704,6 +945,8 @@ Result<void> ReferenceRuntime::Impl::kernel(const std::string& op, const std::ve
             PTE_TRY(auto m1, tensor(arg(add ? 1 : 0)));
             PTE_TRY(auto m2, tensor(arg(add ? 2 : 1)));
             PTE_TRY(auto out, tensor(arg(add ? 5 : 2)));
+            if (m1->dtype != m2->dtype || m1->dtype != out->dtype) // as the portable kernels (tensors_have_same_dtype)
+                return fail(ErrorCode::InvalidInput, where() + ": " + op + ": the tensors do not have the same dtype");
             if (m1->sizes.size() != 2 || m2->sizes.size() != 2 || m1->sizes[1] != m2->sizes[0])
                 return fail(ErrorCode::InvalidInput, where() + ": " + op + ": matrix shapes do not match");
             const auto n = std::size_t(m1->sizes[0]);
@@ -728,9 +971,7 @@ Result<void> ReferenceRuntime::Impl::kernel(const std::string& op, const std::ve
             std::vector<double> r(n * m);
             for (std::size_t i = 0; i < n; ++i)
                 for (std::size_t j = 0; j < m; ++j) {
-                    double acc = 0;
-                    for (std::size_t q = 0; q < k; ++q)
-                        acc += m1->get(i * k + q) * m2->get(q * m + j);
+                    const double acc = dotProduct(*m1, i * k, 1, *m2, j, m, k);
                     r[i * m + j] =
                         alpha * acc + (bias ? beta * bias->get(broadcastIndex(shape, bias->sizes, i * m + j)) : 0);
                 }
@@ -864,6 +1105,15 @@ Result<void> ReferenceRuntime::Impl::kernel(const std::string& op, const std::ve
             PTE_TRY(bias, optionalTensor(arg(2)));
             if (in->sizes.size() < 2)
                 return fail(ErrorCode::InvalidInput, where() + ": batch norm input needs a channel dimension");
+            // As the portable kernel: the two statistics outputs are resized to [0] (they stay empty), and the
+            // input must be in the contiguous dim order.
+            PTE_TRY(auto saveMean, tensor(arg(8)));
+            PTE_TRY(auto saveInvstd, tensor(arg(9)));
+            PTE_CHECK(resize(*saveMean, { 0 }));
+            PTE_CHECK(resize(*saveInvstd, { 0 }));
+            if (!in->contiguous())
+                return fail(
+                    ErrorCode::InvalidInput, where() + ": " + op + ": the input is not in the contiguous dim order");
             const auto C = std::size_t(in->sizes[1]);
             std::size_t inner = 1;
             for (std::size_t k = 2; k < in->sizes.size(); ++k)
@@ -943,6 +1193,8 @@ Result<void> ReferenceRuntime::Impl::kernel(const std::string& op, const std::ve
             PTE_TRY(auto m1, tensor(arg(0)));
             PTE_TRY(auto m2, tensor(arg(1)));
             PTE_TRY(auto out, tensor(arg(2)));
+            if (m1->dtype != m2->dtype || m1->dtype != out->dtype)
+                return fail(ErrorCode::InvalidInput, where() + ": " + op + ": the tensors do not have the same dtype");
             if (m1->sizes.size() != 3 || m2->sizes.size() != 3 || m1->sizes[0] != m2->sizes[0]
                 || m1->sizes[2] != m2->sizes[1])
                 return fail(ErrorCode::InvalidInput, where() + ": bmm: batch matrix shapes do not match");
@@ -954,12 +1206,8 @@ Result<void> ReferenceRuntime::Impl::kernel(const std::string& op, const std::ve
             std::vector<double> r(b * n * m);
             for (std::size_t p = 0; p < b; ++p)
                 for (std::size_t i = 0; i < n; ++i)
-                    for (std::size_t j = 0; j < m; ++j) {
-                        double acc = 0;
-                        for (std::size_t q = 0; q < k; ++q)
-                            acc += m1->get((p * n + i) * k + q) * m2->get((p * k + q) * m + j);
-                        r[(p * n + i) * m + j] = acc;
-                    }
+                    for (std::size_t j = 0; j < m; ++j)
+                        r[(p * n + i) * m + j] = dotProduct(*m1, (p * n + i) * k, 1, *m2, p * k * m + j, m, k);
             store(*out, r);
             return {};
         }
@@ -1012,6 +1260,15 @@ Result<void> ReferenceRuntime::Impl::kernel(const std::string& op, const std::ve
             PTE_CHECK(resize(*out, size));
             for (std::size_t e = 0; e < out->numel(); ++e)
                 out->set(e, fill);
+            return {};
+        }
+        if (op == "aten::zeros.out" || op == "aten::ones.out") { // [size, out, ret]
+            PTE_CHECK(need(3));
+            PTE_TRY(const auto size, intList(arg(0)));
+            PTE_TRY(auto out, tensor(arg(1)));
+            PTE_CHECK(resize(*out, size));
+            for (std::size_t e = 0; e < out->numel(); ++e)
+                out->set(e, name == "ones" ? 1.0 : 0.0);
             return {};
         }
         if (op == "aten::full_like.out") { // [self, fill_value, memory_format?, out, ret]
@@ -1103,77 +1360,20 @@ Result<void> ReferenceRuntime::Impl::kernel(const std::string& op, const std::ve
             // out:          [input, weight?, bias?, running_mean, running_var, training, momentum, eps,
             //                out, save_mean, save_invstd, ret]
             // no_stats_out: [input, weight?, bias?, training, momentum, eps, out, save_mean, save_invstd, ret]
+            // The portable kernels compute batch norm for inference only, from the running statistics (training-mode
+            // batch norm is decomposed into primitive ops before emission, as torch's core decomposition does).
             const bool stats = overload == "out";
             PTE_CHECK(need(stats ? 12 : 10));
-            const std::size_t o = stats ? 2 : 0; // shift of the arguments after bias
-            PTE_TRY(auto in, tensor(arg(0)));
-            std::shared_ptr<TensorState> weight;
-            std::shared_ptr<TensorState> bias;
-            std::shared_ptr<TensorState> runMean;
-            std::shared_ptr<TensorState> runVar;
-            PTE_TRY(weight, optionalTensor(arg(1)));
-            PTE_TRY(bias, optionalTensor(arg(2)));
-            if (stats) {
-                {
-                    PTE_TRY(runMean, tensor(arg(3)));
-                }
-                {
-                    PTE_TRY(runVar, tensor(arg(4)));
-                }
-            }
-            PTE_TRY(const double training, scalar(arg(3 + o)));
-            PTE_TRY(const double momentum, scalar(arg(4 + o)));
-            PTE_TRY(const double eps, scalar(arg(5 + o)));
-            PTE_TRY(auto out, tensor(arg(6 + o)));
-            PTE_TRY(auto saveMean, tensor(arg(7 + o)));
-            PTE_TRY(auto saveInvstd, tensor(arg(8 + o)));
-            if (in->sizes.size() < 2)
-                return fail(ErrorCode::InvalidInput, where() + ": batch norm input needs a channel dimension");
-            const auto C = std::size_t(in->sizes[1]);
-            std::size_t inner = 1;
-            for (std::size_t k = 2; k < in->sizes.size(); ++k)
-                inner *= std::size_t(in->sizes[k]);
-            const std::size_t count = in->numel() / std::max<std::size_t>(C, 1);
-            if (training == 0 && !stats)
-                return fail(ErrorCode::InvalidInput, where() + ": evaluation batch norm without running statistics");
-            std::vector<double> mean(C, 0.0);
-            std::vector<double> var(C, 0.0);
-            for (std::size_t c = 0; c < C; ++c) {
-                if (training == 0) {
-                    mean[c] = runMean->get(c);
-                    var[c] = runVar->get(c);
-                    continue;
-                }
-                for (std::size_t e = 0; e < in->numel(); ++e)
-                    if ((e / inner) % C == c)
-                        mean[c] += in->get(e) / double(count);
-                for (std::size_t e = 0; e < in->numel(); ++e)
-                    if ((e / inner) % C == c)
-                        var[c] += (in->get(e) - mean[c]) * (in->get(e) - mean[c]) / double(count);
-            }
-            PTE_CHECK(resize(*out, in->sizes));
-            PTE_CHECK(resize(*saveMean, { training != 0 ? std::int64_t(C) : 0 }));
-            PTE_CHECK(resize(*saveInvstd, { training != 0 ? std::int64_t(C) : 0 }));
-            std::vector<double> r(in->numel());
-            for (std::size_t e = 0; e < r.size(); ++e) {
-                const std::size_t c = (e / inner) % C;
-                r[e] = (in->get(e) - mean[c]) / std::sqrt(var[c] + eps) * (weight ? weight->get(c) : 1.0)
-                    + (bias ? bias->get(c) : 0.0);
-            }
-            store(*out, r);
-            if (training != 0) {
-                for (std::size_t c = 0; c < C; ++c) {
-                    saveMean->set(c, mean[c]);
-                    saveInvstd->set(c, 1.0 / std::sqrt(var[c] + eps));
-                    if (stats) { // running statistics: momentum update, the variance unbiased
-                        runMean->set(c, (1 - momentum) * runMean->get(c) + momentum * mean[c]);
-                        runVar->set(c,
-                            (1 - momentum) * runVar->get(c)
-                                + momentum * var[c] * double(count) / double(std::max<std::size_t>(count - 1, 1)));
-                    }
-                }
-            }
-            return {};
+            PTE_TRY(const double training, scalar(arg(stats ? 5 : 3)));
+            if (training != 0)
+                return fail(
+                    ErrorCode::InvalidInput, where() + ": " + op + ": Portable kernels only support inference mode!");
+            if (!stats)
+                return fail(ErrorCode::InvalidInput,
+                    where() + ": " + op + ": running_mean & running_var must be provided during inference!");
+            std::vector<std::int32_t> b = a;
+            b.erase(b.begin() + 5); // the no_training kernel takes the same arguments without `training`
+            return kernel("aten::_native_batch_norm_legit_no_training.out", b);
         }
         if (op == "aten::split_copy.Tensor_out" || op == "aten::split_with_sizes_copy.out"
             || op == "aten::unbind_copy.int_out") {
@@ -1424,20 +1624,11 @@ Result<void> ReferenceRuntime::Impl::kernel(const std::string& op, const std::ve
                     PTE_TRY(dims, intList(arg(1)));
                 }
             }
-            const auto rank = std::int64_t(self->sizes.size());
-            std::vector<bool> reduce(self->sizes.size(), dims.empty());
-            for (auto d : dims) {
-                if (d < -rank || d >= rank)
-                    return fail(ErrorCode::InvalidInput, where() + ": " + op + ": dimension out of range");
-                reduce[std::size_t((d + rank) % rank)] = true;
-            }
-            std::vector<std::int64_t> shape;
-            for (std::size_t k = 0; k < self->sizes.size(); ++k)
-                if (!reduce[k])
-                    shape.push_back(self->sizes[k]);
-                else if (keep != 0)
-                    shape.push_back(1);
-            PTE_CHECK(resize(*out, shape));
+            const auto red = reduction(self->sizes, dims, keep != 0);
+            if (!red)
+                return fail(ErrorCode::InvalidInput, where() + ": " + op + ": dimension out of range");
+            const std::vector<bool>& reduce = red->first;
+            PTE_CHECK(resize(*out, red->second));
             std::vector<double> acc(out->numel(), mean || sum ? 0.0 : -INFINITY);
             std::vector<double> where_(out->numel(), -1);
             std::vector<std::size_t> count(out->numel(), 0);
@@ -1471,6 +1662,56 @@ Result<void> ReferenceRuntime::Impl::kernel(const std::string& op, const std::ve
                     mean                        ? acc[e] / double(std::max<std::size_t>(count[e], 1))
                         : sum || name == "amax" ? acc[e]
                                                 : where_[e]);
+            return {};
+        }
+        if (op == "aten::var.correction_out" || op == "aten::var.out") {
+            // var.correction_out: [self, dim?, correction?, keepdim, out, ret] (correction None = 1);
+            // var.out: [self, dim?, unbiased, keepdim, out, ret]. Over every dimension when dim is None.
+            PTE_CHECK(need(6));
+            PTE_TRY(auto self, tensor(arg(0)));
+            double correction = 1;
+            if (!isNull(arg(2))) {
+                PTE_TRY(correction, scalar(arg(2)));
+            }
+            PTE_TRY(const double keep, scalar(arg(3)));
+            PTE_TRY(auto out, tensor(arg(4)));
+            std::vector<std::int64_t> dims;
+            if (!isNull(arg(1))) {
+                PTE_TRY(dims, intList(arg(1)));
+            }
+            const auto red = reduction(self->sizes, dims, keep != 0);
+            if (!red)
+                return fail(ErrorCode::InvalidInput, where() + ": " + op + ": dimension out of range");
+            const std::vector<bool>& reduce = red->first;
+            PTE_CHECK(resize(*out, red->second));
+            // index of each input element's output element
+            std::vector<std::size_t> to(self->numel());
+            for (std::size_t e = 0; e < to.size(); ++e) {
+                std::size_t rest = e, index = 0, stride = 1;
+                for (std::size_t k = self->sizes.size(); k-- > 0;) {
+                    const std::size_t coord = rest % std::size_t(self->sizes[k]);
+                    rest /= std::size_t(self->sizes[k]);
+                    if (reduce[k])
+                        continue;
+                    index += coord * stride;
+                    stride *= std::size_t(self->sizes[k]);
+                }
+                to[e] = index;
+            }
+            std::vector<double> mean(out->numel(), 0.0), sq(out->numel(), 0.0);
+            std::vector<double> count(out->numel(), 0.0);
+            for (std::size_t e = 0; e < to.size(); ++e) {
+                mean[to[e]] += self->get(e);
+                count[to[e]] += 1;
+            }
+            for (std::size_t k = 0; k < mean.size(); ++k)
+                mean[k] /= std::max(count[k], 1.0);
+            for (std::size_t e = 0; e < to.size(); ++e)
+                sq[to[e]] += (self->get(e) - mean[to[e]]) * (self->get(e) - mean[to[e]]);
+            std::vector<double> r(out->numel());
+            for (std::size_t k = 0; k < r.size(); ++k)
+                r[k] = sq[k] / std::max(count[k] - correction, 0.0);
+            store(*out, r);
             return {};
         }
         if (op == "aten::constant_pad_nd.out") { // [self, pad, value, out, ret]; pad pairs from the last dimension
@@ -1588,6 +1829,20 @@ Result<void> ReferenceRuntime::Impl::kernel(const std::string& op, const std::ve
             }
             return {};
         }
+        if (op == "aten::rand.out") { // [size, out, ret]: uniform in [0, 1) from a fixed xorshift sequence
+            PTE_CHECK(need(3));
+            PTE_TRY(const auto size, intList(arg(0)));
+            PTE_TRY(auto out, tensor(arg(1)));
+            PTE_CHECK(resize(*out, size));
+            std::uint32_t state = 2463534242u;
+            for (std::size_t e = 0; e < out->numel(); ++e) {
+                state ^= state << 13;
+                state ^= state >> 17;
+                state ^= state << 5;
+                out->set(e, double(state) / 4294967296.0);
+            }
+            return {};
+        }
         if (op == "aten::sym_size.int") { // [self, dim, ret]
             PTE_CHECK(need(3));
             PTE_TRY(auto self, tensor(arg(0)));
@@ -1598,15 +1853,20 @@ Result<void> ReferenceRuntime::Impl::kernel(const std::string& op, const std::ve
             return {};
         }
     } else if (ns == "dim_order_ops") {
-        if (op == "dim_order_ops::_to_dim_order_copy.out") { // [self, non_blocking, dim_order?, out, ret]
+        if (op == "dim_order_ops::_to_dim_order_copy.out" || op == "dim_order_ops::_clone_dim_order.out") {
+            // [self, non_blocking, dim_order?, out, ret]
             PTE_CHECK(need(5));
             PTE_TRY(auto self, tensor(arg(0)));
             PTE_TRY(auto out, tensor(arg(3)));
             if (!isNull(arg(2))) {
+                // The given dim order must be the out tensor's.
                 PTE_TRY(const auto order, intList(arg(2)));
-                for (std::size_t k = 0; k < order.size(); ++k)
-                    if (order[k] != std::int64_t(k) || order.size() != self->sizes.size())
-                        return fail(ErrorCode::Unsupported, where() + ": only contiguous dim orders are supported");
+                std::vector<std::uint8_t> expected = out->dimOrder;
+                if (expected.empty())
+                    for (std::size_t k = 0; k < out->sizes.size(); ++k)
+                        expected.push_back(std::uint8_t(k));
+                if (order != std::vector<std::int64_t>(expected.begin(), expected.end()))
+                    return fail(ErrorCode::InvalidInput, where() + ": the dim_order argument is not the out tensor's");
             }
             // The element type changes to the out tensor's; float to integer truncates toward zero.
             return gather(*self, *out, self->sizes, [](std::size_t e) { return e; });

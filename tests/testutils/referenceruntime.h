@@ -3,6 +3,7 @@
 #pragma once
 
 #include "pte/program.h"
+#include "pte/ptereader.h"
 #include "pte/result.h"
 
 #include <cstdint>
@@ -18,6 +19,7 @@ struct HostTensor
     ScalarType dtype = ScalarType::Float;
     std::vector<std::int64_t> sizes;
     std::vector<double> values; ///< element values, whatever the dtype (exact for the small ints tests use)
+    std::string text; ///< a String output's value (then no values)
 
     static HostTensor floats(std::vector<std::int64_t> sizes, std::vector<double> values)
     {
@@ -41,8 +43,10 @@ struct HostTensor
 class ReferenceRuntime
 {
 public:
-    /** Prepares `method` of `program` (which must outlive the runtime). */
-    static Result<std::unique_ptr<ReferenceRuntime>> load(const Program& program, const std::string& method);
+    /** Prepares `method` of `program` (which must outlive the runtime); EXTERNAL constants come from `external`
+     *  (a .ptd, as the runtime's named data map), which must outlive the runtime too. */
+    static Result<std::unique_ptr<ReferenceRuntime>> load(
+        const Program& program, const std::string& method, const ExternalData* external = nullptr);
 
     ~ReferenceRuntime();
     ReferenceRuntime(const ReferenceRuntime&) = delete;

@@ -52,13 +52,21 @@ public:
         setToolTip(node.subtitle.isEmpty() ? node.label : node.label + QLatin1Char('\n') + node.subtitle);
     }
     int index() const { return m_index; }
+    /** Overrides the kind's fill (an invalid colour restores it). */
+    void setFill(const QColor& fill)
+    {
+        m_fill = fill;
+        update();
+    }
+    const QColor& fill() const { return m_fill; }
     QRectF boundingRect() const override { return m_rect.adjusted(-2, -2, 2, 2); }
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*) override
     {
         const double lod = option->levelOfDetailFromTransform(painter->worldTransform());
         const bool selected = isSelected();
         painter->setPen(QPen(selected ? QColor(0xe6, 0x7e, 0x00) : QColor(0x60, 0x70, 0x85), selected ? 3.0 : 1.0));
-        painter->setBrush(selected ? fillFor(m_kind).darker(112) : fillFor(m_kind));
+        const QColor fill = m_fill.isValid() ? m_fill : fillFor(m_kind);
+        painter->setBrush(selected ? fill.darker(112) : fill);
         if (lod < 0.25) {
             painter->drawRect(m_rect);
             return;
@@ -95,6 +103,7 @@ private:
     QString m_label;
     QString m_subtitle;
     GraphNode::Kind m_kind;
+    QColor m_fill;
 };
 
 GraphView::GraphView(QWidget* parent)
@@ -236,6 +245,17 @@ void GraphView::selectNodes(const std::vector<int>& nodes)
         centerOn(r.center());
         updateOverview();
     }
+}
+
+void GraphView::setNodeFills(const std::vector<QColor>& fills)
+{
+    for (std::size_t i = 0; i < m_items.size(); ++i)
+        m_items[i]->setFill(i < fills.size() ? fills[i] : QColor());
+}
+
+QColor GraphView::nodeFill(int node) const
+{
+    return node >= 0 && std::size_t(node) < m_items.size() ? m_items[std::size_t(node)]->fill() : QColor();
 }
 
 std::vector<int> GraphView::selectedNodes() const

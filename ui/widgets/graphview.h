@@ -5,6 +5,7 @@
 #include "models/graphbuilder.h"
 #include "widgets/graphlayouter.h"
 
+#include <QColor>
 #include <QGraphicsView>
 
 #include <vector>
@@ -33,6 +34,11 @@ public:
     /** Selects these nodes (replacing the selection) and centres the first; emits nothing. */
     void selectNodes(const std::vector<int>& nodes);
     [[nodiscard]] std::vector<int> selectedNodes() const;
+    /** Fills node i with fills[i] instead of its kind's colour (invalid or missing entries: the kind's); the Diff
+     *  window colours nodes by change. */
+    void setNodeFills(const std::vector<QColor>& fills);
+    /** The fill set by setNodeFills for node i (invalid when it has its kind's colour). */
+    [[nodiscard]] QColor nodeFill(int node) const;
     [[nodiscard]] int nodeCount() const { return int(m_items.size()); }
 
     void zoomBy(double factor);

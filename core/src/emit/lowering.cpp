@@ -480,6 +480,92 @@ std::vector<std::int64_t> contiguousStrides(const std::vector<std::int32_t>& siz
     return strides;
 }
 
+/** How an operator's out tensor gets its dim order in ExecuTorch's edge dialect, where every node's metadata is
+ *  re-derived by running the op's meta function on its inputs (to_edge), not copied from the exported graph. */
+enum class LayoutRule : std::uint8_t
+{
+    Contiguous, ///< a new contiguous tensor (copies of views, matmuls, reductions, most other ops)
+    KeepInput, ///< the layout of the first tensor input (pointwise ops, convolution, pooling, batch norm...)
+    DimOrderArg, ///< dim_order_ops: the `dim_order` argument, or the input's when it is None
+    MemoryFormatArg, ///< clone: the `memory_format` argument (contiguous), or the input's (preserve / None)
+};
+
+LayoutRule layoutRule(const OpSchema& s)
+{
+    // Ops whose PyTorch meta function keeps the memory format of their input (TensorIterator pointwise ops, and
+    // those that allocate with the input's suggested memory format). Everything else writes contiguous tensors;
+    // in particular every *_copy of a view op is `view(...).clone(contiguous_format)`.
+    static const std::unordered_set<std::string_view> kKeep = { "abs", "acos", "acosh", "add", "asin", "asinh", "atan",
+        "atan2", "atanh", "bitwise_and", "bitwise_left_shift", "bitwise_not", "bitwise_or", "bitwise_right_shift",
+        "bitwise_xor", "ceil", "clamp", "copy", "copy_", "cos", "cosh", "div", "elu", "eq", "erf", "exp", "expm1",
+        "fill", "floor", "floor_divide", "fmod", "ge", "gelu", "gt", "hardtanh", "isinf", "isnan", "le", "leaky_relu",
+        "lift_fresh_copy", "log", "log10", "log1p", "log2", "logical_and", "logical_not", "logical_or", "logical_xor",
+        "logit", "lt", "masked_fill", "maximum", "minimum", "mul", "ne", "neg", "pow", "reciprocal", "relu",
+        "remainder", "round", "rsqrt", "rsub", "sigmoid", "sign", "sin", "sinh", "sqrt", "sub", "tan", "tanh", "trunc",
+        "where", "convolution", "_native_batch_norm_legit_no_training", "max_pool2d_with_indices", "avg_pool2d",
+        "_adaptive_avg_pool2d", "native_dropout", "full_like", "constant_pad_nd", "upsample_nearest2d",
+        "upsample_bilinear2d", "_to_copy", "scalar_tensor", "glu", "_conj_physical" };
+    if (s.ns == "dim_order_ops")
+        return LayoutRule::DimOrderArg;
+    if (s.ns == "aten" && s.name == "clone")
+        return LayoutRule::MemoryFormatArg;
+    if (s.ns == "aten" && kKeep.count(s.name))
+        return LayoutRule::KeepInput;
+    return LayoutRule::Contiguous;
+}
+
+/** A pointwise op: its output has the broadcast shape of its tensor inputs (among the KeepInput ops, not those
+ *  computing a new shape: convolution, pooling, padding, upsampling, glu...). */
+bool isPointwise(const OpSchema& s)
+{
+    static const std::unordered_set<std::string_view> kShaped = { "convolution", "_native_batch_norm_legit_no_training",
+        "max_pool2d_with_indices", "avg_pool2d", "_adaptive_avg_pool2d", "constant_pad_nd", "upsample_nearest2d",
+        "upsample_bilinear2d", "scalar_tensor", "glu", "copy_" };
+    return layoutRule(s) == LayoutRule::KeepInput && !kShaped.count(s.name);
+}
+
+/** Numpy broadcasting of two shapes; nullopt when they do not broadcast. */
+std::optional<std::vector<std::int32_t>> broadcastShapes(
+    const std::vector<std::int32_t>& a, const std::vector<std::int32_t>& b)
+{
+    const std::size_t n = std::max(a.size(), b.size());
+    std::vector<std::int32_t> out(n, 1);
+    for (std::size_t k = 0; k < n; ++k) {
+        const std::int32_t x = k + a.size() < n ? 1 : a[k + a.size() - n];
+        const std::int32_t y = k + b.size() < n ? 1 : b[k + b.size() - n];
+        if (x != y && x != 1 && y != 1)
+            return std::nullopt;
+        out[k] = x == 1 ? y : x;
+    }
+    return out;
+}
+
+bool isIdentity(const std::vector<std::uint8_t>& order, std::size_t rank)
+{
+    if (order.size() != rank)
+        return false;
+    for (std::size_t k = 0; k < rank; ++k)
+        if (order[k] != k)
+            return false;
+    return true;
+}
+
+std::string showSizes(const std::vector<std::int32_t>& sizes)
+{
+    std::string s = "[";
+    for (std::size_t k = 0; k < sizes.size(); ++k)
+        s += (k ? ", " : "") + std::to_string(sizes[k]);
+    return s + "]";
+}
+
+std::string showOrder(const std::vector<std::uint8_t>& order)
+{
+    std::string s = "[";
+    for (std::size_t k = 0; k < order.size(); ++k)
+        s += (k ? ", " : "") + std::to_string(order[k]);
+    return s + "]";
+}
+
 class Lowering
 {
 public:
@@ -539,6 +625,16 @@ private:
     Result<void> lowerOp(const ResolvedTarget& r, const Node& n);
     Result<void> emitKernel(const OpSchema& schema, ArgMap given, const std::vector<int>& outs, const Node& n,
         const std::string& origin = {});
+    /** Gives the out tensors of a kernel call the dim order ExecuTorch derives (LayoutRule) and, for pointwise ops,
+     *  the broadcast shape of their inputs, reporting graph values whose dump metadata says otherwise. */
+    void deriveLayouts(const LInstr& in, const Node& n);
+    void info(const Node& n, const std::string& msg);
+    /** The dim_order argument ExecuTorch's MemoryFormatOpsPass makes of the node's memory_format (torch serde codes):
+     *  absent or contiguous_format -> contiguous, channels_last(_3d) -> [0, 2, 3, (4,) 1], preserve_format -> None. */
+    Result<LArg> memoryFormatDimOrder(const Node& n, std::size_t rank) const;
+    /** A view's size must keep the input's number of elements (torch refuses the view otherwise, and the runtime's
+     *  view_copy then cannot size its output): checked exactly for static shapes, at the upper bounds otherwise. */
+    Result<void> checkViewSize(const Node& n, int src, int out, const LArg& size);
     Result<void> emitFunctionalAsIs(const OpSchema& schema, const Node& n);
     Result<void> emitUnknown(const TargetName& t, const Node& n);
     Result<void> lowerSymOp(const Node& n);
@@ -592,6 +688,13 @@ private:
             e.fieldPath = n.jsonPath;
         return e;
     }
+    std::size_t m_layoutNotes = 0; ///< info diagnostics about re-derived dim orders so far
+    struct OutputRule
+    {
+        LayoutRule layout;
+        bool pointwise;
+    };
+    std::unordered_map<const OpSchema*, OutputRule> m_outputRules; ///< by schema
     void warn(const std::string& msg, const std::string& path = {})
     {
         Diagnostic d;
@@ -649,6 +752,7 @@ Result<int> Lowering::newTensor(const std::string& name, const TensorMeta& meta,
     v.name = name;
     v.dtype = meta.dtype;
     v.requiresGrad = meta.requiresGrad;
+    v.fromDump = true;
     v.sizes.reserve(meta.sizes.size());
     for (std::size_t d = 0; d < meta.sizes.size(); ++d) {
         const auto& s = meta.sizes[d];
@@ -822,7 +926,13 @@ Result<LArg> Lowering::convertUntyped(const Argument& a, const Where& where)
                                                             : (a.ints.empty() ? 0 : a.ints[0]);
         return r;
     case ArgKind::SymInt:
-    case ArgKind::SymBool: {
+    case ArgKind::SymBool:
+    case ArgKind::SymFloat: {
+        if (a.kind == ArgKind::SymFloat && a.syms.empty() && a.names.empty()) {
+            r.kind = LArg::Kind::Double;
+            r.d = a.floats.empty() ? 0.0 : a.floats[0];
+            return r;
+        }
         PTE_TRY(const auto e, intElem(a, 0, where));
         if (e.ref < 0) {
             r.kind = a.kind == ArgKind::SymBool ? LArg::Kind::Bool : LArg::Kind::Int;
@@ -1225,6 +1335,7 @@ Result<void> Lowering::emitKernel(
     }
     if (s.isOutFn()) {
         in.ret = LInstr::Ret::OutArgs;
+        deriveLayouts(in, n);
     } else if (s.isSymOp()) {
         if (outs.size() != 1)
             return fail(nodeError(n, ErrorCode::InvalidInput, "a symbolic op must have exactly one output"));
@@ -1246,6 +1357,199 @@ Result<void> Lowering::emitKernel(
                     m_out.values[std::size_t(o)].isSym ? LArg { LArg::Kind::SymResult, o } : LArg::tensor(o));
         }
     }
+    return {};
+}
+
+void Lowering::info(const Node& n, const std::string& msg)
+{
+    // One note per node up to a limit, then one that counts the rest (a transformer has thousands of views).
+    constexpr std::size_t kMaxNotes = 20;
+    ++m_layoutNotes;
+    if (m_layoutNotes > kMaxNotes + 1)
+        return;
+    Diagnostic d;
+    d.severity = Severity::Info;
+    d.code = ErrorCode::Unsupported;
+    d.message = "method '" + m_method + "': "
+        + (m_layoutNotes > kMaxNotes ? std::string("more nodes whose dump metadata ExecuTorch derives differently "
+                                                   "(not listed one by one)")
+                                     : this->where(n) + ": " + msg);
+    d.fieldPath = m_layoutNotes > kMaxNotes ? std::string() : n.jsonPath;
+    d.file = m_ep.source;
+    m_out.warnings.push_back(std::move(d));
+}
+
+void Lowering::deriveLayouts(const LInstr& in, const Node& n)
+{
+    // Runs for every kernel call of big graphs: the rule is cached per schema, and an out tensor that already has
+    // the derived order (nearly all) costs a comparison, no allocation.
+    const OpSchema& s = *in.schema;
+    auto cached = m_outputRules.find(&s);
+    if (cached == m_outputRules.end())
+        cached = m_outputRules.emplace(&s, OutputRule { layoutRule(s), isPointwise(s) }).first;
+    const LayoutRule rule = cached->second.layout;
+    // Pointwise ops: the out tensor has the broadcast shape of the (static) tensor inputs.
+    std::optional<std::vector<std::int32_t>> shape;
+    if (cached->second.pointwise) {
+        for (std::size_t i = 0; i < s.args.size() && i < in.args.size(); ++i) {
+            const auto& a = in.args[i];
+            if (s.args[i].type.mutates || a.kind != LArg::Kind::Tensor)
+                continue;
+            const LValue& t = m_out.values[std::size_t(a.ref)];
+            if (t.isSym || t.dynamism != ShapeDynamism::Static) {
+                shape.reset();
+                break;
+            }
+            shape = shape ? broadcastShapes(*shape, t.sizes) : t.sizes;
+            if (!shape)
+                break;
+        }
+    }
+    // The first tensor input (a tensor list's first tensor): the layout pointwise ops and the rest keep.
+    int primary = -1;
+    if (rule != LayoutRule::Contiguous) {
+        for (std::size_t i = 0; i < s.args.size() && i < in.args.size() && primary < 0; ++i) {
+            const auto& a = in.args[i];
+            if (s.args[i].type.mutates || s.args[i].type.base != BaseType::Tensor)
+                continue;
+            if (a.kind == LArg::Kind::Tensor)
+                primary = a.ref;
+            else if ((a.kind == LArg::Kind::TensorList || a.kind == LArg::Kind::OptionalTensorList) && !a.refs.empty())
+                primary = a.refs[0];
+        }
+    }
+    std::optional<std::vector<std::uint8_t>> requested; // dim_order / memory_format arguments (empty: contiguous)
+    if (rule == LayoutRule::DimOrderArg || rule == LayoutRule::MemoryFormatArg) {
+        const int idx = s.argIndex(rule == LayoutRule::DimOrderArg ? "dim_order" : "memory_format");
+        if (idx >= 0 && std::size_t(idx) < in.args.size()) {
+            const LArg& a = in.args[std::size_t(idx)];
+            if (a.kind == LArg::Kind::IntList) {
+                std::vector<std::uint8_t> order;
+                for (const auto& e : a.ints)
+                    order.push_back(std::uint8_t(e.literal));
+                requested = std::move(order);
+            } else if (a.kind == LArg::Kind::Int && a.i == 0) {
+                requested = std::vector<std::uint8_t> {};
+            }
+        }
+    }
+    auto derive = [&](int o) {
+        if (o < 0 || m_out.values[std::size_t(o)].isSym)
+            return;
+        auto& v = m_out.values[std::size_t(o)];
+        if (v.mutableBuffer || v.storage != LValue::Storage::Planned)
+            return; // a graph input written in place keeps the layout it has
+        if (shape && *shape != v.sizes && v.dynamism == ShapeDynamism::Static) {
+            if (v.fromDump)
+                info(n,
+                    "the dump gives '" + v.name + "' the sizes " + showSizes(v.sizes) + ", but " + s.key()
+                        + " broadcasts its inputs to " + showSizes(*shape)
+                        + ": emitted with those, as ExecuTorch's "
+                          "edge dialect derives them");
+            v.sizes = *shape;
+        }
+        const std::size_t rank = v.sizes.size();
+        const std::vector<std::uint8_t>* want = nullptr; // null: contiguous
+        if (requested && requested->size() == rank)
+            want = &*requested;
+        else if (!requested && primary >= 0 && m_out.values[std::size_t(primary)].dimOrder.size() == rank)
+            want = &m_out.values[std::size_t(primary)].dimOrder;
+        if (want ? *want == v.dimOrder : isIdentity(v.dimOrder, rank))
+            return;
+        std::vector<std::uint8_t> order(rank);
+        if (want)
+            order = *want;
+        else
+            std::iota(order.begin(), order.end(), std::uint8_t(0));
+        if (v.fromDump && v.aliasOf < 0 && !v.dimOrder.empty())
+            info(n,
+                "the dump gives '" + v.name + "' the dim order " + showOrder(v.dimOrder) + " (its strides), but "
+                    + s.key()
+                    + (rule == LayoutRule::Contiguous ? " writes a new contiguous tensor"
+                                                      : " gives it the layout of its input or arguments")
+                    + ": emitted with " + showOrder(order) + " as ExecuTorch's edge dialect derives it");
+        v.dimOrder = std::move(order);
+    };
+    for (const auto i : in.outArgIndices) {
+        const LArg& a = in.args[i];
+        if (a.kind == LArg::Kind::Tensor)
+            derive(a.ref);
+        else if (a.kind == LArg::Kind::TensorList)
+            for (const int r : a.refs)
+                derive(r);
+    }
+}
+
+Result<LArg> Lowering::memoryFormatDimOrder(const Node& n, std::size_t rank) const
+{
+    std::vector<std::int64_t> order(rank);
+    std::iota(order.begin(), order.end(), 0);
+    const NamedArgument* mf = n.input("memory_format");
+    if (!mf || mf->arg.kind != ArgKind::MemoryFormat || mf->arg.ints.empty())
+        return LArg::intList(order);
+    const auto code = mf->arg.ints[0]; // torch serde: 1 contiguous, 2 channels_last, 3 channels_last_3d, 4 preserve
+    if (code == 4)
+        return LArg {};
+    if ((code == 2 && rank == 4) || (code == 3 && rank == 5)) {
+        order.erase(order.begin() + 1);
+        order.push_back(1);
+        return LArg::intList(order);
+    }
+    if (code != 1)
+        return fail(nodeError(n, ErrorCode::Unsupported,
+            "memory format code " + std::to_string(code) + " for a rank-" + std::to_string(rank) + " tensor"));
+    return LArg::intList(order);
+}
+
+Result<void> Lowering::checkViewSize(const Node& n, int src, int out, const LArg& size)
+{
+    if (size.kind != LArg::Kind::IntList)
+        return {};
+    const LValue& in = m_out.values[std::size_t(src)];
+    std::uint64_t inNumel = 1;
+    for (const auto d : in.sizes)
+        inNumel *= std::uint64_t(std::max<std::int32_t>(d, 0));
+    std::uint64_t known = 1;
+    bool inferred = false;
+    bool dynamic = in.dynamism != ShapeDynamism::Static;
+    for (const auto& e : size.ints) {
+        std::int64_t v = e.literal;
+        if (e.ref >= 0) {
+            dynamic = true;
+            const auto it = m_ep.graph.symIntValues.find(m_out.values[std::size_t(e.ref)].name);
+            const auto bound =
+                it == m_ep.graph.symIntValues.end() ? std::nullopt : symUpperBound(it->second, m_ep.rangeConstraints);
+            if (!bound)
+                return {}; // nothing to compare with
+            v = *bound;
+        }
+        if (v == -1 && !inferred) {
+            inferred = true;
+            continue;
+        }
+        if (v < 0)
+            return fail(nodeError(n, ErrorCode::InvalidInput, "view size " + std::to_string(v) + " is invalid"));
+        known *= std::uint64_t(v);
+    }
+    const LValue& o = m_out.values[std::size_t(out)];
+    std::uint64_t outNumel = 1;
+    for (const auto d : o.sizes)
+        outNumel *= std::uint64_t(std::max<std::int32_t>(d, 0));
+    if (!dynamic) {
+        const bool fits = inferred ? known != 0 && inNumel % known == 0 : known == inNumel;
+        if (!fits)
+            return fail(nodeError(n, ErrorCode::InvalidInput,
+                "the view asks for " + std::to_string(known) + (inferred ? " x -1" : "") + " elements of a tensor of "
+                    + std::to_string(inNumel) + " (torch refuses such a view: the dump is inconsistent)"));
+        return {};
+    }
+    // Dynamic: the requested size at the upper bounds must fit the output as planned.
+    if (!inferred && known > outNumel)
+        return fail(nodeError(n, ErrorCode::InvalidInput,
+            "the view's size reaches " + std::to_string(known)
+                + " elements at the symbols' upper bounds, but its output '" + o.name + "' holds at most "
+                + std::to_string(outNumel)
+                + " (the dump's sizes disagree with the size argument; the runtime would refuse to resize it)"));
     return {};
 }
 
@@ -1307,6 +1611,9 @@ Result<void> Lowering::lowerSymOp(const Node& n)
         { "sym_max", "sym_max" },
         { "sym_min", "sym_min" },
         { "sym_float", "sym_float" },
+        { "sym_int", "sym_int" },
+        { "sym_not", "sym_not" },
+        { "sym_ite", "sym_ite" },
         { "ceil", "ceil" },
         { "round", "round" },
         { "trunc", "trunc" },
@@ -1810,11 +2117,15 @@ const Lowering::ResolvedTarget* Lowering::resolve(const Node& n)
         { "aten::select", { "aten::select_copy", "int" } },
         { "aten::slice", { "aten::slice_copy", "Tensor" } },
         { "aten::alias", { "aten::alias_copy", "" } },
-        { "aten::detach", { "aten::alias_copy", "" } },
+        { "aten::detach", { "aten::detach_copy", "" } },
         { "aten::split", { "aten::split_copy", "Tensor" } },
         { "aten::split_with_sizes", { "aten::split_with_sizes_copy", "" } },
         { "aten::unbind", { "aten::unbind_copy", "int" } },
         { "aten::transpose", { "aten::transpose_copy", "int" } },
+        { "aten::as_strided", { "aten::as_strided_copy", "" } },
+        { "aten::diagonal", { "aten::diagonal_copy", "" } },
+        { "aten::unfold", { "aten::unfold_copy", "" } },
+        { "aten::view_as_real", { "aten::view_as_real_copy", "" } },
     };
     if (const auto v = kViews.find(r.q); v != kViews.end()) {
         r.isView = true;
@@ -1883,11 +2194,12 @@ Result<bool> Lowering::decompose(const TargetName& t, const Node& n)
         return false;
     static const std::unordered_set<std::string_view> kDecomposed = { "linear", "conv1d", "conv2d", "conv3d",
         "_convolution", "batch_norm", "native_batch_norm", "_native_batch_norm_legit_functional",
-        "_native_batch_norm_legit", "layer_norm", "dropout", "feature_dropout", "alpha_dropout", "matmul", "flatten",
-        "view", "_unsafe_view", "reshape", "view_copy", "t", "transpose", "contiguous", "squeeze", "to", "_to_copy",
-        "softmax", "log_softmax", "sum", "zeros", "ones", "zeros_like", "ones_like", "max_pool2d",
-        "adaptive_avg_pool2d", "hardswish", "hardsigmoid", "mse_loss", "sigmoid_backward", "tanh_backward",
-        "threshold_backward", "_log_softmax_backward_data" };
+        "_native_batch_norm_legit", "layer_norm", "dropout", "feature_dropout", "alpha_dropout", "native_dropout",
+        "max_pool2d_with_indices_backward", "matmul", "flatten", "view", "_unsafe_view", "reshape", "view_copy", "t",
+        "transpose", "contiguous", "squeeze", "to", "_to_copy", "softmax", "log_softmax", "sum", "zeros", "ones",
+        "zeros_like", "ones_like", "max_pool2d", "silu", "clone", "empty", "adaptive_avg_pool2d", "hardswish",
+        "hardsigmoid", "mse_loss", "sigmoid_backward", "tanh_backward", "threshold_backward",
+        "_log_softmax_backward_data" };
     if (!kDecomposed.count(t.op))
         return false;
     const std::string q = t.ns + "::" + t.op;
@@ -1991,8 +2303,8 @@ Result<bool> Lowering::decompose(const TargetName& t, const Node& n)
     }
     // batch norm family
     if (q == "aten::batch_norm" || q == "aten::native_batch_norm" || q == "aten::_native_batch_norm_legit_functional"
-        || (q == "aten::_native_batch_norm_legit" && t.overload.empty())) {
-        PTE_TRY(auto a, bound(q.c_str(), ""));
+        || (q == "aten::_native_batch_norm_legit" && (t.overload.empty() || t.overload == "no_stats"))) {
+        PTE_TRY(auto a, bound(q.c_str(), t.overload.c_str()));
         bool training = false;
         if (const auto it = a.find("training"); it != a.end())
             training = it->second.b;
@@ -2000,40 +2312,171 @@ Result<bool> Lowering::decompose(const TargetName& t, const Node& n)
         if (outs.empty())
             return fail(nodeError(n, ErrorCode::InvalidInput, "batch norm without outputs"));
         const int x = tensorRef(a, "input");
-        const std::int32_t channels = x >= 0 && val(x).sizes.size() > 1 ? val(x).sizes[1] : 0;
+        if (x < 0 || val(x).sizes.size() < 2)
+            return fail(nodeError(n, ErrorCode::InvalidInput, "batch norm needs an input with a channel dimension"));
         const auto dt = val(outs[0]).dtype;
         const int rm = tensorRef(a, "running_mean");
         const int rv = tensorRef(a, "running_var");
+        const bool functional = q == "aten::_native_batch_norm_legit_functional";
+        // The functional form returns the running statistics (unchanged in inference, updated in training).
+        auto defineStats = [&](int mean, int var) {
+            if (functional && n.outputs.size() >= 5) {
+                if (!n.outputs[3].names.empty() && mean >= 0)
+                    define(n.outputs[3].names[0], mean);
+                if (!n.outputs[4].names.empty() && var >= 0)
+                    define(n.outputs[4].names[0], var);
+            }
+        };
         if (!training) {
             if (rm < 0 || rv < 0)
                 return fail(nodeError(n, ErrorCode::InvalidInput, "inference batch norm needs running statistics"));
-            std::vector<int> o { outs[0], outs.size() > 1 ? outs[1] : newTemp(n.name, dt, { 0 }),
-                outs.size() > 2 ? outs[2] : newTemp(n.name, dt, { 0 }) };
-            a.erase("training");
+            // The portable kernel resizes its two statistics outputs to [0]: empty tensors (torch's CPU kernel
+            // returns empty ones in inference too).
+            auto empty = [&](std::size_t k) {
+                return outs.size() > k && val(outs[k]).sizes == std::vector<std::int32_t> { 0 }
+                    ? outs[k]
+                    : newTemp(n.name, dt, { 0 });
+            };
+            std::vector<int> o { outs[0], empty(1), empty(2) };
             a.erase("cudnn_enabled");
+            if (q == "aten::_native_batch_norm_legit" && t.overload.empty()) {
+                // A core ATen op: the edge dialect keeps it, and its portable kernel runs inference.
+                PTE_TRY(const OpSchema* bn, need("aten::_native_batch_norm_legit", "out"));
+                PTE_CHECK(emitKernel(*bn, std::move(a), o, n));
+                return true;
+            }
+            a.erase("training");
             PTE_TRY(const OpSchema* bn, need("aten::_native_batch_norm_legit_no_training", "out"));
             PTE_CHECK(emitKernel(*bn, std::move(a), o, n));
-        } else {
-            std::vector<int> o { outs[0], outs.size() > 1 ? outs[1] : newTemp(n.name, dt, { channels }),
-                outs.size() > 2 ? outs[2] : newTemp(n.name, dt, { channels }) };
-            a.erase("cudnn_enabled");
-            a["training"] = LArg::boolean(true);
-            const OpSchema* bn = nullptr;
-            if (rm >= 0 && rv >= 0) {
-                PTE_TRY(bn, need("aten::_native_batch_norm_legit", "out"));
-            } else {
-                a.erase("running_mean");
-                a.erase("running_var");
-                PTE_TRY(bn, need("aten::_native_batch_norm_legit", "no_stats_out"));
-            }
-            // The out form updates the running statistics in place. Statistics the signature does not list as
-            // buffer mutations (batch_norm / _native_batch_norm_legit mutate their arguments themselves) would be
-            // constants, which the runtime may map read-only and which would not keep their state: they become
-            // mutable buffers, memory planned with the dump's bytes as initial state.
-            for (const int ref : { rm, rv }) {
-                if (ref < 0 || val(ref).storage != LValue::Storage::Constant)
-                    continue;
-                auto& v = m_out.values[std::size_t(ref)];
+            defineStats(rm, rv);
+            return true;
+        }
+        // Training mode: the portable kernels compute batch norm for inference only ("Portable kernels only support
+        // inference mode"), so it is decomposed as torch's core decomposition (native_batch_norm_helper) does:
+        //   var, mean = var_mean(x, dims = [0, 2, ...], correction = 0, keepdim = True)
+        //   rstd = rsqrt(var + eps);  out = (x - mean) * rstd  [* weight + bias, as [1, C, 1, ...]]
+        //   save_mean = squeeze(mean, dims);  save_rstd = squeeze(rstd, dims)
+        //   running_mean' = momentum * save_mean + (1 - momentum) * running_mean
+        //   running_var'  = momentum * squeeze(var, dims) * n / (n - 1) + (1 - momentum) * running_var,
+        // n = numel / C. The in-place forms copy the new statistics into the running ones (copy_); the functional
+        // form returns them.
+        if (!isStatic(x))
+            return fail(nodeError(n, ErrorCode::Unsupported, "training-mode batch norm of a dynamic input"));
+        const auto xs = val(x).sizes; // copies: newTemp may reallocate the values
+        const auto xOrder = val(x).dimOrder;
+        const std::size_t rank = xs.size();
+        const std::int32_t channels = xs[1];
+        std::vector<std::int64_t> dims { 0 };
+        std::vector<std::int32_t> statShape(rank, 1);
+        statShape[1] = channels;
+        for (std::size_t d = 2; d < rank; ++d)
+            dims.push_back(std::int64_t(d));
+        const double eps = a["eps"].kind == LArg::Kind::Double ? a["eps"].d : double(a["eps"].i);
+        const double momentum = a["momentum"].kind == LArg::Kind::Double ? a["momentum"].d : double(a["momentum"].i);
+        const int weight = tensorRef(a, "weight");
+        const int bias = tensorRef(a, "bias");
+        PTE_TRY(const OpSchema* varOut, need("aten::var", "correction_out"));
+        PTE_TRY(const OpSchema* meanOut, need("aten::mean", "out"));
+        PTE_TRY(const OpSchema* addS, need("aten::add", "Scalar_out"));
+        PTE_TRY(const OpSchema* rsqrt, need("aten::rsqrt", "out"));
+        PTE_TRY(const OpSchema* sub, need("aten::sub", "out"));
+        PTE_TRY(const OpSchema* mul, need("aten::mul", "out"));
+        PTE_TRY(const OpSchema* mulS, need("aten::mul", "Scalar_out"));
+        PTE_TRY(const OpSchema* add, need("aten::add", "out"));
+        PTE_TRY(const OpSchema* squeeze, need("aten::squeeze_copy", "dims_out"));
+        auto temp = [&](const std::vector<std::int32_t>& shape) { return newTemp(n.name, dt, shape); };
+        auto reduceArgs = [&](int src) -> ArgMap {
+            return { { "self", LArg::tensor(src) }, { "dim", LArg::intList(dims) },
+                { "keepdim", LArg::boolean(true) } };
+        };
+        const int var = temp(statShape);
+        ArgMap va = reduceArgs(x);
+        va["correction"] = LArg::integer(0);
+        PTE_CHECK(emitKernel(*varOut, std::move(va), { var }, n));
+        const int mean = temp(statShape);
+        PTE_CHECK(emitKernel(*meanOut, reduceArgs(x), { mean }, n));
+        const int varEps = temp(statShape);
+        LArg epsArg;
+        epsArg.kind = LArg::Kind::Double;
+        epsArg.d = eps;
+        PTE_CHECK(emitKernel(*addS, { { "self", LArg::tensor(var) }, { "other", epsArg } }, { varEps }, n));
+        const int rstd = temp(statShape);
+        PTE_CHECK(emitKernel(*rsqrt, { { "self", LArg::tensor(varEps) } }, { rstd }, n));
+        const int centered = newTemp(n.name, dt, xs, xOrder);
+        PTE_CHECK(emitKernel(*sub, { { "self", LArg::tensor(x) }, { "other", LArg::tensor(mean) } }, { centered }, n));
+        const bool affine = weight >= 0 || bias >= 0;
+        int cur = affine ? newTemp(n.name, dt, xs, xOrder) : outs[0];
+        PTE_CHECK(
+            emitKernel(*mul, { { "self", LArg::tensor(centered) }, { "other", LArg::tensor(rstd) } }, { cur }, n));
+        // weight and bias broadcast over the channel dimension: viewed as [1, C, 1, ...].
+        auto perChannel = [&](int p) -> Result<int> {
+            if (rank == 2)
+                return p; // [C] broadcasts against [N, C] as it is
+            return viewTo(p, statShape);
+        };
+        if (weight >= 0) {
+            PTE_TRY(const int w, perChannel(weight));
+            const int next = bias >= 0 ? newTemp(n.name, dt, xs, xOrder) : outs[0];
+            PTE_CHECK(emitKernel(*mul, { { "self", LArg::tensor(cur) }, { "other", LArg::tensor(w) } }, { next }, n));
+            cur = next;
+        }
+        if (bias >= 0) {
+            PTE_TRY(const int b, perChannel(bias));
+            PTE_CHECK(
+                emitKernel(*add, { { "self", LArg::tensor(cur) }, { "other", LArg::tensor(b) } }, { outs[0] }, n));
+        }
+        // save_mean and save_rstd (outputs 1 and 2), when the node has them with the squeezed shape.
+        auto squeezed = [&](int src, std::size_t k) -> Result<int> {
+            const bool given = outs.size() > k && val(outs[k]).sizes == std::vector<std::int32_t> { channels };
+            const int dst = given ? outs[k] : temp({ channels });
+            PTE_CHECK(
+                emitKernel(*squeeze, { { "self", LArg::tensor(src) }, { "dim", LArg::intList(dims) } }, { dst }, n));
+            return dst;
+        };
+        PTE_TRY(const int saveMean, squeezed(mean, 1));
+        if (outs.size() > 2) {
+            PTE_TRY(const int saveRstd, squeezed(rstd, 2));
+            (void)saveRstd;
+        }
+        if (rm < 0 || rv < 0)
+            return true;
+        auto scaled = [&](int src, double factor, int dst) -> Result<void> {
+            LArg f;
+            f.kind = LArg::Kind::Double;
+            f.d = factor;
+            return emitKernel(*mulS, { { "self", LArg::tensor(src) }, { "other", f } }, { dst }, n);
+        };
+        std::int64_t count = 1; // elements per channel
+        for (std::size_t d = 0; d < rank; ++d)
+            count *= d == 1 ? 1 : xs[d];
+        auto update = [&](int stat, int running) -> Result<int> {
+            const int a1 = temp({ channels });
+            PTE_CHECK(scaled(stat, momentum, a1));
+            const int a2 = temp({ channels });
+            PTE_CHECK(scaled(running, 1.0 - momentum, a2));
+            const int updated = temp({ channels });
+            PTE_CHECK(
+                emitKernel(*add, { { "self", LArg::tensor(a1) }, { "other", LArg::tensor(a2) } }, { updated }, n));
+            return updated;
+        };
+        PTE_TRY(const int newMean, update(saveMean, rm));
+        const int varSqueezed = temp({ channels });
+        PTE_CHECK(emitKernel(
+            *squeeze, { { "self", LArg::tensor(var) }, { "dim", LArg::intList(dims) } }, { varSqueezed }, n));
+        const int unbiased = temp({ channels });
+        PTE_CHECK(scaled(varSqueezed, double(count) / double(std::max<std::int64_t>(count - 1, 1)), unbiased));
+        PTE_TRY(const int newVar, update(unbiased, rv));
+        if (functional) {
+            defineStats(newMean, newVar);
+            return true;
+        }
+        // In-place forms: the running statistics are updated (copy_). Statistics the signature does not list as
+        // buffer mutations would be constants, which the runtime may map read-only and which would not keep their
+        // state: they become mutable buffers, memory planned with the dump's bytes as initial state.
+        const OpSchema* copy = m_reg.find("aten::copy_", "");
+        for (const auto& [running, updated] : { std::pair { rm, newMean }, std::pair { rv, newVar } }) {
+            if (val(running).storage == LValue::Storage::Constant) {
+                auto& v = m_out.values[std::size_t(running)];
                 v.storage = LValue::Storage::Planned;
                 v.mutableBuffer = true;
                 v.initialised = true;
@@ -2042,14 +2485,17 @@ Result<bool> Lowering::decompose(const TargetName& t, const Node& n)
                           "state from the dump",
                     n.jsonPath);
             }
-            PTE_CHECK(emitKernel(*bn, std::move(a), o, n));
-            // The functional form returns the updated statistics: the out form updates them in place.
-            if (q == "aten::_native_batch_norm_legit_functional" && n.outputs.size() >= 5) {
-                if (!n.outputs[3].names.empty() && rm >= 0)
-                    define(n.outputs[3].names[0], rm);
-                if (!n.outputs[4].names.empty() && rv >= 0)
-                    define(n.outputs[4].names[0], rv);
-            }
+            LInstr in;
+            in.kind = LInstr::Kind::Kernel;
+            in.schema = copy;
+            if (!copy)
+                in.name = LInstr::OperatorName { "aten::copy_", "" };
+            in.args = { LArg::tensor(running), LArg::tensor(updated), LArg::boolean(false) };
+            in.retSlots = { LArg::tensor(running) };
+            in.node = &n;
+            in.origin = n.name;
+            in.recordDebug = m_recordDebug;
+            m_out.instrs.push_back(std::move(in));
         }
         return true;
     }
@@ -2072,21 +2518,78 @@ Result<bool> Lowering::decompose(const TargetName& t, const Node& n)
         PTE_CHECK(emitKernel(*ln, std::move(a), { outs[0], mean, rstd }, n));
         return true;
     }
-    if (q == "aten::dropout" || q == "aten::feature_dropout" || q == "aten::alpha_dropout") {
-        PTE_TRY(auto a, bound("aten::dropout", ""));
+    // dropout and native_dropout, as torch's decomposition of native_dropout defines them: in training,
+    // mask = rand_like(x) > p and out = mask * x * (1 / (1 - p)) (p = 1: zeros); otherwise out = x and an all-true
+    // mask. The portable native_dropout.out keeps elements without the 1 / (1 - p) scaling (measured on
+    // ExecuTorch's runtime), so it is not used.
+    if (q == "aten::dropout" || q == "aten::feature_dropout" || q == "aten::alpha_dropout"
+        || q == "aten::native_dropout") {
+        const bool native = q == "aten::native_dropout";
+        PTE_TRY(auto a, bound(native ? "aten::native_dropout" : "aten::dropout", ""));
         const int x = tensorRef(a, "input");
         if (x < 0)
             return fail(nodeError(n, ErrorCode::InvalidInput, "dropout without an input tensor"));
-        if (!a["train"].b) {
+        const LArg& trainArg = a["train"];
+        const bool train = trainArg.kind == LArg::Kind::Null || trainArg.b; // native_dropout's train=None: training
+        const double p = a["p"].kind == LArg::Kind::Double ? a["p"].d : double(a["p"].i);
+        if (!train && !native) {
             alias(n, x); // identity in eval mode
             return true;
         }
         PTE_TRY(const auto outs, nodeOutputs(n));
-        const int mask = newTemp(n.name, ScalarType::Bool, val(x).sizes, val(x).dimOrder);
-        PTE_TRY(const OpSchema* nd, need("aten::native_dropout", "out"));
-        if (outs.empty())
-            return fail(nodeError(n, ErrorCode::InvalidInput, "dropout without an output"));
-        PTE_CHECK(emitKernel(*nd, std::move(a), { outs[0], mask }, n));
+        if (outs.empty() || (native && outs.size() != 2))
+            return fail(nodeError(n, ErrorCode::InvalidInput, "dropout without its outputs"));
+        if (!isStatic(x))
+            return fail(nodeError(n, ErrorCode::Unsupported, "dropout of a dynamic tensor"));
+        const auto sizes = val(x).sizes;
+        const auto dt = val(x).dtype;
+        const int mask = native ? outs[1] : newTemp(n.name, ScalarType::Bool, sizes);
+        PTE_TRY(const OpSchema* fullLike, need("aten::full_like", "out"));
+        PTE_TRY(const OpSchema* mulS, need("aten::mul", "Scalar_out"));
+        auto scalar = [](double v) {
+            LArg s;
+            s.kind = LArg::Kind::Double;
+            s.d = v;
+            return s;
+        };
+        if (!train || p >= 1) {
+            // eval (native_dropout): out = x * 1, mask all true; p = 1: out zeros, mask all false
+            PTE_CHECK(emitKernel(*fullLike,
+                { { "self", LArg::tensor(x) }, { "fill_value", LArg::boolean(!train ? true : false) } }, { mask }, n));
+            PTE_CHECK(emitKernel(
+                *mulS, { { "self", LArg::tensor(x) }, { "other", scalar(train ? 0.0 : 1.0) } }, { outs[0] }, n));
+            return true;
+        }
+        PTE_TRY(const OpSchema* rand, need("aten::rand", "out"));
+        PTE_TRY(const OpSchema* gtS, need("aten::gt", "Scalar_out"));
+        PTE_TRY(const OpSchema* mul, need("aten::mul", "out"));
+        const int r = newTemp(n.name, dt, sizes);
+        PTE_CHECK(emitKernel(
+            *rand, { { "size", LArg::intList(std::vector<std::int64_t>(sizes.begin(), sizes.end())) } }, { r }, n));
+        PTE_CHECK(emitKernel(*gtS, { { "self", LArg::tensor(r) }, { "other", scalar(p) } }, { mask }, n));
+        const int kept = newTemp(n.name, dt, sizes);
+        PTE_CHECK(emitKernel(*mul, { { "self", LArg::tensor(mask) }, { "other", LArg::tensor(x) } }, { kept }, n));
+        PTE_CHECK(emitKernel(
+            *mulS, { { "self", LArg::tensor(kept) }, { "other", scalar(1.0 / (1.0 - p)) } }, { outs[0] }, n));
+        return true;
+    }
+    // The portable max_pool2d_with_indices_backward writes only the positions of the maxima and leaves the rest of
+    // grad_input as planned memory holds it (measured on ExecuTorch's runtime); PyTorch's grad_input is zero there.
+    // A full.out of zeros into grad_input comes first.
+    if (q == "aten::max_pool2d_with_indices_backward") {
+        PTE_TRY(auto a, bound("aten::max_pool2d_with_indices_backward", ""));
+        PTE_TRY(const auto outs, nodeOutputs(n));
+        if (outs.size() != 1 || !isStatic(outs[0]))
+            return fail(
+                nodeError(n, ErrorCode::InvalidInput, "max_pool2d_with_indices_backward needs one static output"));
+        PTE_TRY(const OpSchema* full, need("aten::full", "out"));
+        PTE_TRY(const OpSchema* bw, need("aten::max_pool2d_with_indices_backward", "grad_input"));
+        const auto& sizes = val(outs[0]).sizes;
+        PTE_CHECK(emitKernel(*full,
+            { { "size", LArg::intList(std::vector<std::int64_t>(sizes.begin(), sizes.end())) },
+                { "fill_value", LArg::integer(0) } },
+            outs, n));
+        PTE_CHECK(emitKernel(*bw, std::move(a), outs, n));
         return true;
     }
     if (q == "aten::matmul") {
@@ -2208,6 +2711,7 @@ Result<bool> Lowering::decompose(const TargetName& t, const Node& n)
             if (!sz)
                 return fail(withPath(n, sz.error()));
             size = std::move(*sz);
+            PTE_CHECK(checkViewSize(n, *src, outs[0], size));
         }
         PTE_CHECK(emitKernel(*vc, { { "self", LArg::tensor(*src) }, { "size", std::move(size) } }, outs, n));
         return true;
@@ -2222,9 +2726,12 @@ Result<bool> Lowering::decompose(const TargetName& t, const Node& n)
         const auto rank = std::int64_t(val(*src).sizes.size());
         std::vector<std::int64_t> perm(static_cast<std::size_t>(rank), 0);
         std::iota(perm.begin(), perm.end(), 0);
-        if (q == "aten::contiguous") {
-            PTE_TRY(const OpSchema* cl, need("aten::clone", "out"));
-            PTE_CHECK(emitKernel(*cl, { { "self", LArg::tensor(*src) } }, outs, n));
+        if (q == "aten::contiguous") { // clone(memory_format=contiguous_format), which the edge dialect makes
+            std::vector<std::int64_t> order(std::size_t(rank), 0);
+            std::iota(order.begin(), order.end(), 0);
+            PTE_TRY(const OpSchema* cl, need("dim_order_ops::_clone_dim_order", "out"));
+            PTE_CHECK(
+                emitKernel(*cl, { { "self", LArg::tensor(*src) }, { "dim_order", LArg::intList(order) } }, outs, n));
             return true;
         }
         if (q == "aten::t") {
@@ -2275,12 +2782,39 @@ Result<bool> Lowering::decompose(const TargetName& t, const Node& n)
             lookup(n.inputs.empty() || n.inputs[0].arg.names.empty() ? std::string() : n.inputs[0].arg.names[0], where);
         if (!src || outs.size() != 1)
             return fail(nodeError(n, ErrorCode::InvalidInput, "expects one input tensor and one output"));
-        const auto& order = val(outs[0]).dimOrder;
+        PTE_TRY(auto dimOrder, memoryFormatDimOrder(n, val(*src).sizes.size()));
         PTE_TRY(const OpSchema* td, need("dim_order_ops::_to_dim_order_copy", "out"));
-        PTE_CHECK(emitKernel(*td,
-            { { "self", LArg::tensor(*src) },
-                { "dim_order", LArg::intList(std::vector<std::int64_t>(order.begin(), order.end())) } },
-            outs, n));
+        PTE_CHECK(emitKernel(*td, { { "self", LArg::tensor(*src) }, { "dim_order", std::move(dimOrder) } }, outs, n));
+        return true;
+    }
+    // clone and empty take a memory format, which ExecuTorch's MemoryFormatOpsPass turns into a dim order:
+    // dim_order_ops::_clone_dim_order / _empty_dim_order (absent or contiguous_format: contiguous; preserve_format:
+    // None, the input's layout; channels_last: [0, 2, 3, 1]).
+    if (q == "aten::clone" || (q == "aten::empty" && t.overload == "memory_format")) {
+        PTE_TRY(const auto outs, nodeOutputs(n));
+        if (outs.size() != 1)
+            return fail(nodeError(n, ErrorCode::InvalidInput, "expects one output"));
+        PTE_TRY(auto dimOrder, memoryFormatDimOrder(n, val(outs[0]).sizes.size()));
+        ArgMap a;
+        if (q == "aten::clone") {
+            auto src = lookup(
+                n.inputs.empty() || n.inputs[0].arg.names.empty() ? std::string() : n.inputs[0].arg.names[0], where);
+            if (!src)
+                return fail(withPath(n, src.error()));
+            a["self"] = LArg::tensor(*src);
+        } else {
+            const NamedArgument* size = n.input("size");
+            if (!size)
+                return fail(nodeError(n, ErrorCode::InvalidInput, "empty without a size"));
+            auto sz = convertArg(size->arg, ArgType { BaseType::SymInt, false, true }, where);
+            if (!sz)
+                return fail(withPath(n, sz.error()));
+            a["size"] = std::move(*sz);
+        }
+        a["dim_order"] = std::move(dimOrder);
+        PTE_TRY(const OpSchema* op,
+            need(q == "aten::clone" ? "dim_order_ops::_clone_dim_order" : "dim_order_ops::_empty_dim_order", "out"));
+        PTE_CHECK(emitKernel(*op, std::move(a), outs, n));
         return true;
     }
     if (q == "aten::softmax" || q == "aten::log_softmax") {
@@ -2304,12 +2838,15 @@ Result<bool> Lowering::decompose(const TargetName& t, const Node& n)
         PTE_TRY(const auto outs, nodeOutputs(n));
         const bool like = q.find("_like") != std::string::npos;
         ArgMap g;
-        if (like)
-            g["self"] = a["self"];
-        else
+        if (!like) { // zeros.out / ones.out (the portable kernels have both)
             g["size"] = a["size"];
+            PTE_TRY(const OpSchema* f, need(q.c_str(), "out"));
+            PTE_CHECK(emitKernel(*f, std::move(g), outs, n));
+            return true;
+        }
+        g["self"] = a["self"];
         g["fill_value"] = LArg::integer(q.find("ones") != std::string::npos ? 1 : 0);
-        PTE_TRY(const OpSchema* f, need(like ? "aten::full_like" : "aten::full", "out"));
+        PTE_TRY(const OpSchema* f, need("aten::full_like", "out"));
         PTE_CHECK(emitKernel(*f, std::move(g), outs, n));
         return true;
     }
@@ -2328,8 +2865,7 @@ Result<bool> Lowering::decompose(const TargetName& t, const Node& n)
         PTE_TRY(const auto outs, nodeOutputs(n));
         const auto& size = a["output_size"].ints;
         if (size.size() == 2 && size[0].ref < 0 && size[1].ref < 0 && size[0].literal == 1 && size[1].literal == 1) {
-            // ATen's composite: global pooling is the mean over the last two dimensions (keepdim), which the
-            // portable kernels implement (there is no portable _adaptive_avg_pool2d).
+            // ATen's composite: global pooling is the mean over the last two dimensions (keepdim).
             PTE_TRY(const OpSchema* mean, need("aten::mean", "out"));
             PTE_CHECK(emitKernel(*mean,
                 { { "self", a["self"] }, { "dim", LArg::intList({ -1, -2 }) }, { "keepdim", LArg::boolean(true) } },
@@ -2354,13 +2890,7 @@ Result<bool> Lowering::decompose(const TargetName& t, const Node& n)
                 return true;
             }
         }
-        std::string sizes;
-        for (const auto& e : size)
-            sizes += (sizes.empty() ? "" : ", ") + (e.ref < 0 ? std::to_string(e.literal) : std::string("sym"));
-        warn(where + ": adaptive_avg_pool2d to [" + sizes
-                + "] does not divide the input's height and width (or they are dynamic); emitted as "
-                  "aten::_adaptive_avg_pool2d.out, which ExecuTorch's portable kernels do not implement",
-            n.jsonPath);
+        // Other sizes: ATen's _adaptive_avg_pool2d, which the portable kernels implement.
         PTE_TRY(const OpSchema* ap, need("aten::_adaptive_avg_pool2d", "out"));
         PTE_CHECK(emitKernel(*ap, std::move(a), outs, n));
         return true;
@@ -2486,6 +3016,20 @@ Result<bool> Lowering::decompose(const TargetName& t, const Node& n)
         const int scaled = tempLike(y);
         PTE_CHECK(emitKernel(*mul, { { "self", LArg::tensor(e) }, { "other", LArg::tensor(total) } }, { scaled }, n));
         PTE_CHECK(emitKernel(*sub, { { "self", LArg::tensor(g) }, { "other", LArg::tensor(scaled) } }, outs, n));
+        return true;
+    }
+    // silu(x) = x * sigmoid(x), as torch's decomposition defines it: the portable kernels have no silu.out.
+    if (q == "aten::silu") {
+        PTE_TRY(auto a, bound("aten::silu", ""));
+        PTE_TRY(const auto outs, nodeOutputs(n));
+        const int x = tensorRef(a, "self");
+        if (x < 0 || outs.size() != 1)
+            return fail(nodeError(n, ErrorCode::InvalidInput, "silu needs one input tensor and one output"));
+        PTE_TRY(const OpSchema* sigmoid, need("aten::sigmoid", "out"));
+        PTE_TRY(const OpSchema* mul, need("aten::mul", "out"));
+        const int s = tempLike(outs[0]);
+        PTE_CHECK(emitKernel(*sigmoid, { { "self", LArg::tensor(x) } }, { s }, n));
+        PTE_CHECK(emitKernel(*mul, { { "self", LArg::tensor(x) }, { "other", LArg::tensor(s) } }, outs, n));
         return true;
     }
     // hardswish(x) = x * clamp(x + 3, 0, 6) / 6 and hardsigmoid(x) = clamp(x + 3, 0, 6) / 6, as PyTorch's

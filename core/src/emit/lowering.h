@@ -52,6 +52,9 @@ struct LValue
     Bytes data; ///< Constant bytes, or the initial state of an initialised planned tensor
     bool initialised = false; ///< planned with initial state (trainable parameters)
     bool mutableBuffer = false; ///< lives across executions: planned for the whole method
+    /** Created from the dump's metadata for a graph value (not a temporary of a decomposition): a dim order
+     *  derived differently from the dump's is reported. */
+    bool fromDump = false;
     /** memory.view result: shares the storage of value `aliasOf` (its planned offset or constant bytes); the
      * base's lifetime is extended over the view's uses and the view itself is not planned. -1 = own storage. */
     int aliasOf = -1;

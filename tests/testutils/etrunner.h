@@ -1,0 +1,95 @@
+// SPDX-FileCopyrightText: 2026 The ptelens authors
+// SPDX-License-Identifier: BSD-3-Clause
+#pragma once
+// ExecuTorch's own runtime as a test oracle: runs `etrt_runner` (../shared/tools, README beside it) on a .pte
+// and reads its --json result. Tests that need it use PTE_REQUIRE_ET_RUNNER() and carry the label `runtime`.
+
+#include "pte/program.h"
+#include "pte/result.h"
+#include "referenceruntime.h"
+
+#include <QString>
+#include <QTest>
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pte::test {
+
+/** $PTELENS_ET_RUNNER when it names an executable file, else empty. */
+QString etRunnerPath();
+
+/** One input or output value as the runner reports it. */
+struct RunnerValue
+{
+    std::string tag; ///< "Tensor", "Int", "Double", "Bool", "None", "String", ...
+    std::string dtype; ///< tensors: ExecuTorch's name ("Float", "Long", ...)
+    std::vector<std::int64_t> sizes;
+    std::vector<std::int64_t> dimOrder;
+    /** Tensor elements in row-major order over `sizes` (as --json lists them, whatever the dim order), NaN and
+     *  infinities included; or the one value of an Int/Double/Bool. */
+    std::vector<double> values;
+    std::string text; ///< String values
+};
+
+struct RunnerMethod
+{
+    std::string load; ///< "Ok" or the error name
+    std::string execute; ///< "Ok", an error name, or empty when not executed
+    std::vector<RunnerValue> inputs;
+    std::vector<RunnerValue> outputs;
+};
+
+/** What one run of the runner reported. */
+struct RunnerRun
+{
+    int exitCode = -1; ///< the runner's exit code (0 ok, 1 usage/open, 3 load refused, 4 execute failed...)
+    std::string detail; ///< the `result:` line's detail ("ok (1 method(s) executed)", ...)
+    std::map<std::string, RunnerMethod> methods;
+    std::string report; ///< stdout
+    std::string log; ///< stderr (ExecuTorch's own log lines)
+
+    /** The result line and ExecuTorch's first error log line ("Check failed ..."): the runner's message. */
+    [[nodiscard]] std::string message() const;
+};
+
+struct RunnerOptions
+{
+    std::vector<std::string> methods; ///< --method (empty: every method)
+    std::optional<int> plannedFill; ///< --planned-fill BYTE
+    /** --inputs: values per method, one entry per method input (tensors row-major); nullopt keeps the default
+     *  (non-tensor inputs must: ExecuTorch accepts only the value stored in the program). */
+    std::map<std::string, std::vector<std::optional<HostTensor>>> inputs;
+    std::string data; ///< --data FILE.ptd
+    int runs = 1; ///< --runs N: the outputs are those of the last execution
+};
+
+/** Runs the runner on `ptePath`. Fails (Internal) only when the runner cannot be started or its JSON not read;
+ *  a program the runner refuses is a successful RunnerRun with a non-zero exitCode. */
+Result<RunnerRun> runEtRunner(const std::string& ptePath, const RunnerOptions& options = {});
+
+/** The tensor values the runner would give a method's inputs by default, here for `--inputs`: a deterministic
+ *  mix of signs and magnitudes (floating), small integers, alternating bools, per input `k`. Non-tensor inputs
+ *  keep the program's value (a one-element HostTensor holding it). */
+std::vector<HostTensor> sampleInputs(const ExecutionPlan& plan);
+/** `inputs` of `plan` as --inputs entries: tensors by value, the rest nullopt. */
+std::vector<std::optional<HostTensor>> runnerInputs(const ExecutionPlan& plan, const std::vector<HostTensor>& inputs);
+
+/** Compares outputs element-wise: integers and bools exactly, floating values within `rtol` (relative, absolute
+ *  below 1). NaN equals NaN. On a mismatch, returns a message naming the output, the index and both values (the
+ *  expected side called `other`). */
+std::optional<std::string> compareOutputs(const std::vector<RunnerValue>& runner,
+    const std::vector<HostTensor>& reference, double rtol = 1e-5, const std::string& other = "reference interpreter");
+
+} // namespace pte::test
+
+/** Skips the test when ExecuTorch's runner is not available (PTELENS_ET_RUNNER unset or not executable). */
+#define PTE_REQUIRE_ET_RUNNER()                                                                                        \
+    do {                                                                                                               \
+        if (::pte::test::etRunnerPath().isEmpty())                                                                     \
+            QSKIP("ExecuTorch's runtime (etrt_runner) not found: set PTELENS_ET_RUNNER (default "                      \
+                  "../shared/tools/etrt_runner beside the repository); the runtime tests are skipped");                \
+    } while (false)
