@@ -22,6 +22,7 @@
 #include "widgets/tableview.h"
 
 #include <QComboBox>
+#include <QFileInfo>
 #include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -319,6 +320,70 @@ private Q_SLOTS:
         QVERIFY(waitFor([graph] { return !graph->isBusy(); }));
         QVERIFY(graph->openedDelegate() >= 0);
         QCOMPARE(inside->currentDelegate(), graph->openedDelegate());
+    }
+
+    // The bundled example after emission: its delegate call has both an original program (the ETRecord's lowered
+    // module: mul, relu) and a decoded payload (one Multiply with the ReLU fused as (0, +inf)). Activating the call
+    // opens the original program; the switch button goes to the payload's graph and back; Back leaves both.
+    void switchesBetweenOriginalProgramAndPayload()
+    {
+        const QString example =
+            qEnvironmentVariable("PTELENS_BUILD_DIR") + QStringLiteral("/examples/example.etrecord");
+        QVERIFY2(QFileInfo::exists(example), qPrintable(example + QStringLiteral(" is not built")));
+        MainWindow w;
+        QVERIFY(openFiles(w, { example }));
+        QSignalSpy emitted(w.document(), &Document::emitFinished);
+        w.emitWith({});
+        QVERIFY(waitFor([&] { return !emitted.isEmpty() && !w.document()->isBusy(); }));
+        auto* graph = w.findChild<GraphPanel*>(QStringLiteral("graphPanel"));
+        QVERIFY(waitFor([graph] { return !graph->isBusy() && !graph->graph().nodes.empty(); }));
+        const auto snap = w.document()->snapshot();
+        QVERIFY(snap->delegates);
+        QCOMPARE(snap->delegates->delegates.size(), std::size_t(1));
+        QVERIFY(snap->delegates->delegates[0].payload->graphDecoded);
+
+        int call = -1;
+        for (std::size_t i = 0; i < graph->graph().nodes.size(); ++i)
+            if (graph->graph().nodes[i].loweredModule == QLatin1String("lowered_module_0"))
+                call = int(i);
+        QVERIFY(call >= 0);
+        auto* back = w.findChild<QToolButton*>(QStringLiteral("graphBack"));
+        auto* toggle = w.findChild<QToolButton*>(QStringLiteral("graphSwitch"));
+        QVERIFY(!toggle->isVisibleTo(&w));
+
+        Q_EMIT graph->view()->nodeActivated(call);
+        QVERIFY(waitFor([graph] { return !graph->isBusy(); }));
+        QCOMPARE(graph->loweredModule(), QStringLiteral("lowered_module_0"));
+        QCOMPARE(graph->openedDelegate(), -1);
+        QVERIFY(toggle->isVisibleTo(&w));
+        QCOMPARE(toggle->text(), QStringLiteral("Inside the payload"));
+
+        toggle->click();
+        QVERIFY(waitFor([graph] { return !graph->isBusy(); }));
+        QCOMPARE(graph->openedDelegate(), 0);
+        QVERIFY(graph->loweredModule().isEmpty());
+        std::vector<const GraphNode*> inner;
+        for (const auto& n : graph->graph().nodes)
+            if (n.innerNode >= 0)
+                inner.push_back(&n);
+        QCOMPARE(inner.size(), std::size_t(1));
+        // Its own handle (the mul) and the ReLU's, absorbed into it by its output_min_max.
+        QCOMPARE(inner.front()->debugHandles, std::vector<std::int64_t>({ 2, 3 }));
+        QVERIFY(toggle->isVisibleTo(&w));
+        QCOMPARE(toggle->text(), QStringLiteral("Original program"));
+
+        toggle->click();
+        QVERIFY(waitFor([graph] { return !graph->isBusy(); }));
+        QCOMPARE(graph->loweredModule(), QStringLiteral("lowered_module_0"));
+        QCOMPARE(graph->openedDelegate(), -1);
+        QVERIFY(toggle->isVisibleTo(&w));
+
+        back->click();
+        QVERIFY(waitFor([graph] { return !graph->isBusy(); }));
+        QVERIFY(graph->loweredModule().isEmpty());
+        QCOMPARE(graph->openedDelegate(), -1);
+        QVERIFY(!back->isVisibleTo(&w));
+        QVERIFY(!toggle->isVisibleTo(&w));
     }
 
     // Summarised payloads: a Core ML file tree lists its operations; nothing to draw is said, not an error.

@@ -164,12 +164,20 @@ std::optional<int> delegateOfNode(const Snapshot& snapshot, const QString& metho
     };
     if (node.instruction >= 0)
         return delegateAt(node.instruction);
-    if (entry->emitInfo && !node.members.isEmpty()) {
-        const std::string name = node.members.front().toStdString();
-        for (const auto& [instruction, names] : entry->emitInfo->instructionNodes)
-            if (std::find(names.begin(), names.end(), name) != names.end())
-                if (const auto d = delegateAt(instruction))
-                    return d;
+    if (!entry->emitInfo || node.members.isEmpty())
+        return std::nullopt;
+    // The emitter names a delegate call's instruction after the nodes of the lowered module's original program
+    // (the call node's `absorbed`, without the "lowered_module_0/" prefix), or after the call node itself when it
+    // has no original program.
+    std::vector<std::string> inner;
+    for (const QString& a : node.absorbed)
+        inner.push_back(a.mid(node.loweredModule.size() + 1).toStdString());
+    const std::string name = node.members.front().toStdString();
+    for (const auto& [instruction, names] : entry->emitInfo->instructionNodes) {
+        const bool match = inner.empty() ? std::find(names.begin(), names.end(), name) != names.end() : names == inner;
+        if (match)
+            if (const auto d = delegateAt(instruction))
+                return d;
     }
     return std::nullopt;
 }

@@ -23,7 +23,8 @@ struct DelegateInspection;
 /**
  * The delegate a diagram node stands for, as an index into snapshot.delegates->delegates: a delegate-call
  * instruction (instruction graphs), or the executorch_call_delegate node of a dump that an emitted DelegateCall
- * came from. nullopt when the node is no delegate call or its delegate is unknown.
+ * came from (matched by the names of its lowered module's nodes, or by its own name without an original program).
+ * nullopt when the node is no delegate call or its delegate is unknown.
  */
 [[nodiscard]] std::optional<int> delegateOfNode(const Snapshot& snapshot, const QString& method, const GraphNode& node);
 

@@ -384,8 +384,9 @@ void GraphPanel::setStatus(const QString& text)
     m_status->setToolTip(text);
 }
 
-void GraphPanel::openLoweredModule(const QString& name)
+void GraphPanel::openLoweredModule(const QString& moduleName)
 {
+    const QString name = moduleName; // a copy: the caller may pass m_counterpartModule, which findCounterpart resets
     if (name.isEmpty() || name == m_loweredModule)
         return;
     findCounterpart(name, -1);
