@@ -32,12 +32,17 @@ std::string sha256Hex(std::span<const std::uint8_t> data)
         EVP_DigestUpdate(ctx, data.data() + pos, std::min(kChunk, data.size() - pos));
     EVP_DigestFinal_ex(ctx, digest, &len);
     EVP_MD_CTX_free(ctx);
-    static const char* hex = "0123456789abcdef";
+    return hexOf(std::span<const std::uint8_t>(digest, len));
+}
+
+std::string hexOf(std::span<const std::uint8_t> data)
+{
+    static constexpr char hex[] = "0123456789abcdef";
     std::string out;
-    out.reserve(len * 2);
-    for (unsigned int i = 0; i < len; ++i) {
-        out.push_back(hex[digest[i] >> 4]);
-        out.push_back(hex[digest[i] & 15]);
+    out.reserve(data.size() * 2);
+    for (const std::uint8_t b : data) {
+        out.push_back(hex[b >> 4]);
+        out.push_back(hex[b & 15]);
     }
     return out;
 }

@@ -25,13 +25,7 @@ std::string describeMagic(const std::uint8_t* p, std::size_t n)
         printable = printable && p[i] >= 0x20 && p[i] < 0x7f;
     if (printable)
         return "'" + std::string(reinterpret_cast<const char*>(p), n) + "'";
-    static const char* hex = "0123456789abcdef";
-    std::string s = "0x";
-    for (std::size_t i = 0; i < n; ++i) {
-        s.push_back(hex[p[i] >> 4]);
-        s.push_back(hex[p[i] & 15]);
-    }
-    return s;
+    return "0x" + hexOf(std::span<const std::uint8_t>(p, n));
 }
 
 } // namespace detail

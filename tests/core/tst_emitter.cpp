@@ -1122,6 +1122,65 @@ private Q_SLOTS:
         QVERIFY(r.error().message.find("torch.ops.higher_order.while_loop") != std::string::npos);
     }
 
+    void refusesCustomClassInput()
+    {
+        // A TorchBind object lifted as an input: ExecuTorch's emitter refuses it, and so does ptelens.
+        Builder b;
+        b.input("x", meta(ScalarType::Float, { 2 }));
+        Argument obj;
+        obj.kind = ArgKind::CustomObj;
+        obj.names = { "obj_0" };
+        obj.strings = { "__torch__.torch.classes.demo.Foo" };
+        b.ep->graph.inputs.insert(b.ep->graph.inputs.begin(), obj);
+        InputSpec spec;
+        spec.kind = InputKind::CustomObj;
+        spec.arg = obj;
+        spec.target = "foo";
+        b.ep->signature.inputSpecs.insert(b.ep->signature.inputSpecs.begin(), spec);
+        b.node(op("neg", "aten", "neg", "", { na("self", Argument::tensor("x")) }, { "neg" }),
+             { { "neg", meta(ScalarType::Float, { 2 }) } })
+            .output(OutputKind::UserOutput, "neg");
+        auto r = emitProgram({ { "forward", b.done() } });
+        QVERIFY(!r);
+        QCOMPARE(r.error().code, ErrorCode::Unsupported);
+        QVERIFY2(r.error().message.find("Custom class 'foo' is not supported in EXIR") != std::string::npos,
+            r.error().message.c_str());
+    }
+
+    void stripsEffectTokens()
+    {
+        // with_effects(token, aten.mul.Tensor, x, x) -> (token_out, y): the tokens go, the call stays (ExecuTorch
+        // removes effect tokens before emission).
+        Builder b;
+        b.ep->graph.inputs.push_back(Argument::tensor("token"));
+        b.ep->graph.tensorValues["token"] = meta(ScalarType::Float, { 0 });
+        InputSpec token;
+        token.kind = InputKind::Token;
+        token.arg = Argument::tensor("token");
+        b.ep->signature.inputSpecs.push_back(token);
+        b.input("x", meta(ScalarType::Float, { 3 }));
+        Node w;
+        w.name = "with_effects";
+        w.setTarget("torch.ops.higher_order.with_effects");
+        Argument mulOp;
+        mulOp.kind = ArgKind::Operator;
+        mulOp.strings = { "torch.ops.aten.mul.Tensor" };
+        w.inputs = { na("", Argument::tensor("token")), na("", mulOp), na("", Argument::tensor("x")),
+            na("", Argument::tensor("x")) };
+        w.outputs = { Argument::tensor("token_out"), Argument::tensor("y") };
+        b.node(w, { { "token_out", meta(ScalarType::Float, { 0 }) }, { "y", meta(ScalarType::Float, { 3 }) } });
+        b.output(OutputKind::Token, "token_out").output(OutputKind::UserOutput, "y");
+        auto r = emitProgram({ { "forward", b.done() } });
+        QVERIFY_RESULT(r);
+        const auto& m = r->program.executionPlan.at(0);
+        QCOMPARE(m.operators.size(), std::size_t(1));
+        QCOMPARE(m.operators.at(0).qualifiedName(), std::string("aten::mul.out"));
+        QCOMPARE(m.inputs.size(), std::size_t(1)); // x only: the token input is gone
+        QCOMPARE(m.outputs.size(), std::size_t(1)); // y only: the token output is dropped
+        QCOMPARE(m.chains.at(0).instructions.size(), std::size_t(1));
+        checkRoundTrip(*r, "effects");
+    }
+
     void warnsOnUnknownOperator()
     {
         auto ep = Builder()

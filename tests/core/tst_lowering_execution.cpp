@@ -865,6 +865,53 @@ private Q_SLOTS:
         QCOMPARE(first->at(0), 6.0);
     }
 
+    void mutableBuffersWithoutStateNamed_data()
+    {
+        QTest::addColumn<int>("buffers");
+        QTest::addColumn<QString>("named");
+        QTest::newRow("one") << 1 << QStringLiteral("mutable buffer 'buf0' is memory planned");
+        QTest::newRow("three") << 3
+                               << QStringLiteral(
+                                      "3 mutable buffers (buffer 'buf0', 'buf1', 'buf2') are memory planned");
+        QTest::newRow("six: the first four and a count")
+            << 6
+            << QStringLiteral(
+                   "6 mutable buffers (buffer 'buf0', 'buf1', 'buf2', 'buf3' and 2 more) are memory planned");
+    }
+
+    void mutableBuffersWithoutStateNamed()
+    {
+        // Several mutated buffers emitted without their initial state: one warning names them all (or the count and
+        // the first four) and the option as the Emit dialog and the CLI call it.
+        QFETCH(int, buffers);
+        QFETCH(QString, named);
+        Dump d;
+        d.input("x", { 2 });
+        for (int b = 0; b < buffers; ++b) {
+            const auto n = std::to_string(b);
+            d.weight("b_buf" + n, "buf" + n, { 2 }, { 1, 2 }, false);
+            d.node("upd" + n, "add.Tensor", json::array({ arg("self", T("b_buf" + n)), arg("other", T("x")) }), { 2 });
+            d.mutation("upd" + n, "buf" + n);
+        }
+        d.node("y", "mul.Tensor", json::array({ arg("self", T("x")), arg("other", T("x")) }), { 2 });
+        d.output("y");
+        auto ep = d.build("buffers" + std::to_string(buffers));
+        QVERIFY_RESULT(ep);
+        auto e = emitAndReload({ { "forward", *ep } }, "buffers" + std::to_string(buffers), EmitOptions {});
+        QVERIFY_RESULT(e);
+        std::vector<std::string> about;
+        for (const auto& w : e->output.warnings)
+            if (w.message.find("mutable buffer") != std::string::npos)
+                about.push_back(w.message);
+        QCOMPARE(about.size(), std::size_t(1));
+        const QString msg = QString::fromStdString(about[0]);
+        QVERIFY2(msg.contains(named), qPrintable(msg));
+        QVERIFY2(msg.contains(QStringLiteral("\"Store mutable buffers' initial state\" in the Emit dialog")),
+            qPrintable(msg));
+        QVERIFY2(msg.contains(QStringLiteral("--init-mutable-buffers")), qPrintable(msg));
+        QVERIFY2(!msg.contains(QStringLiteral("initialiseMutableBuffers")), qPrintable(msg));
+    }
+
     void plainOpsWithOmittedDefaults()
     {
         // Out variants whose omitted arguments take their schema defaults: avg_pool2d's stride (= the kernel)
@@ -1250,6 +1297,69 @@ private Q_SLOTS:
                 && warnings[0].message.find("[3, 2]") != std::string::npos
                 && warnings[0].message.find("[2, 3]") != std::string::npos,
             warnings[0].message.c_str());
+    }
+
+    void pointwiseDtypesAreDerivedFromTheOperands_data()
+    {
+        // Each row: the node (target, `other` a tensor of `otherDtype` or a Python float), the dtype the dump gives
+        // its output, the dtype torch's type promotion gives it (what is emitted) and whether an info says so.
+        QTest::addColumn<QString>("target");
+        QTest::addColumn<int>("selfDtype");
+        QTest::addColumn<int>("otherDtype"); // -1: other is the Python float 2.5
+        QTest::addColumn<int>("dumpDtype");
+        QTest::addColumn<int>("emitted");
+        QTest::addColumn<bool>("noted");
+        const int f = int(ScalarType::Float), l = int(ScalarType::Long), b = int(ScalarType::Bool);
+        QTest::newRow("eq of floats is bool") << "eq.Tensor" << kFloat << kFloat << kFloat << b << true;
+        QTest::newRow("long + 2.5 is float") << "add.Tensor" << kLong << -1 << kLong << f << true;
+        QTest::newRow("long / long is float (true division)") << "div.Tensor" << kLong << kLong << kLong << f << true;
+        QTest::newRow("long * long stays long") << "mul.Tensor" << kLong << kLong << kLong << l << false;
+        // Operands of different dtypes are not modelled: the dump's dtype stays.
+        QTest::newRow("int * long: the dump's") << "mul.Tensor" << kInt << kLong << kLong << l << false;
+    }
+
+    void pointwiseDtypesAreDerivedFromTheOperands()
+    {
+        QFETCH(QString, target);
+        QFETCH(int, selfDtype);
+        QFETCH(int, otherDtype);
+        QFETCH(int, dumpDtype);
+        QFETCH(int, emitted);
+        QFETCH(bool, noted);
+        const std::vector<double> a { 3, -4, 5, 8 }, c { 2, 2, -5, 3 };
+        Dump d;
+        d.input("a", { 4 }, selfDtype);
+        if (otherDtype >= 0)
+            d.input("c", { 4 }, otherDtype);
+        d.node("y", target.toStdString(),
+            json::array({ arg("self", T("a")), otherDtype >= 0 ? arg("other", T("c")) : arg("other", F(2.5)) }), { 4 },
+            dumpDtype);
+        d.output("y");
+        auto host = [](int dtype, const std::vector<double>& v) {
+            HostTensor t = HostTensor::floats({ 4 }, v);
+            t.dtype = dtype == kLong ? ScalarType::Long : dtype == kInt ? ScalarType::Int : ScalarType::Float;
+            return t;
+        };
+        std::vector<HostTensor> inputs { host(selfDtype, a) };
+        if (otherDtype >= 0)
+            inputs.push_back(host(otherDtype, c));
+        auto r = emitRun(d, "pointwise_dtype", inputs);
+        QVERIFY_RESULT(r);
+        std::vector<double> want(4);
+        for (std::size_t e = 0; e < 4; ++e) {
+            const double o = otherDtype >= 0 ? c[e] : 2.5;
+            want[e] = target.startsWith("eq") ? double(a[e] == o)
+                : target.startsWith("add")    ? a[e] + o
+                : target.startsWith("div")    ? f32(a[e] / o)
+                                              : a[e] * o;
+        }
+        COMPARE_OUTPUT(r->out.at(0), ScalarType(emitted), ({ 4 }), want);
+        bool said = false;
+        for (const auto& w : r->emitted.output.warnings)
+            said = said
+                || (w.severity == Severity::Info && w.message.find("node 'y'") != std::string::npos
+                    && w.message.find("from its operands") != std::string::npos);
+        QCOMPARE(said, noted);
     }
 
     void dropoutInTrainingIsDecomposed()

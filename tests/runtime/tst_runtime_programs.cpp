@@ -36,8 +36,6 @@ namespace {
 const std::map<QString, std::string>& refusedDumps()
 {
     static const std::map<QString, std::string> refused {
-        // A custom class input: ExecuTorch's emitter refuses it ("Custom class ... is not supported in EXIR").
-        { QStringLiteral("spec_kinds.json"), "Custom class" },
         // A TensorRT export: CUDA tensors, not a program for ExecuTorch's CPU runtime.
         { QStringLiteral("tensorrt_trt_v7.3.ep"), "is on device cuda" },
     };

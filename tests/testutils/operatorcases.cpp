@@ -694,6 +694,56 @@ void reductions(std::vector<OpCase>& v)
             g.shape, reduceWith(g, [=](const std::vector<double>& e) { return varOf(e, 0); }));
         return c;
     }));
+    v.push_back(make(
+        "aten::var.correction_out",
+        "aten._native_batch_norm_legit_functional (training=True), decomposed as torch's core decomposition",
+        [] {
+            // Training-mode BatchNorm as torch.export writes it: normalised with the batch's biased variance; the new
+            // running statistics are written back into the buffers.
+            Case c;
+            const std::vector<double> gamma { 1, 0.5, -1 }, beta { 0, 0.25, 0.5 };
+            const std::vector<double> rm0 { 0.25, -0.5, 0.125 }, rv0 { 1.5, 0.75, 2 };
+            c.dump.weight("p_w", "bn.weight", { 3 }, gamma);
+            c.dump.weight("p_b", "bn.bias", { 3 }, beta);
+            c.dump.weight("b_rm", "bn.running_mean", { 3 }, rm0, false);
+            c.dump.weight("b_rv", "bn.running_var", { 3 }, rv0, false);
+            c.in("x", { 2, 3, 2 }, vals(12, 47, -2, 2));
+            c.dump.tupleNode("bn", "_native_batch_norm_legit_functional.default",
+                json::array({ arg("input", T("x")), arg("weight", T("p_w")), arg("bias", T("p_b")),
+                    arg("running_mean", T("b_rm")), arg("running_var", T("b_rv")), arg("training", B(true)),
+                    arg("momentum", F(0.1)), arg("eps", F(1e-5)) }),
+                { { "y", { 2, 3, 2 } }, { "save_mean", { 3 } }, { "save_rstd", { 3 } }, { "rm", { 3 } },
+                    { "rv", { 3 } } });
+            c.dump.mutation("rm", "bn.running_mean");
+            c.dump.mutation("rv", "bn.running_var");
+            c.dump.output("y");
+            // The module also returns its buffers after the update (the graph outputs the same nodes again).
+            c.dump.output("rm");
+            c.dump.output("rv");
+            const auto& x = c.inputs[0].values;
+            std::vector<double> y(12), rm(3), rv(3);
+            for (std::size_t ch = 0; ch < 3; ++ch) {
+                double m = 0, var = 0;
+                for (std::size_t i = 0; i < 12; ++i)
+                    if ((i / 2) % 3 == ch)
+                        m += x[i] / 4;
+                for (std::size_t i = 0; i < 12; ++i)
+                    if ((i / 2) % 3 == ch)
+                        var += (x[i] - m) * (x[i] - m) / 4;
+                for (std::size_t i = 0; i < 12; ++i)
+                    if ((i / 2) % 3 == ch)
+                        y[i] = (x[i] - m) / std::sqrt(var + 1e-5) * gamma[ch] + beta[ch];
+                // Running statistics (torch's native_batch_norm with momentum 0.1): the mean of the batch, and the
+                // variance unbiased, n / (n - 1) with n = 4 elements per channel.
+                rm[ch] = 0.9 * rm0[ch] + 0.1 * m;
+                rv[ch] = 0.9 * rv0[ch] + 0.1 * var * 4.0 / 3.0;
+            }
+            c.expect({ 2, 3, 2 }, y);
+            c.expect({ 3 }, rm);
+            c.expect({ 3 }, rv);
+            return c;
+        },
+        "training batch norm"));
     v.push_back(make("aten::var_mean.correction_out", "aten.var_mean.correction (dim=[2], correction=0)", [=] {
         Case c;
         c.in("x", s, x24(42));

@@ -53,6 +53,9 @@ private:
     std::span<const std::uint8_t> m_view;
 };
 
+/** Lower-case hex of the bytes, two digits per byte, no separator. */
+[[nodiscard]] std::string hexOf(std::span<const std::uint8_t> data);
+
 /** Lower-case hex SHA-256 of the bytes (streams; no copy). */
 [[nodiscard]] std::string sha256Hex(std::span<const std::uint8_t> data);
 

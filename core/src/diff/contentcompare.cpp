@@ -160,14 +160,7 @@ Result<std::string> sha256OfBytes(const Bytes& bytes, const std::atomic<bool>* c
     unsigned char digest[EVP_MAX_MD_SIZE];
     unsigned int len = 0;
     EVP_DigestFinal_ex(ctx.get(), digest, &len);
-    static const char* hex = "0123456789abcdef";
-    std::string out;
-    out.reserve(len * 2);
-    for (unsigned int i = 0; i < len; ++i) {
-        out.push_back(hex[digest[i] >> 4]);
-        out.push_back(hex[digest[i] & 15]);
-    }
-    return out;
+    return hexOf(std::span<const std::uint8_t>(digest, len));
 }
 
 Result<NumericDifference> compareElements(const Bytes& a, const Bytes& b, ScalarType type,

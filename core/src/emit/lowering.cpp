@@ -524,6 +524,57 @@ bool isPointwise(const OpSchema& s)
     return layoutRule(s) == LayoutRule::KeepInput && !kShaped.count(s.name);
 }
 
+/** How a pointwise op's result dtype follows from its operands (torch's type promotion), where that is certain. */
+enum class DtypeRule : std::uint8_t
+{
+    None, ///< not derived: the dump's dtype is kept
+    Bool, ///< comparisons, logical ops, isinf/isnan: always bool
+    Promote, ///< the operands' common dtype (one tensor dtype, raised by a scalar of a higher category)
+    FloatOp, ///< as Promote, then an integral or bool result becomes the default float dtype (true division...)
+};
+
+DtypeRule dtypeRule(const OpSchema& s)
+{
+    static const std::unordered_set<std::string_view> kBool = { "eq", "ne", "lt", "le", "gt", "ge", "logical_and",
+        "logical_or", "logical_xor", "logical_not", "isinf", "isnan" };
+    static const std::unordered_set<std::string_view> kPromote = { "add", "sub", "rsub", "mul", "maximum", "minimum",
+        "where", "neg", "abs", "remainder", "fmod", "floor_divide" };
+    static const std::unordered_set<std::string_view> kFloat = { "sin", "cos", "tan", "asin", "acos", "atan", "sinh",
+        "cosh", "tanh", "asinh", "acosh", "atanh", "exp", "expm1", "log", "log10", "log1p", "log2", "sqrt", "rsqrt",
+        "sigmoid", "erf", "reciprocal", "atan2" };
+    if (s.ns != "aten")
+        return DtypeRule::None;
+    if (kBool.count(s.name))
+        return DtypeRule::Bool;
+    if (kPromote.count(s.name))
+        return DtypeRule::Promote;
+    if (kFloat.count(s.name) || (s.name == "div" && (s.overload == "out" || s.overload == "Scalar_out")))
+        return DtypeRule::FloatOp;
+    return DtypeRule::None;
+}
+
+/** torch's type categories: bool < integral < floating; -1 for the others (complex, quantized...). */
+int dtypeCategory(ScalarType t)
+{
+    switch (t) {
+    case ScalarType::Bool:
+        return 0;
+    case ScalarType::Byte:
+    case ScalarType::Char:
+    case ScalarType::Short:
+    case ScalarType::Int:
+    case ScalarType::Long:
+        return 1;
+    case ScalarType::Half:
+    case ScalarType::Float:
+    case ScalarType::Double:
+    case ScalarType::BFloat16:
+        return 2;
+    default:
+        return -1;
+    }
+}
+
 /** Numpy broadcasting of two shapes; nullopt when they do not broadcast. */
 std::optional<std::vector<std::int32_t>> broadcastShapes(
     const std::vector<std::int32_t>& a, const std::vector<std::int32_t>& b)
@@ -642,6 +693,7 @@ private:
     Result<void> lowerCond(const Node& n);
     Result<void> lowerMap(const Node& n);
     Result<void> lowerScan(const Node& n);
+    Result<void> lowerWithEffects(const Node& n);
     void closeLoop(const Node& n, int iter, int count, int loop);
     Result<void> lowerMemoryView(const Node& n);
     /**
@@ -675,6 +727,8 @@ private:
     }
     Result<void> placeholders();
     Result<void> writeBacksAndOutputs();
+    /// One warning naming the mutable buffers planned without their initial state (count, first few, the option).
+    void warnPlannedWithoutState(const std::vector<std::string>& fqns);
     void computeLifetimes();
     Error nodeError(const Node& n, ErrorCode code, const std::string& what) const
     {
@@ -693,6 +747,8 @@ private:
     {
         LayoutRule layout;
         bool pointwise;
+        DtypeRule dtype;
+        std::array<int, 2> operands; ///< argument indices of self and other (-1: none), for the dtype
     };
     std::unordered_map<const OpSchema*, OutputRule> m_outputRules; ///< by schema
     void warn(const std::string& msg, const std::string& path = {})
@@ -1386,7 +1442,11 @@ void Lowering::deriveLayouts(const LInstr& in, const Node& n)
     const OpSchema& s = *in.schema;
     auto cached = m_outputRules.find(&s);
     if (cached == m_outputRules.end())
-        cached = m_outputRules.emplace(&s, OutputRule { layoutRule(s), isPointwise(s) }).first;
+        cached = m_outputRules
+                     .emplace(&s,
+                         OutputRule {
+                             layoutRule(s), isPointwise(s), dtypeRule(s), { s.argIndex("self"), s.argIndex("other") } })
+                     .first;
     const LayoutRule rule = cached->second.layout;
     // Pointwise ops: the out tensor has the broadcast shape of the (static) tensor inputs.
     std::optional<std::vector<std::int32_t>> shape;
@@ -1403,6 +1463,42 @@ void Lowering::deriveLayouts(const LInstr& in, const Node& n)
             shape = shape ? broadcastShapes(*shape, t.sizes) : t.sizes;
             if (!shape)
                 break;
+        }
+    }
+    // Pointwise ops whose result dtype torch's type promotion fixes: the out tensor gets it.
+    std::optional<ScalarType> dtype;
+    if (const DtypeRule dr = cached->second.dtype; dr == DtypeRule::Bool) {
+        dtype = ScalarType::Bool;
+    } else if (dr != DtypeRule::None) {
+        // The operands (self, other): one tensor dtype, raised by a Python scalar of a higher category. Tensors of
+        // different dtypes or categories this does not model leave the dump's dtype in place.
+        std::optional<ScalarType> common;
+        int scalarCategory = -1;
+        bool certain = true;
+        for (const int i : cached->second.operands) {
+            if (i < 0 || std::size_t(i) >= in.args.size() || s.args[std::size_t(i)].type.mutates || !certain)
+                continue;
+            const auto& a = in.args[std::size_t(i)];
+            if (a.kind == LArg::Kind::Tensor) {
+                const ScalarType t = m_out.values[std::size_t(a.ref)].dtype;
+                certain = dtypeCategory(t) >= 0 && (!common || *common == t);
+                common = t;
+            } else if (a.kind == LArg::Kind::Bool || a.kind == LArg::Kind::Int || a.kind == LArg::Kind::Double) {
+                scalarCategory = std::max(scalarCategory,
+                    a.kind == LArg::Kind::Bool      ? 0
+                        : a.kind == LArg::Kind::Int ? 1
+                                                    : 2);
+            } else {
+                certain = false; // a symbolic scalar, None...
+            }
+        }
+        if (certain && common) {
+            ScalarType t = *common;
+            if (scalarCategory > dtypeCategory(t))
+                t = scalarCategory == 2 ? ScalarType::Float : ScalarType::Long;
+            if (dr == DtypeRule::FloatOp && dtypeCategory(t) < 2)
+                t = ScalarType::Float;
+            dtype = t;
         }
     }
     // The first tensor input (a tensor list's first tensor): the layout pointwise ops and the rest keep.
@@ -1447,6 +1543,14 @@ void Lowering::deriveLayouts(const LInstr& in, const Node& n)
                         + ": emitted with those, as ExecuTorch's "
                           "edge dialect derives them");
             v.sizes = *shape;
+        }
+        if (dtype && *dtype != v.dtype) {
+            if (v.fromDump)
+                info(n,
+                    "the dump gives '" + v.name + "' the dtype " + scalarTypeShortName(v.dtype) + ", but " + s.key()
+                        + " computes " + scalarTypeShortName(*dtype) + " from its operands: emitted with "
+                        + scalarTypeShortName(*dtype) + " as ExecuTorch's edge dialect derives it");
+            v.dtype = *dtype;
         }
         const std::size_t rank = v.sizes.size();
         const std::vector<std::uint8_t>* want = nullptr; // null: contiguous
@@ -1873,6 +1977,31 @@ void Lowering::closeLoop(const Node& n, int iter, int count, int loop)
 // scan(combine_fn, init, xs, additional): the map loop with carries. Each carry output is initialised from its
 // init before the loop, read by the body (its carry placeholders are bound to the carry outputs) and
 // overwritten with the body's new carry at the end of each iteration; the y outputs are stacked.
+// with_effects(token, op, *args) -> (token, *results): torch.export threads an effect token through an operator with
+// side effects. ExecuTorch strips the tokens before emission (graph-dump-formats §9): the token inputs and outputs go
+// (placeholders() skips token inputs, token outputs are dropped) and the node becomes the plain call op(*args).
+Result<void> Lowering::lowerWithEffects(const Node& n)
+{
+    if (n.inputs.size() < 2 || n.inputs[1].arg.kind != ArgKind::Operator || n.inputs[1].arg.strings.empty()
+        || n.outputs.empty())
+        return fail(
+            nodeError(n, ErrorCode::InvalidInput, "with_effects expects (token, operator, *args) -> (token, ...)"));
+    auto call = std::make_shared<Node>();
+    call->name = n.name;
+    call->setTarget(n.inputs[1].arg.strings[0]);
+    if (call->targetKind != TargetKind::OpOverload)
+        return fail(nodeError(n, ErrorCode::InvalidInput,
+            "with_effects calls '" + n.inputs[1].arg.strings[0] + "', which is not an operator"));
+    call->inputs.assign(n.inputs.begin() + 2, n.inputs.end());
+    call->outputs.assign(n.outputs.begin() + 1, n.outputs.end());
+    call->metadata = n.metadata;
+    call->debugHandles = n.debugHandles;
+    call->jsonPath = n.jsonPath;
+    // Kept alive with the lowered method: instructions point at the node they came from.
+    m_out.madeNodes.push_back(call);
+    return lowerNode(*call);
+}
+
 Result<void> Lowering::lowerScan(const Node& n)
 {
     if (n.inputs.size() != 4 || n.inputs[0].arg.kind != ArgKind::Graph || !n.inputs[0].arg.graph)
@@ -2052,6 +2181,8 @@ Result<void> Lowering::lowerNode(const Node& n)
             return lowerMap(n);
         if (op == "scan")
             return lowerScan(n);
+        if (op == "with_effects")
+            return lowerWithEffects(n);
         return fail(nodeError(n, ErrorCode::Unsupported, "higher-order operator '" + op + "' cannot be emitted"));
     }
     if (!opOverload && (n.targetKind == TargetKind::MemoryAlloc || target == "memory.alloc")) {
@@ -3078,7 +3209,7 @@ Result<void> Lowering::placeholders()
         if (o.kind == OutputKind::GradientToParameter)
             m_trainable.insert(o.target);
     }
-    bool warnedState = false;
+    std::vector<std::string> plannedWithoutState; // mutable buffers whose dump bytes are not stored
     for (std::size_t i = 0; i < specs.size(); ++i) {
         const auto& spec = specs[i];
         const auto& arg = g.inputs[i];
@@ -3213,11 +3344,8 @@ Result<void> Lowering::placeholders()
                 // in the mutable data segment, which the runtime copies into planned memory at load.
                 v.initialised = true;
                 v.data = data;
-            } else if (!warnedState && w != m_ep.weights.end() && !m_options.initialiseMutableBuffers) {
-                warn("mutable buffer '" + fqn
-                    + "' is memory planned: its initial state is not stored in the program "
-                      "(like ExecuTorch without emit_mutable_buffer_names; see initialiseMutableBuffers)");
-                warnedState = true;
+            } else if (w != m_ep.weights.end() && !m_options.initialiseMutableBuffers) {
+                plannedWithoutState.push_back(fqn);
             }
         } else if (trainable) {
             v.storage = LValue::Storage::Planned;
@@ -3230,7 +3358,32 @@ Result<void> Lowering::placeholders()
         }
         m_out.placeholders.push_back(std::move(ph));
     }
+    warnPlannedWithoutState(plannedWithoutState);
     return {};
+}
+
+void Lowering::warnPlannedWithoutState(const std::vector<std::string>& fqns)
+{
+    // One warning for all of them: how many, the first few by name ("buffer 'x'", which the workbench resolves to
+    // the buffer's placeholder), and the option as the user sees it.
+    if (fqns.empty())
+        return;
+    constexpr std::size_t shown = 4;
+    std::string which;
+    if (fqns.size() == 1) {
+        which = "mutable buffer '" + fqns[0] + "' is";
+    } else {
+        which = std::to_string(fqns.size()) + " mutable buffers (buffer";
+        for (std::size_t i = 0; i < fqns.size() && i < shown; ++i)
+            which += (i == 0 ? " '" : ", '") + fqns[i] + "'";
+        if (fqns.size() > shown)
+            which += " and " + std::to_string(fqns.size() - shown) + " more";
+        which += ") are";
+    }
+    warn(which
+        + " memory planned and the dump's initial state is not stored in the program: the first run starts from "
+          "undefined memory (ExecuTorch's default, without et_init_buffer). To store it, tick \"Store mutable "
+          "buffers' initial state\" in the Emit dialog or pass --init-mutable-buffers to ptelens-cli emit.");
 }
 
 Result<void> Lowering::writeBacksAndOutputs()

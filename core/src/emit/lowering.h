@@ -223,6 +223,8 @@ struct LoweredMethod
     std::int64_t parametersIndex = -1;
     std::vector<std::string> gradientFqns;
     std::int64_t instructionCount = 0;
+    /// Nodes the lowering made (the operator call inside a with_effects): LInstr::node may point into them.
+    std::vector<std::shared_ptr<const Node>> madeNodes;
 };
 
 struct LoweringOptions
