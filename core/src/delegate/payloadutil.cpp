@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Bounded readers, diagnostics and text helpers shared by the delegate payload decoders.
 #include "payloaddecoders.h"
+#include "pte/bytes.h"
 #include "pte/ptereader.h"
 
 #include <algorithm>
@@ -165,13 +166,7 @@ std::vector<std::string> printableStrings(std::span<const std::uint8_t> b, std::
 
 std::string hexPrefix(std::span<const std::uint8_t> b, std::size_t max)
 {
-    static const char* digits = "0123456789abcdef";
-    std::string s;
-    const std::size_t n = std::min(b.size(), max);
-    for (std::size_t i = 0; i < n; ++i) {
-        s += digits[b[i] >> 4];
-        s += digits[b[i] & 15];
-    }
+    std::string s = hexOf(b.first(std::min(b.size(), max)));
     if (b.size() > max)
         s += "...";
     return s;
