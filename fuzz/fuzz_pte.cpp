@@ -1,8 +1,9 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
 // libFuzzer target: the .pte reader (flatbuffers verifier, decoding, runtime checks) and the JSON dump of
-// whatever it accepted.
+// whatever it accepted, and the delegate payloads inside it.
 
+#include "pte/delegatepayload.h"
 #include "pte/jsondump.h"
 #include "pte/ptereader.h"
 
@@ -24,5 +25,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     (void)diagnostics;
     const auto json = pte::programToJson(*pte.program);
     (void)json;
+    // The delegate payloads inside (real .pte seeds carry XNNPACK, Core ML, QNN, Ethos-U and OpenVINO blobs).
+    const pte::PayloadDataSources sources { pte.program.get(), nullptr, nullptr };
+    const auto delegates = pte::decodeProgramDelegates(*pte.program, sources, "fuzz.pte");
+    (void)delegates;
     return 0;
 }

@@ -6,8 +6,11 @@
 //   <out>/dump    the same JSON documents plus PT2, legacy and ETRecord zips built around them
 //   <out>/pickle  hand-assembled torch.save pickles (protocol 2) and torch.save zips
 //   <out>/etdump  synthetic ETDumps of those programs (first byte: debug-buffer length / 16, see fuzz_etdump.cpp)
+//   <out>/delegate  delegate payloads (a backend-selector byte, then the payload): synthetic XNNPACK graphs,
+//                 a program holding one, and the magic bytes of every backend the identification table knows
 // Usage: ptelens_fuzz_seeds <out> <source dir>
 
+#include "pte/delegatesynth.h"
 #include "pte/etdumpwriter.h"
 #include "pte/ptewriter.h"
 
@@ -183,7 +186,7 @@ int main(int argc, char** argv)
     }
     const fs::path out = argv[1];
     const fs::path source = argv[2];
-    for (const char* sub : { "pte", "json", "dump", "pickle", "etdump" })
+    for (const char* sub : { "pte", "json", "dump", "pickle", "etdump", "delegate" })
         fs::create_directories(out / sub);
     const fs::path scratch = out / "scratch.zip";
     int failures = 0;
@@ -219,6 +222,27 @@ int main(int argc, char** argv)
             // First byte 0: no debug buffer (fuzz_etdump.cpp).
             failures += !writeFile(
                 out / "etdump" / name, std::string(1, '\0') + std::string(bytes.value().begin(), bytes.value().end()));
+        }
+    }
+
+    // Delegate payloads: byte 0 selects the backend id in fuzz_delegate (0 = XnnpackBackend, 2 = CoreMLBackend, ...).
+    {
+        const auto xnnpack = pte::makeSyntheticXnnpackPayload(13);
+        failures +=
+            !writeFile(out / "delegate" / "xnnpack13", std::string(1, '\0') + std::string(xnnpack.asStringView()));
+        const std::string magics[][2] = { { "\x01", std::string("\0\0\0\0VH00\x1e\0", 10) },
+            { "\x02", "CMJR{\"key\": \"k\"}" }, { "\x02", "}][ :\"sedon\"{" },
+            { "\x03", std::string("\xcd\xab\x78\x56", 4) + std::string(260, '\0') },
+            { "\x04", std::string("vela_bin_stream\0", 16) + std::string(16, '\0') },
+            { "\x05", "VGF1" + std::string(92, '\0') }, { "\x06", std::string(48, '\0') },
+            { "\x07", std::string(13, '\x01') } };
+        int m = 0;
+        for (const auto& [selector, bytes] : magics)
+            failures += !writeFile(out / "delegate" / ("magic" + std::to_string(m++)), selector + bytes);
+        const std::string path = (out / "pte" / "delegate.pte").string();
+        if (!pte::writePte(pte::makeSingleDelegateProgram(xnnpack), path)) {
+            std::cerr << "ptelens_fuzz_seeds: cannot write " << path << "\n";
+            ++failures;
         }
     }
 

@@ -14,7 +14,7 @@ build=${1:?usage: run-fuzzers.sh <build dir> [fuzzer names...]}
 shift
 seconds=${FUZZ_SECONDS:-60}
 names=("$@")
-if [ ${#names[@]} -eq 0 ]; then names=(pte exported_program dump unpickler etdump); fi
+if [ ${#names[@]} -eq 0 ]; then names=(pte exported_program dump unpickler etdump delegate); fi
 
 bin="$build/bin"
 seeds="$build/fuzz/seeds"
@@ -28,6 +28,7 @@ seeds_for() {
     dump) echo "$seeds/dump" ;;
     unpickler) echo "$seeds/pickle" ;;
     etdump) echo "$seeds/etdump" ;;
+    delegate) echo "$seeds/delegate" ;;
     esac
 }
 

@@ -2,12 +2,14 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "mainwindow.h"
 
+#include "document/delegateinspection.h"
 #include "models/delegatemodel.h"
 #include "models/diagnosticmodel.h"
 #include "models/diagnostictarget.h"
 #include "models/instructionmodel.h"
 #include "models/profilemodel.h"
 #include "models/text.h"
+#include "views/delegatepayloadview.h"
 #include "views/delegatesview.h"
 #include "views/diagnosticsview.h"
 #include "views/diffwindow.h"
@@ -198,12 +200,13 @@ void MainWindow::createViews()
     m_instructionsView = new InstructionsView(this);
     m_valuesView = new ValuesView(this);
     m_delegatesView = new DelegatesView(this);
+    m_delegatePayloadView = new DelegatePayloadView(this);
     m_sizesView = new SizesView(this);
     m_operatorsView = new OperatorsView(this);
     m_diagnosticsView = new DiagnosticsView(this);
     m_profileView = new ProfileView(this);
     m_views = { m_methodsView, m_signatureView, m_graphPanel, m_instructionsView, m_valuesView, m_delegatesView,
-        m_sizesView, m_operatorsView, m_diagnosticsView, m_profileView };
+        m_sizesView, m_operatorsView, m_diagnosticsView, m_profileView, m_delegatePayloadView };
 
     connect(m_methodsView, &MethodsView::methodSelected, this, [this](const QString& name) {
         if (!m_syncing && name != m_method)
@@ -217,11 +220,45 @@ void MainWindow::createViews()
         m_graphPanel->view()->setFocus(Qt::OtherFocusReason);
     });
     connect(m_delegatesView, &DelegatesView::debugIdSelectionChanged, this, &MainWindow::onDelegateIdSelectionChanged);
+    connectDelegatePayloadView();
     connect(m_diagnosticsView, &DiagnosticsView::diagnosticActivated, this, &MainWindow::activateDiagnostic);
     connect(m_graphPanel, &GraphPanel::nodesSelected, this, &MainWindow::onGraphSelectionChanged);
     connect(m_profileView, &ProfileView::selectionChanged, this, &MainWindow::onProfileSelectionChanged);
     // A new layout arrives after the selection was made: show the selected instruction in it.
     connect(m_graphPanel, &GraphPanel::layoutFinished, this, &MainWindow::onInstructionSelectionChanged);
+}
+
+void MainWindow::connectDelegatePayloadView()
+{
+    // A delegate picked in the Delegates dock is the one shown inside; opening one in the Graph view too.
+    connect(m_delegatesView->delegatesTable()->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+        [this](const QModelIndex& current) {
+            if (current.isValid())
+                m_delegatePayloadView->showDelegate(current.row());
+        });
+    connect(m_graphPanel, &GraphPanel::delegateOpened, this, [this](int delegate) {
+        const auto snap = m_document->snapshot();
+        if (delegate >= 0 && snap && snap->delegates)
+            m_delegatePayloadView->showDelegate(int(snap->delegates->delegates[std::size_t(delegate)].delegateIndex));
+    });
+    connect(m_delegatePayloadView, &DelegatePayloadView::openInGraphRequested, this, [this](int delegate) {
+        raiseDock("graphDock");
+        m_graphPanel->openDelegate(delegate);
+    });
+    // Inner nodes selected in the table: the same nodes in the opened inner graph, else their source nodes.
+    connect(m_delegatePayloadView, &DelegatePayloadView::innerNodesSelected, this,
+        [this](const QStringList& names, const std::vector<std::int64_t>& handles,
+            const std::vector<std::uint32_t>& nodes) {
+            if (m_syncing)
+                return;
+            m_syncing = true;
+            if (m_graphPanel->openedDelegate() >= 0
+                && m_graphPanel->openedDelegate() == m_delegatePayloadView->currentDelegate())
+                m_graphPanel->selectInnerNodes(nodes);
+            else
+                m_graphPanel->selectFor(-1, names, handles);
+            m_syncing = false;
+        });
 }
 
 void MainWindow::createActions()
@@ -722,6 +759,14 @@ void MainWindow::onGraphSelectionChanged()
         rows.insert(rows.end(), more.begin(), more.end());
     }
     m_syncing = true;
+    if (m_graphPanel->openedDelegate() >= 0
+        && m_graphPanel->openedDelegate() == m_delegatePayloadView->currentDelegate()) {
+        std::vector<std::uint32_t> inner;
+        for (const int n : nodes)
+            if (g.nodes[std::size_t(n)].innerNode >= 0)
+                inner.push_back(std::uint32_t(g.nodes[std::size_t(n)].innerNode));
+        m_delegatePayloadView->selectInnerNodes(inner);
+    }
     m_instructionsView->selectSourceRows(rows);
     // A hot node's events in the Profile view.
     std::vector<int> instructions;

@@ -20,6 +20,7 @@ class QAbstractItemView;
 
 namespace pte::ui {
 
+class DelegatePayloadView;
 class DelegatesView;
 class DiffWindow;
 class DiagnosticsView;
@@ -88,6 +89,8 @@ protected:
 
 private:
     void createViews();
+    /** Cross-selection of the Inside Delegate dock with the Delegates dock and the Graph view. */
+    void connectDelegatePayloadView();
     void createActions();
     void createDocks();
     void onSnapshotChanged();
@@ -127,6 +130,7 @@ private:
     InstructionsView* m_instructionsView = nullptr;
     ValuesView* m_valuesView = nullptr;
     DelegatesView* m_delegatesView = nullptr;
+    DelegatePayloadView* m_delegatePayloadView = nullptr;
     SizesView* m_sizesView = nullptr;
     OperatorsView* m_operatorsView = nullptr;
     DiagnosticsView* m_diagnosticsView = nullptr;

@@ -3,6 +3,7 @@
 #include "document/document.h"
 #include "mainwindow.h"
 #include "models/instructionmodel.h"
+#include "views/delegatepayloadview.h"
 #include "views/diffwindow.h"
 #include "views/graphpanel.h"
 #include "widgets/emitdialog.h"
@@ -76,7 +77,7 @@ QPixmap grabDock(QDockWidget* dock)
  * memory plan (memoryplan.png) and, for graph dumps, the Emit dialog (emitdialog.png).
  */
 int takeScreenshots(pte::ui::MainWindow& window, const QStringList& files, const QString& dir, bool emitFirst,
-    const QString& method, const QSize& size)
+    const QString& method, const QSize& size, int delegate)
 {
     QDir().mkpath(dir);
     window.resize(size);
@@ -108,6 +109,15 @@ int takeScreenshots(pte::ui::MainWindow& window, const QStringList& files, const
         if (pick >= 0) {
             view->setFocus();
             view->selectRow(pick);
+        }
+    }
+    // --delegate N: the method's delegate N, shown inside (Inside Delegate dock) and drilled into (Graph view).
+    if (delegate >= 0) {
+        if (auto* inside = window.findChild<pte::ui::DelegatePayloadView*>()) {
+            inside->showDelegate(delegate);
+            if (auto* graph = window.findChild<pte::ui::GraphPanel*>(QStringLiteral("graphPanel")))
+                graph->openDelegate(inside->currentDelegate());
+            waitFor([&] { return idle(window); }, 120000);
         }
     }
     waitFor([] { return false; }, 300);
@@ -196,6 +206,10 @@ int main(int argc, char** argv)
         QStringLiteral("WxH"), QStringLiteral("1600x1000"));
     sizeOption.setFlags(QCommandLineOption::HiddenFromHelp);
     parser.addOption(sizeOption);
+    QCommandLineOption delegateOption(QStringLiteral("delegate"),
+        QStringLiteral("Open this delegate of the method in the Graph view (with --screenshot)."), QStringLiteral("N"));
+    delegateOption.setFlags(QCommandLineOption::HiddenFromHelp);
+    parser.addOption(delegateOption);
     parser.addOption(screenshot);
     parser.addOption(emitOption);
     parser.addOption(methodOption);
@@ -221,7 +235,8 @@ int main(int argc, char** argv)
         const QStringList wh = parser.value(sizeOption).split(QLatin1Char('x'));
         const QSize size(wh.value(0).toInt(), wh.value(1).toInt());
         return takeScreenshots(window, files, parser.value(screenshot), parser.isSet(emitOption),
-            parser.value(methodOption), size.isValid() && !size.isEmpty() ? size : QSize(1600, 1000));
+            parser.value(methodOption), size.isValid() && !size.isEmpty() ? size : QSize(1600, 1000),
+            parser.isSet(delegateOption) ? parser.value(delegateOption).toInt() : -1);
     }
     window.show();
     if (compare) {

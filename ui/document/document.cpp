@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "document/document.h"
 
+#include "document/delegateinspection.h"
 #include "models/text.h"
 #include "pte/dumpreader.h"
 #include "pte/etdump.h"
@@ -176,6 +177,7 @@ void loadJob(QPromise<LoadOutcome>& promise, QStringList paths, std::shared_ptr<
         return;
     }
     snap->finalize();
+    snap->delegates = inspectDelegates(delegateInputsOf(*snap));
     promise.setProgressValueAndText(int(paths.size()) * 10, QStringLiteral("Loaded"));
     promise.addResult(LoadOutcome { std::move(snap), {} });
 }
@@ -185,6 +187,7 @@ struct EmitOutcome
     std::shared_ptr<const pte::EmitterOutput> output;
     pte::Error error; ///< when output is null
     std::shared_ptr<const ProfileData> profile; ///< the open ETDump joined with the new program
+    std::shared_ptr<const DelegateInspection> delegates;
 };
 
 struct SaveOutcome
@@ -399,8 +402,8 @@ void Document::emitProgram(const EmitSettings& settings)
     const std::shared_ptr<const Snapshot> before = snap;
     runJob<EmitOutcome>(
         QStringLiteral("Emitting"),
-        [methods, stack, initBuffers, serialize, etrecordDelegateMap, primGetters, before](
-            QPromise<EmitOutcome>& promise, std::atomic<bool>& flag) {
+        [methods, stack, initBuffers, serialize, etrecordDelegateMap, primGetters, before,
+            inputs = delegateInputsOf(*snap)](QPromise<EmitOutcome>& promise, std::atomic<bool>& flag) {
             pte::EmitOptions options;
             options.etrecordDelegateMap = etrecordDelegateMap;
             options.primGetters = primGetters;
@@ -430,7 +433,12 @@ void Document::emitProgram(const EmitSettings& settings)
                 after.program = std::shared_ptr<const pte::Program>(output, &output->program);
                 profile = buildProfileData(before->profile->dump, after);
             }
-            promise.addResult(EmitOutcome { std::move(output), {}, std::move(profile) });
+            DelegateInputs emittedInputs = inputs;
+            emittedInputs.emitted = output;
+            emittedInputs.program = std::shared_ptr<const pte::Program>(output, &output->program);
+            emittedInputs.pteFile.reset();
+            auto delegates = inspectDelegates(std::move(emittedInputs));
+            promise.addResult(EmitOutcome { std::move(output), {}, std::move(profile), std::move(delegates) });
         },
         [this, snap](const EmitOutcome& outcome) {
             if (!outcome.output) {
@@ -440,6 +448,7 @@ void Document::emitProgram(const EmitSettings& settings)
             snap->emitted = outcome.output;
             snap->program = std::shared_ptr<const pte::Program>(outcome.output, &outcome.output->program);
             snap->pteFile.reset();
+            snap->delegates = outcome.delegates;
             std::erase_if(snap->diagnostics, [&](const pte::Diagnostic& d) {
                 return d.file == "emitter" || (snap->profile && d.file == snap->profile->dump->path);
             });

@@ -18,6 +18,8 @@
 
 namespace pte::ui {
 
+struct DelegateInspection;
+
 /** A method that comes from a graph dump (editable before emission). */
 struct DumpMethod
 {
@@ -57,6 +59,8 @@ struct Snapshot
     std::shared_ptr<const pte::EtRecordMaps> etrecordMaps; ///< from an ETRecord given alongside
     std::shared_ptr<const ProfileData> profile; ///< an ETDump opened with the program (or alone), joined with it
     pte::Diagnostics diagnostics; ///< from every reader and the emitter
+    /** The program's delegates decoded and linked (document/delegateinspection.h); set by the load and emit jobs. */
+    std::shared_ptr<const DelegateInspection> delegates;
     std::vector<MethodEntry> methods; ///< computed by finalize()
 
     /** Rebuilds `methods` from the other members. Call after changing them. */

@@ -34,6 +34,7 @@ struct GraphNode
     std::vector<std::int64_t> debugHandles;
     int instruction = -1; ///< instruction id (instruction graphs)
     int firstInstruction = -1, lastInstruction = -1; ///< collapsed instruction ranges
+    int innerNode = -1; ///< the payload's inner node (a delegate's inner graph, models/delegategraph.h)
     QString modulePath;
     QString details; ///< plain text for the details panel
     /** Delegate calls: the lowered module's name (its original program opens in the Graph view), else empty. */

@@ -2,6 +2,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "views/graphpanel.h"
 
+#include "document/delegateinspection.h"
+#include "models/delegategraph.h"
+#include "models/text.h"
 #include "widgets/graphlayouter.h"
 #include "widgets/graphview.h"
 
@@ -53,14 +56,30 @@ GraphPanel::GraphPanel(QWidget* parent)
     connect(m_find, &QLineEdit::textChanged, this, [this] { m_findPos = -1; });
     m_find->setMinimumWidth(fontMetrics().averageCharWidth() * 26);
     bar->addWidget(m_find, 2);
-    // Back from a lowered module's original program to the method's graph.
+    // Back from a lowered module's original program or a delegate's inner graph to the method's graph.
     m_back = new QToolButton(this);
     m_back->setObjectName(QStringLiteral("graphBack"));
     m_back->setAutoRaise(true);
     m_back->setToolButtonStyle(Qt::ToolButtonTextOnly);
     m_back->hide();
-    connect(m_back, &QToolButton::clicked, this, &GraphPanel::closeLoweredModule);
+    connect(m_back, &QToolButton::clicked, this, [this] {
+        closeLoweredModule();
+        closeDelegate();
+    });
     bar->addWidget(m_back);
+    // A delegate seen both ways: the payload's inner graph and the lowered module's original program.
+    m_switch = new QToolButton(this);
+    m_switch->setObjectName(QStringLiteral("graphSwitch"));
+    m_switch->setAutoRaise(true);
+    m_switch->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    m_switch->hide();
+    connect(m_switch, &QToolButton::clicked, this, [this] {
+        if (m_delegate >= 0 && !m_counterpartModule.isEmpty())
+            openLoweredModule(m_counterpartModule);
+        else if (!m_loweredModule.isEmpty() && m_counterpartDelegate >= 0)
+            openDelegate(m_counterpartDelegate);
+    });
+    bar->addWidget(m_switch);
     auto addButton = [&](const QString& text, const QString& tip, auto slot) {
         auto* b = new QToolButton(this);
         b->setText(text);
@@ -132,6 +151,9 @@ GraphPanel::GraphPanel(QWidget* parent)
             expandGroup(n.modulePath);
         else if (!n.loweredModule.isEmpty())
             openLoweredModule(n.loweredModule);
+        else if (n.kind == GraphNode::Kind::Delegate && m_snapshot)
+            if (const auto d = delegateOfNode(*m_snapshot, m_method, n))
+                openDelegate(*d);
     });
     connect(m_view, &GraphView::nodeSelectionChanged, this, [this] {
         showDetails();
@@ -156,6 +178,9 @@ void GraphPanel::setMethod(std::shared_ptr<const Snapshot> snapshot, const QStri
         m_expanded.clear();
     const bool hadProfile = m_snapshot && m_snapshot->profile;
     m_loweredModule.clear();
+    m_delegate = -1; // delegate indices belong to one snapshot and method
+    m_counterpartModule.clear();
+    m_counterpartDelegate = -1;
     m_snapshot = std::move(snapshot);
     m_method = method;
     const bool hasProfile = m_snapshot && m_snapshot->profile;
@@ -271,7 +296,14 @@ void GraphPanel::startLayout()
     m_graph = {};
     m_view->clearGraph();
     m_details->clear();
-    m_back->setVisible(!m_loweredModule.isEmpty());
+    const int delegate = m_snapshot && m_snapshot->delegates ? m_delegate : -1;
+    m_back->setVisible(!m_loweredModule.isEmpty() || delegate >= 0);
+    m_switch->setVisible((delegate >= 0 && !m_counterpartModule.isEmpty())
+        || (!m_loweredModule.isEmpty() && m_counterpartDelegate >= 0));
+    m_switch->setText(delegate >= 0 ? QStringLiteral("Original program") : QStringLiteral("Inside the payload"));
+    m_switch->setToolTip(delegate >= 0
+            ? QStringLiteral("The nodes this delegate call stands for, as the dump recorded them before lowering")
+            : QStringLiteral("The graph the backend compiled, decoded from the delegate's payload"));
     m_back->setText(QStringLiteral("‹ %1").arg(m_method));
     m_back->setToolTip(QStringLiteral("Back to the graph of %1").arg(m_method));
     if (!m_snapshot || m_method.isEmpty()) {
@@ -310,6 +342,14 @@ void GraphPanel::startLayout()
                                                     : QStringLiteral("; %1 expanded").arg(m_expanded.size()));
         if (m_graph.instructionGraph)
             status += QStringLiteral(" · instruction graph");
+        if (m_delegate >= 0 && m_snapshot && m_snapshot->delegates) {
+            const auto& d = m_snapshot->delegates->delegates[std::size_t(m_delegate)];
+            status = QStringLiteral("Inside delegate %1 (%2) of %3: %4")
+                         .arg(d.delegateIndex)
+                         .arg(toQString(d.payload->backendId), m_method, status);
+            if (m_graph.nodes.empty())
+                status += QStringLiteral(" · the payload has no decoded graph");
+        }
         if (!m_graph.loweredModule.isEmpty())
             status = QStringLiteral("%1: original program · %2").arg(m_graph.loweredModule, status);
         status += QStringLiteral(" · %1").arg(result.layout.engine);
@@ -322,9 +362,10 @@ void GraphPanel::startLayout()
         Q_EMIT layoutFinished();
     });
     QFuture<LayoutResult> future =
-        QtConcurrent::run([snapshot, method, lowered, threshold, metrics, cancel, expanded]() {
+        QtConcurrent::run([snapshot, method, lowered, threshold, metrics, cancel, expanded, delegate]() {
             LayoutResult r;
-            r.graph = buildGraph(*snapshot, method, threshold, cancel.get(), expanded, lowered);
+            r.graph = delegate >= 0 ? buildDelegateGraph(*snapshot->delegates, delegate)
+                                    : buildGraph(*snapshot, method, threshold, cancel.get(), expanded, lowered);
             if (!cancel->load())
                 r.layout = layoutGraph(r.graph, metrics, 2500, cancel.get());
             return r;
@@ -379,6 +420,78 @@ void GraphPanel::collapseAllGroups()
 
 std::vector<int> GraphPanel::selectedNodes() const { return m_view->selectedNodes(); }
 
+void GraphPanel::openDelegate(int delegate)
+{
+    if (!m_snapshot || !m_snapshot->delegates || delegate < 0
+        || std::size_t(delegate) >= m_snapshot->delegates->delegates.size() || delegate == m_delegate)
+        return;
+    findCounterpart({}, delegate);
+    m_delegate = delegate;
+    m_loweredModule.clear();
+    startLayout();
+    Q_EMIT delegateOpened(delegate);
+}
+
+void GraphPanel::closeDelegate()
+{
+    if (m_delegate < 0)
+        return;
+    m_delegate = -1;
+    m_counterpartModule.clear();
+    m_counterpartDelegate = -1;
+    startLayout();
+    Q_EMIT delegateOpened(-1);
+}
+
+void GraphPanel::findCounterpart(const QString& loweredModule, int delegate)
+{
+    const bool methodGraph = m_delegate < 0 && m_loweredModule.isEmpty() && !m_busy;
+    if (!methodGraph) {
+        // Switching between the two views of one delegate keeps the pair; anything else forgets it.
+        const bool samePair = (delegate >= 0 && delegate == m_counterpartDelegate)
+            || (!loweredModule.isEmpty() && loweredModule == m_counterpartModule);
+        if (samePair) {
+            m_counterpartModule = delegate >= 0 ? m_loweredModule : QString();
+            m_counterpartDelegate = delegate >= 0 ? -1 : m_delegate;
+        } else {
+            m_counterpartModule.clear();
+            m_counterpartDelegate = -1;
+        }
+        return;
+    }
+    m_counterpartModule.clear();
+    m_counterpartDelegate = -1;
+    if (!m_snapshot)
+        return;
+    for (const GraphNode& n : m_graph.nodes) {
+        if (n.kind != GraphNode::Kind::Delegate)
+            continue;
+        if (delegate >= 0 && !n.loweredModule.isEmpty() && delegateOfNode(*m_snapshot, m_method, n) == delegate) {
+            m_counterpartModule = n.loweredModule;
+            return;
+        }
+        if (!loweredModule.isEmpty() && n.loweredModule == loweredModule) {
+            if (const auto d = delegateOfNode(*m_snapshot, m_method, n);
+                d && m_snapshot->delegates && m_snapshot->delegates->delegates[std::size_t(*d)].payload->graphDecoded)
+                m_counterpartDelegate = *d;
+            return;
+        }
+    }
+}
+
+void GraphPanel::selectInnerNodes(const std::vector<std::uint32_t>& nodes)
+{
+    if (m_delegate < 0 || m_busy)
+        return;
+    std::vector<int> hits;
+    for (std::size_t i = 0; i < m_graph.nodes.size(); ++i)
+        if (m_graph.nodes[i].innerNode >= 0
+            && std::find(nodes.begin(), nodes.end(), std::uint32_t(m_graph.nodes[i].innerNode)) != nodes.end())
+            hits.push_back(int(i));
+    m_view->selectNodes(hits);
+    showDetails();
+}
+
 void GraphPanel::focusFind()
 {
     m_find->setFocus(Qt::ShortcutFocusReason);
@@ -391,13 +504,19 @@ void GraphPanel::setStatus(const QString& text)
     m_status->setToolTip(text);
 }
 
-void GraphPanel::openLoweredModule(const QString& name)
+void GraphPanel::openLoweredModule(const QString& moduleName)
 {
+    const QString name = moduleName; // a copy: the caller may pass m_counterpartModule, which findCounterpart resets
     if (name.isEmpty() || name == m_loweredModule)
         return;
+    findCounterpart(name, -1);
+    const bool leftDelegate = m_delegate >= 0;
+    m_delegate = -1;
     m_loweredModule = name;
     m_expanded.clear();
     startLayout();
+    if (leftDelegate)
+        Q_EMIT delegateOpened(-1);
 }
 
 void GraphPanel::closeLoweredModule()
@@ -405,6 +524,8 @@ void GraphPanel::closeLoweredModule()
     if (m_loweredModule.isEmpty())
         return;
     m_loweredModule.clear();
+    m_counterpartModule.clear();
+    m_counterpartDelegate = -1;
     m_expanded.clear();
     startLayout();
 }

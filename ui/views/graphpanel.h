@@ -63,13 +63,25 @@ public:
      * double-click or Enter on a delegate call. Re-lays out in the background.
      */
     void openLoweredModule(const QString& name);
-    /** Back to the method's graph. */
+    /** Back to the method's graph (from a lowered module's program or a delegate's inner graph). */
     void closeLoweredModule();
     /** The lowered module shown, or empty for the method's own graph. */
     [[nodiscard]] const QString& loweredModule() const { return m_loweredModule; }
     [[nodiscard]] const QSet<QString>& expandedGroups() const { return m_expanded; }
     /** Selects the next node matching the find text; false when none. */
     bool findNext();
+    /**
+     * Drills down into a delegate's inner graph, as decoded from its payload (`delegate` indexes
+     * snapshot->delegates->delegates), laid out in the background; the method's graph comes back with closeDelegate()
+     * (the Back button). Double-clicking a delegate call does the same when its dump has no original program for it
+     * (a .pte); otherwise the original program opens and a button switches between the two.
+     */
+    void openDelegate(int delegate);
+    void closeDelegate();
+    /** The delegate whose inner graph is shown, or -1 for the method's graph. */
+    [[nodiscard]] int openedDelegate() const { return m_delegate; }
+    /** Selects inner nodes of the opened delegate by index. */
+    void selectInnerNodes(const std::vector<std::uint32_t>& nodes);
 
     enum class Colouring
     {
@@ -88,12 +100,16 @@ Q_SIGNALS:
     /** The user selected nodes in the diagram. */
     void nodesSelected();
     void layoutFinished();
+    /** A delegate's inner graph was opened (-1: back to the method's graph). */
+    void delegateOpened(int delegate);
 
 private:
     void startLayout();
     void showDetails();
     void applyHeat();
     void setStatus(const QString& text);
+    /** Finds the other drill-down of what is being opened in the method's graph shown now. */
+    void findCounterpart(const QString& loweredModule, int delegate);
 
     GraphView* m_view = nullptr;
     QPlainTextEdit* m_details = nullptr;
@@ -104,7 +120,12 @@ private:
     QLabel* m_legend = nullptr;
     std::vector<double> m_heat;
     QToolButton* m_back = nullptr;
+    QToolButton* m_switch = nullptr; ///< between a delegate's inner graph and its lowered module's original program
     QString m_loweredModule;
+    int m_delegate = -1;
+    /** The other drill-down of the delegate shown (its inner graph, or its original program), when known. */
+    QString m_counterpartModule;
+    int m_counterpartDelegate = -1;
     std::shared_ptr<const Snapshot> m_snapshot;
     QString m_method;
     QSet<QString> m_expanded;

@@ -1,0 +1,368 @@
+// SPDX-FileCopyrightText: 2026 The ptelens authors
+// SPDX-License-Identifier: BSD-3-Clause
+// `ptelens-cli delegates FILE [--etrecord E] [--json] [--ptd DATA]`: each delegate of a .pte with its decoded
+// payload (XNNPACK and Vulkan graphs, Core ML file tree and operations, a summary for every other backend), its
+// inner nodes with their debug handles, and, with an ETRecord, the source-graph nodes each handle maps to and the
+// handles the backend fused away. Exit 0 when the file was read (payload findings are diagnostics), 1 when it could
+// not be read.
+#include "command.h"
+#include "pte/delegatelink.h"
+#include "pte/dumpreader.h"
+#include "pte/ptereader.h"
+
+#include <QCommandLineParser>
+
+#include <nlohmann/json.hpp>
+#include <set>
+
+namespace ptelens::cli {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json fieldsJson(const std::vector<pte::PayloadField>& fields)
+{
+    Json j = Json::object();
+    for (const auto& f : fields)
+        j[f.name] = f.value;
+    return j;
+}
+
+Json sourceJson(const pte::SourceNodeRef& s)
+{
+    Json j;
+    j["handle"] = s.handle;
+    j["graph"] = s.graph;
+    j["name"] = s.name;
+    j["target"] = s.target;
+    j["stack_trace"] = s.stackTrace;
+    j["module_stack"] = s.moduleStack;
+    return j;
+}
+
+Json operandsJson(const std::vector<pte::InnerOperand>& ops)
+{
+    Json list = Json::array();
+    for (const auto& o : ops)
+        list.push_back({ { "role", o.role }, { "value", o.valueId } });
+    return list;
+}
+
+Json valueJson(const pte::InnerValue& v)
+{
+    Json j;
+    j["id"] = v.id;
+    j["kind"] = v.kind;
+    if (!v.dtype.empty())
+        j["dtype"] = v.dtype;
+    if (v.kind.find("tensor") != std::string::npos)
+        j["dims"] = v.dims;
+    if (!v.text.empty())
+        j["text"] = v.text;
+    if (v.externalId)
+        j["external_id"] = *v.externalId;
+    j["input"] = v.graphInput;
+    j["output"] = v.graphOutput;
+    if (v.quant) {
+        const auto& q = *v.quant;
+        Json qj;
+        static const char* kinds[] = { "per_tensor", "per_channel", "per_token_dynamic", "per_channel_group",
+            "unknown" };
+        qj["kind"] = kinds[int(q.kind)];
+        switch (q.kind) {
+        case pte::QuantParams::Kind::PerTensor:
+            qj["scale"] = q.scale;
+            qj["zero_point"] = q.zeroPoint;
+            break;
+        case pte::QuantParams::Kind::PerChannel:
+        case pte::QuantParams::Kind::PerChannelGroup:
+            qj["channel_dim"] = q.channelDim;
+            if (q.kind == pte::QuantParams::Kind::PerChannelGroup)
+                qj["group_size"] = q.groupSize;
+            qj["scales"] = q.scales;
+            qj["scale_buffer_idx"] = q.scaleBufferIdx;
+            qj["zero_point"] = q.zeroPoint;
+            break;
+        case pte::QuantParams::Kind::PerTokenDynamic:
+            qj["num_nonbatch_dims"] = q.numNonbatchDims;
+            break;
+        case pte::QuantParams::Kind::Unknown:
+            qj["tag"] = q.rawTag;
+            break;
+        }
+        j["quant"] = std::move(qj);
+    }
+    if (v.constant) {
+        const auto& c = *v.constant;
+        Json cj;
+        cj["index"] = c.index;
+        cj["source"] = pte::constantSourceName(c.source);
+        if (!c.key.empty())
+            cj["key"] = c.key;
+        if (c.source == pte::ConstantSource::PayloadSection || c.source == pte::ConstantSource::InlineBuffer)
+            cj["offset"] = c.offset;
+        cj["size"] = c.size;
+        cj["resolved_bytes"] = c.data.size();
+        j["constant"] = std::move(cj);
+    }
+    if (!v.attributes.empty())
+        j["attributes"] = fieldsJson(v.attributes);
+    return j;
+}
+
+Json diagnosticsJson(const pte::Diagnostics& diags)
+{
+    Json list = Json::array();
+    for (const auto& d : diags) {
+        Json j;
+        j["severity"] = pte::severityName(d.severity);
+        j["code"] = pte::errorCodeName(d.code);
+        j["message"] = d.message;
+        j["offset"] = d.offset ? Json(*d.offset) : Json(nullptr);
+        j["field_path"] = d.fieldPath;
+        list.push_back(std::move(j));
+    }
+    return list;
+}
+
+Json delegateJson(const pte::ProgramDelegate& d, const pte::DelegateLinks& links, bool firstUse)
+{
+    const auto& p = *d.payload;
+    Json j;
+    j["method"] = d.methodName;
+    j["delegate_index"] = d.delegateIndex;
+    j["backend"] = p.backendId;
+    Json calls = Json::array();
+    for (const auto& [chain, instr] : d.calls)
+        calls.push_back({ { "chain", chain }, { "instruction", instr } });
+    j["calls"] = std::move(calls);
+    j["kind"] = pte::payloadKindName(p.kind);
+    j["format"] = p.format;
+    j["size"] = p.bytes.size();
+    j["shared"] = !firstUse;
+    j["graph_decoded"] = p.graphDecoded;
+    j["summary"] = fieldsJson(p.summary);
+    Json regions = Json::array();
+    for (const auto& r : p.regions)
+        regions.push_back({ { "name", r.name }, { "offset", r.offset }, { "size", r.size } });
+    j["regions"] = std::move(regions);
+    if (!p.files.empty()) {
+        Json files = Json::array();
+        for (const auto& f : p.files)
+            files.push_back(
+                { { "path", f.path }, { "directory", f.directory }, { "offset", f.offset }, { "size", f.size } });
+        j["files"] = std::move(files);
+    }
+    j["version"] = p.version;
+    j["inputs"] = p.inputIds;
+    j["outputs"] = p.outputIds;
+    Json nodes = Json::array();
+    for (std::size_t i = 0; i < p.nodes.size(); ++i) {
+        const auto& n = p.nodes[i];
+        Json nj;
+        nj["index"] = n.index;
+        nj["kind"] = n.kind;
+        nj["debug_handles"] = n.debugHandles;
+        nj["backend_inserted"] = n.backendInserted();
+        if (!n.delegateDebugId.empty())
+            nj["delegate_debug_id"] = n.delegateDebugId;
+        nj["inputs"] = operandsJson(n.inputs);
+        nj["outputs"] = operandsJson(n.outputs);
+        nj["params"] = fieldsJson(n.params);
+        Json sources = Json::array();
+        if (i < links.nodeSources.size())
+            for (const auto& s : links.nodeSources[i])
+                sources.push_back(sourceJson(s));
+        nj["sources"] = std::move(sources);
+        nodes.push_back(std::move(nj));
+    }
+    j["nodes"] = std::move(nodes);
+    Json values = Json::array();
+    for (const auto& v : p.values)
+        values.push_back(valueJson(v));
+    j["values"] = std::move(values);
+    j["partition_handles"] = links.partitionHandles;
+    Json absorbed = Json::array();
+    for (const auto& a : links.absorbed) {
+        Json aj;
+        aj["handle"] = a.handle;
+        aj["into_node"] = a.intoNode ? Json(*a.intoNode) : Json(nullptr);
+        aj["how"] = a.how;
+        aj["inferred"] = a.inferred;
+        Json sources = Json::array();
+        for (const auto& s : a.sources)
+            sources.push_back(sourceJson(s));
+        aj["sources"] = std::move(sources);
+        absorbed.push_back(std::move(aj));
+    }
+    j["absorbed"] = std::move(absorbed);
+    j["unexpected_handles"] = links.unexpectedHandles;
+    j["diagnostics"] = diagnosticsJson(p.diagnostics);
+    return j;
+}
+
+std::string handlesText(const std::vector<std::int64_t>& handles)
+{
+    std::string s;
+    for (const auto h : handles)
+        s += (s.empty() ? "" : ",") + std::to_string(h);
+    return s.empty() ? "-" : s;
+}
+
+std::string delegateText(const pte::ProgramDelegate& d, const pte::DelegateLinks& links, bool firstUse)
+{
+    const auto& p = *d.payload;
+    std::string s = d.methodName + ": delegate " + std::to_string(d.delegateIndex) + " " + p.backendId;
+    for (const auto& [chain, instr] : d.calls)
+        s += ", instruction " + std::to_string(instr) + (chain ? " (chain " + std::to_string(chain) + ")" : "");
+    s += "\n  payload: " + p.format + ", " + std::to_string(p.bytes.size()) + " bytes";
+    if (!firstUse) {
+        s += " (the same blob as an earlier delegate)\n";
+        return s;
+    }
+    s += "\n";
+    for (const auto& f : p.summary)
+        s += "  " + f.name + ": " + f.value + "\n";
+    for (const auto& f : p.files)
+        if (!f.directory)
+            s += "  file " + f.path + " (" + std::to_string(f.size) + " bytes)\n";
+    for (std::size_t i = 0; i < p.nodes.size(); ++i) {
+        const auto& n = p.nodes[i];
+        s += "  node " + std::to_string(n.index) + " " + n.kind + " handle " + handlesText(n.debugHandles);
+        if (n.backendInserted())
+            s += " (inserted by the backend)";
+        if (!n.delegateDebugId.empty())
+            s += " id " + n.delegateDebugId;
+        std::string ins;
+        for (const auto& o : n.inputs)
+            ins += (ins.empty() ? "" : " ") + std::to_string(o.valueId);
+        std::string outs;
+        for (const auto& o : n.outputs)
+            outs += (outs.empty() ? "" : " ") + std::to_string(o.valueId);
+        if (!n.inputs.empty() || !n.outputs.empty())
+            s += ": " + ins + " -> " + outs;
+        for (const auto& prm : n.params)
+            s += "; " + prm.name + " " + prm.value;
+        if (i < links.nodeSources.size())
+            for (const auto& src : links.nodeSources[i])
+                s += "\n      <- " + src.graph + ":" + src.name + " " + src.target;
+        s += "\n";
+    }
+    for (const auto& v : p.values) {
+        if (v.kind.find("tensor") == std::string::npos)
+            continue;
+        if (!v.graphInput && !v.graphOutput && !v.constant && !v.quant)
+            continue;
+        s += "  value " + std::to_string(v.id) + " " + v.dtype + " " + std::string("[");
+        for (std::size_t k = 0; k < v.dims.size(); ++k)
+            s += (k ? "," : "") + std::to_string(v.dims[k]);
+        s += "]";
+        if (v.graphInput)
+            s += " input";
+        if (v.graphOutput)
+            s += " output";
+        if (v.externalId)
+            s += " external " + std::to_string(*v.externalId);
+        if (v.constant)
+            s += std::string(" constant ") + pte::constantSourceName(v.constant->source) + " "
+                + std::to_string(v.constant->size) + " bytes";
+        if (v.quant && v.quant->kind == pte::QuantParams::Kind::PerTensor)
+            s += " scale " + std::to_string(v.quant->scale) + " zero point " + std::to_string(v.quant->zeroPoint);
+        s += "\n";
+    }
+    if (!links.partitionHandles.empty())
+        s += "  partition handles: " + handlesText(links.partitionHandles) + "\n";
+    for (const auto& a : links.absorbed) {
+        s += "  handle " + std::to_string(a.handle) + (a.inferred ? " (a gap, likely)" : "") + " absorbed";
+        if (a.intoNode)
+            s += " into node " + std::to_string(*a.intoNode) + " (by " + a.how + ")";
+        for (const auto& src : a.sources)
+            s += "\n      <- " + src.graph + ":" + src.name + " " + src.target;
+        s += "\n";
+    }
+    for (const auto& diag : p.diagnostics)
+        s += "  " + std::string(pte::severityName(diag.severity)) + ": " + diag.message + "\n";
+    return s;
+}
+
+int runDelegates(const QStringList& args)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Decodes each delegate's payload: inner nodes and values, debug handles, and the source nodes they map to."));
+    parser.addHelpOption();
+    parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("The .pte file."));
+    const QCommandLineOption jsonOpt(QStringLiteral("json"), QStringLiteral("Print the result as JSON."));
+    const QCommandLineOption etrecordOpt(QStringLiteral("etrecord"),
+        QStringLiteral("ETRecord whose edge program and debug maps link handles to source nodes."),
+        QStringLiteral("E"));
+    const QCommandLineOption ptdOpt(QStringLiteral("ptd"),
+        QStringLiteral("External data (.ptd) for named constants (default: a .ptd next to FILE)."),
+        QStringLiteral("DATA"));
+    parser.addOptions({ jsonOpt, etrecordOpt, ptdOpt });
+    if (const auto done = parseArguments(parser, args, "delegates", 1, "exactly one file"))
+        return *done;
+    const std::string path = parser.positionalArguments().front().toStdString();
+    pte::ReadOptions options;
+    if (parser.isSet(ptdOpt))
+        options.externalDataPath = parser.value(ptdOpt).toStdString();
+    auto opened = pte::readPteFile(path, options);
+    if (!opened) {
+        printError(opened.error());
+        return ExitInvalidInput;
+    }
+    const auto& file = **opened;
+
+    std::shared_ptr<const pte::DumpSet> etrecord;
+    pte::SourceGraphIndex index;
+    pte::DebugMapsView maps;
+    if (parser.isSet(etrecordOpt)) {
+        auto dump = pte::readDump(parser.value(etrecordOpt).toStdString());
+        if (!dump) {
+            printError(dump.error());
+            return ExitInvalidInput;
+        }
+        etrecord = *dump;
+        for (const auto& [name, program] : etrecord->methods)
+            if (program)
+                index.add(name, *program);
+        if (etrecord->etrecordMaps) {
+            maps.debugHandleMap = &etrecord->etrecordMaps->debugHandleMap;
+            maps.delegateMap = &etrecord->etrecordMaps->delegateMap;
+        }
+    }
+
+    const pte::PayloadDataSources sources { file.program.get(), file.externalData ? &*file.externalData : nullptr,
+        nullptr };
+    const auto delegates = pte::decodeProgramDelegates(*file.program, sources, path);
+    const pte::SourceGraphIndex* indexPtr = etrecord ? &index : nullptr;
+    std::set<const pte::DelegatePayload*> seen;
+    if (parser.isSet(jsonOpt)) {
+        Json j;
+        j["file"] = path;
+        j["etrecord"] = etrecord ? Json(etrecord->path) : Json(nullptr);
+        Json list = Json::array();
+        for (const auto& d : delegates) {
+            const auto links = pte::linkProgramDelegate(d, maps, indexPtr);
+            list.push_back(delegateJson(d, links, seen.insert(d.payload.get()).second));
+        }
+        j["delegates"] = std::move(list);
+        printOut(j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+        return ExitOk;
+    }
+    std::string text = path + ": " + std::to_string(delegates.size()) + " delegate(s)\n";
+    for (const auto& d : delegates) {
+        const auto links = pte::linkProgramDelegate(d, maps, indexPtr);
+        text += delegateText(d, links, seen.insert(d.payload.get()).second);
+    }
+    printOut(text);
+    return ExitOk;
+}
+
+} // namespace
+
+PTELENS_REGISTER_COMMAND(
+    delegates, "delegates", "decode delegate payloads: inner nodes, handles, source nodes", runDelegates);
+
+} // namespace ptelens::cli

@@ -1,0 +1,739 @@
+// SPDX-FileCopyrightText: 2026 The ptelens authors
+// SPDX-License-Identifier: BSD-3-Clause
+// XNNPACK payloads (delegate-payloads.md section 2): the optional XH00 header, the XNNGraph flatbuffer (bare XN00
+// from 2023, XN00 or XN01 behind the header), every node and value kind, quantization parameters, and constants
+// resolved as the runtime resolves them (inline buffers, the header's constant section, named data, a .ptd).
+#include "payloaddecoders.h"
+#include "pte/schema/xnnpack_generated.h"
+#include "ptereader_p.h"
+
+#include <array>
+#include <cstring>
+#include <limits>
+
+namespace pte::delegate {
+
+namespace {
+
+namespace xf = ptelens_xnnpack;
+
+constexpr std::uint32_t kNoValue = std::numeric_limits<std::uint32_t>::max();
+constexpr std::uint64_t kNamedOffset = std::numeric_limits<std::uint64_t>::max();
+
+enum class Layout : std::uint8_t
+{
+    Unary, ///< _XNNNode1x1
+    Binary, ///< _XNNNode2x1
+    Cat,
+    Conv,
+    Pool,
+    FullyConnected,
+    Transpose,
+    Resize,
+    Pad,
+    Reshape,
+    ArgMaxPool,
+    LeakyReLU,
+    ELU,
+    Slice,
+    Sdpa,
+};
+
+struct KindInfo
+{
+    const char* name;
+    Layout layout;
+};
+
+/** XNodeUnion members by tag - 1. */
+constexpr std::array<KindInfo, 47> kKinds { {
+    { "Add", Layout::Binary },
+    { "FullyConnected", Layout::FullyConnected },
+    { "Softmax", Layout::Unary },
+    { "Sigmoid", Layout::Unary },
+    { "StaticTranspose", Layout::Transpose },
+    { "Clamp", Layout::Unary },
+    { "Conv2d", Layout::Conv },
+    { "Div", Layout::Binary },
+    { "StaticResizeBilinear2D", Layout::Resize },
+    { "StaticConstantPad", Layout::Pad },
+    { "AvgPooling2d", Layout::Pool },
+    { "Minimum", Layout::Binary },
+    { "DepthwiseConv2d", Layout::Conv },
+    { "MaxPooling2d", Layout::Pool },
+    { "Multiply", Layout::Binary },
+    { "Subtract", Layout::Binary },
+    { "Floor", Layout::Unary },
+    { "Convert", Layout::Unary },
+    { "GlobalAvgPooling2d", Layout::Unary },
+    { "StaticReshape", Layout::Reshape },
+    { "ArgMaxPooling2d", Layout::ArgMaxPool },
+    { "SquareRoot", Layout::Unary },
+    { "Ceiling", Layout::Unary },
+    { "Hardswish", Layout::Unary },
+    { "LeakyReLU", Layout::LeakyReLU },
+    { "Maximum", Layout::Binary },
+    { "Negate", Layout::Unary },
+    { "Square", Layout::Unary },
+    { "ELU", Layout::ELU },
+    { "Abs", Layout::Unary },
+    { "PReLU", Layout::Binary },
+    { "Concatenate2", Layout::Cat },
+    { "Concatenate3", Layout::Cat },
+    { "Concatenate4", Layout::Cat },
+    { "StaticSlice", Layout::Slice },
+    { "ScaledDotProductAttention", Layout::Sdpa },
+    { "BatchMatrixMultiply", Layout::Binary },
+    { "Concatenate5", Layout::Cat },
+    { "ConvTranspose2d", Layout::Conv },
+    { "ReciprocalSquareRoot", Layout::Unary },
+    { "Log", Layout::Unary },
+    { "Gelu", Layout::Unary },
+    { "Tanh", Layout::Unary },
+    { "Exp", Layout::Unary },
+    { "Sin", Layout::Unary },
+    { "Copy", Layout::Unary },
+    { "Cos", Layout::Unary },
+} };
+
+const char* datatypeName(xf::XNNDatatype t) noexcept
+{
+    static constexpr std::array<const char*, 15> names { "invalid", "fp32", "fp16", "qint8", "quint8", "qint32",
+        "qcint8", "qcint32", "qcint4", "qdint8", "qbint4", "qpint8", "int32", "pfp32", "bf16" };
+    const auto i = std::size_t(std::uint16_t(t));
+    return i < names.size() ? names[i] : nullptr;
+}
+
+std::string datatypeText(xf::XNNDatatype t)
+{
+    const char* n = datatypeName(t);
+    return n ? std::string(n) : "datatype " + std::to_string(int(t));
+}
+
+template <typename T> std::vector<std::uint32_t> toVector(const flatbuffers::Vector<T>* v)
+{
+    std::vector<std::uint32_t> out;
+    if (v)
+        out.assign(v->begin(), v->end());
+    return out;
+}
+
+std::string toHex(std::uint32_t v)
+{
+    static const char* digits = "0123456789abcdef";
+    std::string s;
+    do {
+        s.insert(s.begin(), digits[v & 15]);
+        v >>= 4;
+    } while (v);
+    return s;
+}
+
+class XnnpackDecoder
+{
+public:
+    XnnpackDecoder(DelegatePayload& out, const DecodeContext& ctx)
+        : m_out(out)
+        , m_ctx(ctx)
+    { }
+
+    void run()
+    {
+        const auto b = m_out.bytes.span();
+        std::uint64_t fbOffset = 0;
+        std::uint64_t fbSize = b.size();
+        if (b.size() >= 8 && std::memcmp(b.data() + 4, "XH00", 4) == 0) {
+            if (!readHeader(fbOffset, fbSize))
+                return;
+        } else {
+            m_out.regions.push_back({ "flatbuffer", 0, b.size() });
+        }
+        if (fbSize < 8) {
+            error(ErrorCode::Truncated,
+                "the XNNGraph flatbuffer is " + std::to_string(fbSize) + " bytes, fewer than the 8 a flatbuffer needs",
+                fbOffset);
+            return;
+        }
+        const std::string identifier(reinterpret_cast<const char*>(b.data() + fbOffset + 4), 4);
+        if (identifier != "XN00" && identifier != "XN01") {
+            m_out.format = m_hasHeader ? "XH00 header" : "not an XNNPACK payload";
+            error(ErrorCode::NotAPteFile,
+                "the XNNGraph flatbuffer identifier (bytes " + std::to_string(fbOffset + 4) + ".."
+                    + std::to_string(fbOffset + 7) + ") is " + detail::describeMagic(b.data() + fbOffset + 4, 4)
+                    + ", not XN00 or XN01 (the runtime refuses it)",
+                fbOffset + 4);
+            return;
+        }
+        m_out.format = m_hasHeader ? "XH00 header + " + identifier + " flatbuffer"
+                                   : "bare " + identifier + " flatbuffer (no header, constants inline)";
+        addField(m_out, "flatbuffer identifier", identifier);
+        if (fbSize >= FLATBUFFERS_MAX_BUFFER_SIZE) {
+            error(ErrorCode::Unsupported, "the XNNGraph flatbuffer is larger than 2 GiB", fbOffset);
+            return;
+        }
+        m_fbOffset = fbOffset;
+        m_fb = alignedSlice(m_out.bytes, fbOffset, fbSize);
+        flatbuffers::Verifier verifier(m_fb.data(), m_fb.size(), 64, 1000000);
+        if (!verifier.VerifyBuffer<xf::XNNGraph>(nullptr)) {
+            error(ErrorCode::VerificationFailed,
+                "the flatbuffers verifier rejected the XNNGraph (bytes " + std::to_string(fbOffset) + ".."
+                    + std::to_string(fbOffset + fbSize) + " of the payload); the payload is corrupt or truncated",
+                fbOffset);
+            return;
+        }
+        const auto* graph = flatbuffers::GetRoot<xf::XNNGraph>(m_fb.data());
+        m_graph = graph;
+        if (graph->version())
+            m_out.version = graph->version()->str();
+        addField(m_out, "graph version", m_out.version.empty() ? std::string("(none)") : m_out.version);
+        addField(m_out, "num_externs", std::to_string(graph->num_externs()));
+        m_out.inputIds = toVector(graph->input_ids());
+        m_out.outputIds = toVector(graph->output_ids());
+        decodeValues();
+        indexValues(m_out, m_ctx);
+        decodeNodes();
+        checkGraphIo();
+        m_out.graphDecoded = true;
+        addField(m_out, "nodes", std::to_string(m_out.nodes.size()));
+        addField(m_out, "values", std::to_string(m_out.values.size()));
+        addField(m_out, "constants", std::to_string(m_constantCount) + " (" + constantStorageText() + ")");
+    }
+
+private:
+    bool readHeader(std::uint64_t& fbOffset, std::uint64_t& fbSize)
+    {
+        const auto b = m_out.bytes.span();
+        m_hasHeader = true;
+        if (b.size() < 30) {
+            m_out.format = "XH00 header";
+            error(ErrorCode::Truncated,
+                "the payload ends inside the XH00 header (" + std::to_string(b.size()) + " bytes, 30 needed)", 0);
+            return false;
+        }
+        const std::uint16_t headerLength = *readU16(b, 8);
+        fbOffset = *readU32(b, 10);
+        fbSize = *readU32(b, 14);
+        m_constantOffset = *readU32(b, 18);
+        m_constantSize = *readU64(b, 22);
+        addField(m_out, "header length", std::to_string(headerLength));
+        addField(m_out, "flatbuffer offset", std::to_string(fbOffset));
+        addField(m_out, "flatbuffer size", std::to_string(fbSize));
+        addField(m_out, "constant data offset", std::to_string(m_constantOffset));
+        addField(m_out, "constant data size", std::to_string(m_constantSize));
+        m_out.regions.push_back({ "XH00 header", 0, headerLength });
+        m_out.format = "XH00 header";
+        if (headerLength < 30) {
+            error(ErrorCode::BadExtendedHeader,
+                "the XH00 header length is " + std::to_string(headerLength) + ", smaller than 30", 8, "header_length");
+            return false;
+        }
+        if (!inBounds(fbOffset, fbSize, b.size())) {
+            error(ErrorCode::Truncated,
+                "the XH00 header places the flatbuffer at [" + std::to_string(fbOffset) + ", +" + std::to_string(fbSize)
+                    + ") beyond the end of the payload (" + std::to_string(b.size()) + " bytes)",
+                10, "flatbuffer_offset");
+            return false;
+        }
+        m_out.regions.push_back({ "flatbuffer", fbOffset, fbSize });
+        if (!inBounds(m_constantOffset, m_constantSize, b.size())) {
+            error(ErrorCode::Truncated,
+                "the XH00 header places the constant data at [" + std::to_string(m_constantOffset) + ", +"
+                    + std::to_string(m_constantSize) + ") beyond the end of the payload (" + std::to_string(b.size())
+                    + " bytes)",
+                18, "constant_data_offset");
+            return false;
+        }
+        if (m_constantOffset < fbOffset + fbSize) {
+            error(ErrorCode::InvalidProgram,
+                "the XH00 constant data (offset " + std::to_string(m_constantOffset)
+                    + ") starts before the end of the flatbuffer (" + std::to_string(fbOffset + fbSize)
+                    + "); the runtime refuses it",
+                18, "constant_data_offset");
+            return false;
+        }
+        m_out.regions.push_back({ "constant data", m_constantOffset, m_constantSize });
+        return true;
+    }
+
+    void error(ErrorCode code, const std::string& message, std::optional<std::uint64_t> offset = {},
+        std::string fieldPath = {})
+    {
+        report(m_out, m_ctx, Severity::Error, code, message, offset, std::move(fieldPath));
+    }
+    void warn(const std::string& message, std::string fieldPath)
+    {
+        report(m_out, m_ctx, Severity::Warning, ErrorCode::InvalidProgram, message, std::nullopt, std::move(fieldPath));
+    }
+
+    std::string constantStorageText() const
+    {
+        if (m_usesConstantBuffer)
+            return "inline constant_buffer";
+        std::string s = "constant_data";
+        if (m_namedConstants)
+            s += ", " + std::to_string(m_namedConstants) + " named";
+        if (m_sectionConstants)
+            s += ", " + std::to_string(m_sectionConstants) + " in the header's section";
+        return s;
+    }
+
+    /** Resolves constant `idx` (constant_buffer_idx or scale_buffer_idx). */
+    std::optional<ConstantRef> resolveConstant(std::uint32_t idx, const std::string& path)
+    {
+        if (idx == 0)
+            return std::nullopt;
+        ConstantRef ref;
+        ref.index = idx;
+        const auto* cd = m_graph->constant_data();
+        const auto* cb = m_graph->constant_buffer();
+        if (cd && cd->size() > 0) {
+            if (idx >= cd->size()) {
+                warn("constant " + std::to_string(idx) + " is out of range (constant_data has "
+                        + std::to_string(cd->size()) + " entries)",
+                    path);
+                return ref;
+            }
+            const auto* entry = cd->Get(idx);
+            ref.size = entry->size();
+            const bool named = entry->named_key() && entry->named_key()->size() > 0;
+            if (named) {
+                ref.key = entry->named_key()->str();
+                ++m_namedConstants;
+                if (auto bytes = findNamedData(m_ctx.sources, ref.key, ref.source)) {
+                    if (bytes->size() < ref.size)
+                        warn("constant " + std::to_string(idx) + " declares " + std::to_string(ref.size)
+                                + " bytes but named data '" + ref.key + "' holds " + std::to_string(bytes->size()),
+                            path);
+                    ref.data = *bytes;
+                } else {
+                    warn("constant " + std::to_string(idx) + " names key '" + ref.key
+                            + "', which is neither in the program's named data nor in an external .ptd",
+                        path);
+                }
+                return ref;
+            }
+            ++m_sectionConstants;
+            if (!m_hasHeader) {
+                warn("constant " + std::to_string(idx)
+                        + " is an offset into the header's constant section but the payload has no XH00 header",
+                    path);
+                return ref;
+            }
+            if (!inBounds(entry->offset(), entry->size(), m_constantSize)) {
+                warn("constant " + std::to_string(idx) + " at [" + std::to_string(entry->offset()) + ", +"
+                        + std::to_string(entry->size()) + ") runs past the constant section ("
+                        + std::to_string(m_constantSize) + " bytes)",
+                    path);
+                return ref;
+            }
+            ref.source = ConstantSource::PayloadSection;
+            ref.offset = m_constantOffset + entry->offset();
+            ref.data = m_out.bytes.slice(std::size_t(ref.offset), std::size_t(ref.size));
+            return ref;
+        }
+        m_usesConstantBuffer = true;
+        if (!cb || idx >= cb->size()) {
+            warn("constant " + std::to_string(idx) + " is out of range (constant_buffer has "
+                    + std::to_string(cb ? cb->size() : 0) + " entries)",
+                path);
+            return ref;
+        }
+        const auto* storage = cb->Get(idx)->storage();
+        ref.source = ConstantSource::InlineBuffer;
+        if (storage) {
+            ref.size = storage->size();
+            const std::uint64_t inFb = std::uint64_t(storage->data() - m_fb.data());
+            ref.offset = m_fbOffset + inFb;
+            ref.data = m_fb.slice(std::size_t(inFb), storage->size());
+        }
+        return ref;
+    }
+
+    void decodeQuant(InnerValue& v, const xf::XNNQuantizedTensorValue* q, const std::string& path)
+    {
+        QuantParams p;
+        p.rawTag = std::uint8_t(q->quant_params_type());
+        switch (q->quant_params_type()) {
+        case xf::XNNQuantParams::PerTensorQuant:
+            if (const auto* t = q->quant_params_as_PerTensorQuant()) {
+                p.kind = QuantParams::Kind::PerTensor;
+                p.scale = t->scale();
+                p.zeroPoint = t->zero_point();
+            }
+            break;
+        case xf::XNNQuantParams::PerChannelQuant:
+            if (const auto* c = q->quant_params_as_PerChannelQuant()) {
+                p.kind = QuantParams::Kind::PerChannel;
+                p.channelDim = c->channel_dim();
+                p.scaleBufferIdx = c->scale_buffer_idx();
+                p.numScales = c->num_scales();
+                if (c->scale())
+                    p.scales.assign(c->scale()->begin(), c->scale()->end());
+                readScales(p, false, path);
+                p.zeroPoint = (v.dtype == "qcint4" || v.dtype == "qbint4") ? 8 : 0;
+            }
+            break;
+        case xf::XNNQuantParams::PerTokenDynamicQuant:
+            if (const auto* t = q->quant_params_as_PerTokenDynamicQuant()) {
+                p.kind = QuantParams::Kind::PerTokenDynamic;
+                p.numNonbatchDims = t->num_nonbatch_dims();
+            }
+            break;
+        case xf::XNNQuantParams::PerChannelGroupQuant:
+            if (const auto* g = q->quant_params_as_PerChannelGroupQuant()) {
+                p.kind = QuantParams::Kind::PerChannelGroup;
+                p.channelDim = g->channel_dim();
+                p.groupSize = g->group_size();
+                p.scaleBufferIdx = g->scale_buffer_idx();
+                p.numScales = g->num_scales();
+                if (g->scale())
+                    p.scales.assign(g->scale()->begin(), g->scale()->end());
+                readScales(p, true, path);
+                p.zeroPoint = 8;
+            }
+            break;
+        default:
+            p.kind = QuantParams::Kind::Unknown;
+            warn("quantization parameters of unknown kind " + std::to_string(int(p.rawTag)), path + ".quant_params");
+            break;
+        }
+        v.quant = std::move(p);
+    }
+
+    /** Scales stored as a constant: fp32 per channel, bf16 per group, `numScales` of them. */
+    void readScales(QuantParams& p, bool bf16, const std::string& path)
+    {
+        if (p.scaleBufferIdx == 0)
+            return;
+        const auto ref = resolveConstant(p.scaleBufferIdx, path + ".quant_params.scale_buffer_idx");
+        if (!ref || ref->data.empty())
+            return;
+        const std::size_t width = bf16 ? 2 : 4;
+        const std::size_t n = std::min<std::size_t>(p.numScales, ref->data.size() / width);
+        if (n < p.numScales)
+            warn("the scale constant holds " + std::to_string(ref->data.size() / width) + " scales, "
+                    + std::to_string(p.numScales) + " declared",
+                path + ".quant_params.num_scales");
+        p.scales.clear();
+        p.scales.reserve(n);
+        const auto* d = ref->data.data();
+        for (std::size_t i = 0; i < n; ++i) {
+            std::uint32_t bits = 0;
+            if (bf16)
+                bits = std::uint32_t(d[2 * i] | (d[2 * i + 1] << 8)) << 16;
+            else
+                bits = std::uint32_t(d[4 * i]) | (std::uint32_t(d[4 * i + 1]) << 8)
+                    | (std::uint32_t(d[4 * i + 2]) << 16) | (std::uint32_t(d[4 * i + 3]) << 24);
+            float f;
+            std::memcpy(&f, &bits, 4);
+            p.scales.push_back(f);
+        }
+    }
+
+    void decodeValues()
+    {
+        const auto* xvalues = m_graph->xvalues();
+        if (!xvalues)
+            return;
+        m_out.values.reserve(xvalues->size());
+        for (flatbuffers::uoffset_t i = 0; i < xvalues->size(); ++i) {
+            const std::string path = "xvalues[" + std::to_string(i) + "]";
+            const auto* xv = xvalues->Get(i);
+            InnerValue v;
+            const xf::XNNTensorValue* t = nullptr;
+            const xf::XNNQuantizedTensorValue* q = nullptr;
+            switch (xv->xvalue_union_type()) {
+            case xf::XValueUnion::XNNTensorValue:
+                t = xv->xvalue_union_as_XNNTensorValue();
+                v.kind = "tensor";
+                break;
+            case xf::XValueUnion::XNNQuantizedTensorValue:
+                q = xv->xvalue_union_as_XNNQuantizedTensorValue();
+                t = q ? q->tensor_value() : nullptr;
+                v.kind = "quantized tensor";
+                break;
+            default:
+                v.kind = "value kind " + std::to_string(int(xv->xvalue_union_type()));
+                break;
+            }
+            if (!t) {
+                error(ErrorCode::InvalidProgram,
+                    "value " + std::to_string(i) + " is not a tensor (" + v.kind + "); the runtime refuses it",
+                    std::nullopt, path);
+                v.id = kNoValue - i; // keep it visible without colliding with real ids
+                m_out.values.push_back(std::move(v));
+                continue;
+            }
+            v.id = t->id_out();
+            v.dtype = datatypeText(t->datatype());
+            if (!datatypeName(t->datatype()) || t->datatype() == xf::XNNDatatype::invalid)
+                warn("value " + std::to_string(i) + " has the invalid datatype " + std::to_string(int(t->datatype())),
+                    path + ".datatype");
+            v.dims = toVector(t->dims());
+            if (t->num_dims() != v.dims.size())
+                warn("value " + std::to_string(i) + " says num_dims " + std::to_string(t->num_dims()) + " but has "
+                        + std::to_string(v.dims.size()) + " dims",
+                    path + ".num_dims");
+            v.flags = t->flags();
+            v.graphInput = (v.flags & 1) != 0;
+            v.graphOutput = (v.flags & 2) != 0;
+            if (v.flags & ~3u)
+                warn("value " + std::to_string(i) + " has flags 0x" + toHex(v.flags)
+                        + " beyond external input/output (the runtime refuses them)",
+                    path + ".flags");
+            if (t->external_id() != kNoValue)
+                v.externalId = t->external_id();
+            if (t->dq_datatype() != xf::XNNDatatype::invalid)
+                v.attributes.push_back({ "dq_datatype", datatypeText(t->dq_datatype()) });
+            if (q)
+                decodeQuant(v, q, path);
+            if (t->constant_buffer_idx() != 0) {
+                ++m_constantCount;
+                v.constant = resolveConstant(t->constant_buffer_idx(), path + ".constant_buffer_idx");
+            }
+            m_out.values.push_back(std::move(v));
+        }
+    }
+
+    void operand(InnerNode& n, bool output, const char* role, std::uint32_t id, const std::string& path)
+    {
+        if (id == kNoValue)
+            return;
+        if (!m_out.value(id))
+            warn("node " + std::to_string(n.index) + " (" + n.kind + ") " + role + " names value " + std::to_string(id)
+                    + ", which does not exist",
+                path);
+        (output ? n.outputs : n.inputs).push_back({ role, id });
+    }
+
+    void param(InnerNode& n, std::string name, std::string value)
+    {
+        n.params.push_back({ std::move(name), std::move(value) });
+    }
+    static std::string pair(std::uint32_t a, std::uint32_t b) { return std::to_string(a) + "x" + std::to_string(b); }
+    static std::string padding(std::uint32_t t, std::uint32_t r, std::uint32_t b, std::uint32_t l)
+    {
+        return "top " + std::to_string(t) + ", right " + std::to_string(r) + ", bottom " + std::to_string(b) + ", left "
+            + std::to_string(l);
+    }
+
+    void decodeNode(InnerNode& n, Layout layout, const void* table, const std::string& path)
+    {
+        std::uint32_t flags = 0;
+        switch (layout) {
+        case Layout::Unary: {
+            const auto* t = static_cast<const xf::_XNNNode1x1*>(table);
+            operand(n, false, "input", t->input_id(), path);
+            operand(n, true, "output", t->output_id(), path);
+            flags = t->flags();
+            break;
+        }
+        case Layout::Binary: {
+            const auto* t = static_cast<const xf::_XNNNode2x1*>(table);
+            operand(n, false, "input1", t->input1_id(), path);
+            operand(n, false, "input2", t->input2_id(), path);
+            operand(n, true, "output", t->output_id(), path);
+            flags = t->flags();
+            break;
+        }
+        case Layout::Cat: {
+            const auto* t = static_cast<const xf::_XNNCat*>(table);
+            param(n, "axis", std::to_string(t->axis()));
+            const std::uint32_t count = n.kind.back() == '2' ? 2
+                : n.kind.back() == '3'                       ? 3
+                : n.kind.back() == '4'                       ? 4
+                                                             : 5;
+            const std::uint32_t ids[5] = { t->input1_id(), t->input2_id(), t->input3_id(), t->input4_id(),
+                t->input5_id() };
+            static const char* roles[5] = { "input1", "input2", "input3", "input4", "input5" };
+            for (std::uint32_t i = 0; i < count; ++i)
+                operand(n, false, roles[i], ids[i], path);
+            operand(n, true, "output", t->output_id(), path);
+            flags = t->flags();
+            break;
+        }
+        case Layout::Conv: {
+            const auto* t = static_cast<const xf::_XNNNodeConv*>(table);
+            param(n, "kernel", pair(t->kernel_height(), t->kernel_width()));
+            param(n, "stride", pair(t->subsampling_height(), t->subsampling_width()));
+            param(n, "dilation", pair(t->dilation_height(), t->dilation_width()));
+            param(n, "padding", padding(t->padding_top(), t->padding_right(), t->padding_bottom(), t->padding_left()));
+            param(n, "groups", std::to_string(t->groups()));
+            param(n, "group_input_channels", std::to_string(t->group_input_channels()));
+            param(n, "group_output_channels", std::to_string(t->group_output_channels()));
+            if (t->adjustment_height() || t->adjustment_width() || n.kind == "ConvTranspose2d")
+                param(n, "adjustment", pair(t->adjustment_height(), t->adjustment_width()));
+            operand(n, false, "input", t->input1_id(), path);
+            operand(n, false, "filter", t->filter_id(), path);
+            operand(n, false, "bias", t->bias_id(), path);
+            operand(n, true, "output", t->output_id(), path);
+            flags = t->flags();
+            break;
+        }
+        case Layout::Pool: {
+            const auto* t = static_cast<const xf::_XNNPooling2D*>(table);
+            param(n, "pooling", pair(t->pooling_height(), t->pooling_width()));
+            param(n, "stride", pair(t->stride_height(), t->stride_width()));
+            param(n, "dilation", pair(t->dilation_height(), t->dilation_width()));
+            param(n, "padding", padding(t->padding_top(), t->padding_right(), t->padding_bottom(), t->padding_left()));
+            operand(n, false, "input", t->input_id(), path);
+            operand(n, true, "output", t->output_id(), path);
+            flags = t->flags();
+            break;
+        }
+        case Layout::FullyConnected: {
+            const auto* t = static_cast<const xf::XNNFullyConnected*>(table);
+            operand(n, false, "input", t->input1_id(), path);
+            operand(n, false, "filter", t->filter_id(), path);
+            operand(n, false, "bias", t->bias_id(), path);
+            operand(n, true, "output", t->output_id(), path);
+            flags = t->flags();
+            break;
+        }
+        case Layout::Transpose: {
+            const auto* t = static_cast<const xf::XNNStaticTranspose*>(table);
+            param(n, "perm", formatList(toVector(t->perm())));
+            operand(n, false, "input", t->input_id(), path);
+            operand(n, true, "output", t->output_id(), path);
+            flags = t->flags();
+            break;
+        }
+        case Layout::Resize: {
+            const auto* t = static_cast<const xf::XNNStaticResizeBilinear2D*>(table);
+            param(n, "new_size", pair(t->new_height(), t->new_width()));
+            operand(n, false, "input", t->input_id(), path);
+            operand(n, true, "output", t->output_id(), path);
+            flags = t->flags();
+            break;
+        }
+        case Layout::Pad: {
+            const auto* t = static_cast<const xf::XNNStaticConstantPad*>(table);
+            param(n, "pre_paddings", formatList(toVector(t->pre_paddings())));
+            param(n, "post_paddings", formatList(toVector(t->post_paddings())));
+            param(n, "padding_value", formatFloat(t->padding_value()));
+            operand(n, false, "input", t->input_id(), path);
+            operand(n, true, "output", t->output_id(), path);
+            flags = t->flags();
+            break;
+        }
+        case Layout::Reshape: {
+            const auto* t = static_cast<const xf::XNNStaticReshape*>(table);
+            param(n, "new_shape", formatList(toVector(t->new_shape())));
+            operand(n, false, "input", t->input_id(), path);
+            operand(n, true, "output", t->output_id(), path);
+            flags = t->flags();
+            break;
+        }
+        case Layout::ArgMaxPool: {
+            const auto* t = static_cast<const xf::XNNArgMaxPooling2d*>(table);
+            param(n, "pooling", pair(t->pooling_height(), t->pooling_width()));
+            param(n, "padding", padding(t->padding_top(), t->padding_right(), t->padding_bottom(), t->padding_left()));
+            operand(n, false, "input", t->input_id(), path);
+            operand(n, true, "output value", t->output_value_id(), path);
+            operand(n, true, "output index", t->output_index_id(), path);
+            flags = t->flags();
+            break;
+        }
+        case Layout::LeakyReLU: {
+            const auto* t = static_cast<const xf::XNNLeakyReLU*>(table);
+            param(n, "negative_slope", formatFloat(t->negative_slope()));
+            operand(n, false, "input", t->input_id(), path);
+            operand(n, true, "output", t->output_id(), path);
+            flags = t->flags();
+            break;
+        }
+        case Layout::ELU: {
+            const auto* t = static_cast<const xf::XNNELU*>(table);
+            param(n, "alpha", formatFloat(t->alpha()));
+            operand(n, false, "input", t->input_id(), path);
+            operand(n, true, "output", t->output_id(), path);
+            flags = t->flags();
+            break;
+        }
+        case Layout::Slice: {
+            const auto* t = static_cast<const xf::XNNStaticSlice*>(table);
+            param(n, "offsets", formatList(toVector(t->offsets())));
+            param(n, "sizes", formatList(toVector(t->sizes())));
+            operand(n, false, "input", t->input_id(), path);
+            operand(n, true, "output", t->output_id(), path);
+            flags = t->flags();
+            break;
+        }
+        case Layout::Sdpa: {
+            const auto* t = static_cast<const xf::XNNScaledDotProductAttention*>(table);
+            operand(n, false, "query", t->query_id(), path);
+            operand(n, false, "key", t->key_id(), path);
+            operand(n, false, "value", t->value_id(), path);
+            operand(n, false, "scale", t->scale_id(), path);
+            operand(n, false, "mask", t->mask_id(), path);
+            operand(n, true, "output", t->output_id(), path);
+            flags = t->flags();
+            break;
+        }
+        }
+        if (flags)
+            param(n, "flags", "0x" + toHex(flags));
+    }
+
+    void decodeNodes()
+    {
+        const auto* xnodes = m_graph->xnodes();
+        if (!xnodes)
+            return;
+        m_out.nodes.reserve(xnodes->size());
+        for (flatbuffers::uoffset_t i = 0; i < xnodes->size(); ++i) {
+            const std::string path = "xnodes[" + std::to_string(i) + "]";
+            const auto* xn = xnodes->Get(i);
+            InnerNode n;
+            n.index = i;
+            n.rawKind = std::uint32_t(xn->xnode_union_type());
+            n.debugHandles.push_back(xn->debug_handle());
+            const void* table = xn->xnode_union();
+            if (n.rawKind == 0 || n.rawKind > kKinds.size() || !table) {
+                n.kind = n.rawKind == 0 ? "NONE" : "node kind " + std::to_string(n.rawKind);
+                error(ErrorCode::Unsupported,
+                    "node " + std::to_string(i) + " has "
+                        + (n.rawKind == 0 ? "no operator" : "the unknown kind " + std::to_string(n.rawKind))
+                        + " (a newer or modified XNNPACK schema?)",
+                    std::nullopt, path + ".xnode_union_type");
+            } else {
+                const KindInfo& info = kKinds[n.rawKind - 1];
+                n.kind = info.name;
+                decodeNode(n, info.layout, table, path + ".xnode_union");
+            }
+            if (const auto* mm = xn->output_min_max())
+                param(n, "output_min_max",
+                    "(" + formatFloat(mm->output_min()) + ", " + formatFloat(mm->output_max()) + ")");
+            m_out.nodes.push_back(std::move(n));
+        }
+    }
+
+    void checkGraphIo()
+    {
+        for (const auto id : m_out.inputIds)
+            if (!m_out.value(id))
+                warn("graph input " + std::to_string(id) + " names no value", "input_ids");
+        for (const auto id : m_out.outputIds)
+            if (!m_out.value(id))
+                warn("graph output " + std::to_string(id) + " names no value", "output_ids");
+    }
+
+    DelegatePayload& m_out;
+    const DecodeContext& m_ctx;
+    const xf::XNNGraph* m_graph = nullptr;
+    Bytes m_fb;
+    std::uint64_t m_fbOffset = 0;
+    bool m_hasHeader = false;
+    std::uint64_t m_constantOffset = 0;
+    std::uint64_t m_constantSize = 0;
+    std::size_t m_constantCount = 0;
+    std::size_t m_namedConstants = 0;
+    std::size_t m_sectionConstants = 0;
+    bool m_usesConstantBuffer = false;
+};
+
+} // namespace
+
+void decodeXnnpack(DelegatePayload& out, const DecodeContext& ctx) { XnnpackDecoder(out, ctx).run(); }
+
+} // namespace pte::delegate

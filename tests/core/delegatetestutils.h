@@ -1,0 +1,211 @@
+// SPDX-FileCopyrightText: 2026 The ptelens authors
+// SPDX-License-Identifier: BSD-3-Clause
+#pragma once
+
+// Builds delegate payloads in the tests with the flatbuffers builder and the generated XNNPACK and Vulkan types,
+// laid out as delegate-payloads.md describes (XH00 / VH00 headers written byte by byte here), so the decoders are
+// checked against bytes they did not produce.
+
+#include "pte/bytes.h"
+#include "pte/schema/vulkan_generated.h"
+#include "pte/schema/xnnpack_generated.h"
+
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace pte::test {
+
+namespace xf = ptelens_xnnpack;
+namespace vkf = ptelens_vulkan;
+
+inline constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
+
+inline void putU16(std::vector<std::uint8_t>& b, std::size_t at, std::uint16_t v)
+{
+    b[at] = std::uint8_t(v);
+    b[at + 1] = std::uint8_t(v >> 8);
+}
+inline void putU32(std::vector<std::uint8_t>& b, std::size_t at, std::uint32_t v)
+{
+    for (int i = 0; i < 4; ++i)
+        b[at + std::size_t(i)] = std::uint8_t(v >> (8 * i));
+}
+inline void putU64(std::vector<std::uint8_t>& b, std::size_t at, std::uint64_t v)
+{
+    for (int i = 0; i < 8; ++i)
+        b[at + std::size_t(i)] = std::uint8_t(v >> (8 * i));
+}
+
+/** The 30-byte XH00 / VH00 header (padded to 32), then the flatbuffer, then the constant bytes, each 16-aligned. */
+inline std::vector<std::uint8_t> withHeader(
+    const char* magic, const std::uint8_t* fb, std::size_t fbSize, const std::vector<std::uint8_t>& constants)
+{
+    const std::size_t fbOffset = 32;
+    const std::size_t constOffset = (fbOffset + fbSize + 15) / 16 * 16;
+    std::vector<std::uint8_t> out(constOffset + constants.size(), 0);
+    std::memcpy(out.data() + 4, magic, 4);
+    putU16(out, 8, 30);
+    putU32(out, 10, std::uint32_t(fbOffset));
+    putU32(out, 14, std::uint32_t(fbSize));
+    putU32(out, 18, std::uint32_t(constOffset));
+    putU64(out, 22, constants.size());
+    std::memcpy(out.data() + fbOffset, fb, fbSize);
+    if (!constants.empty())
+        std::memcpy(out.data() + constOffset, constants.data(), constants.size());
+    return out;
+}
+
+inline Bytes toBytes(std::vector<std::uint8_t> v) { return Bytes::fromVector(std::move(v)); }
+
+/** An XNNGraph under construction. */
+class XnnGraphBuilder
+{
+public:
+    using Tag = xf::XNodeUnion;
+
+    XnnGraphBuilder() { m_constants.push_back(xf::CreateConstantDataOffsetDirect(m_fbb, 0, 0, "")); }
+
+    flatbuffers::FlatBufferBuilder& fbb() { return m_fbb; }
+
+    /** A plain tensor value; returns its id. */
+    std::uint32_t tensor(std::vector<std::uint32_t> dims, xf::XNNDatatype dtype = xf::XNNDatatype::fp32,
+        std::uint32_t constantIdx = 0, std::uint32_t externalId = kNone, std::uint32_t flags = 0,
+        xf::XNNDatatype dq = xf::XNNDatatype::invalid)
+    {
+        const std::uint32_t id = m_nextId++;
+        const auto t = tensorTable(dims, dtype, constantIdx, externalId, flags, id, dq);
+        m_values.push_back(xf::CreateXValue(m_fbb, xf::XValueUnion::XNNTensorValue, t.Union()));
+        return id;
+    }
+    /** A quantized tensor with the given XNNQuantParams member. */
+    std::uint32_t quantTensor(std::vector<std::uint32_t> dims, xf::XNNDatatype dtype, xf::XNNQuantParams kind,
+        flatbuffers::Offset<void> params, std::uint32_t constantIdx = 0, std::uint32_t externalId = kNone,
+        std::uint32_t flags = 0)
+    {
+        const std::uint32_t id = m_nextId++;
+        const auto t = tensorTable(dims, dtype, constantIdx, externalId, flags, id, xf::XNNDatatype::invalid);
+        const auto q = xf::CreateXNNQuantizedTensorValue(m_fbb, t, kind, params);
+        m_values.push_back(xf::CreateXValue(m_fbb, xf::XValueUnion::XNNQuantizedTensorValue, q.Union()));
+        return id;
+    }
+    std::uint32_t input(std::vector<std::uint32_t> dims)
+    {
+        const auto id = tensor(std::move(dims), xf::XNNDatatype::fp32, 0, m_externs++, 1);
+        m_inputs.push_back(id);
+        return id;
+    }
+    std::uint32_t output(std::vector<std::uint32_t> dims)
+    {
+        const auto id = tensor(std::move(dims), xf::XNNDatatype::fp32, 0, m_externs++, 2);
+        m_outputs.push_back(id);
+        return id;
+    }
+
+    /** A constant in the header's constant section (16-aligned); returns its constant_data index. */
+    std::uint32_t sectionConstant(const std::vector<std::uint8_t>& bytes)
+    {
+        const std::size_t at = m_section.size();
+        m_section.insert(m_section.end(), bytes.begin(), bytes.end());
+        m_section.resize((m_section.size() + 15) / 16 * 16, 0);
+        m_constants.push_back(xf::CreateConstantDataOffsetDirect(m_fbb, at, bytes.size(), ""));
+        return std::uint32_t(m_constants.size() - 1);
+    }
+    /** A constant named by key (program named data or a .ptd). */
+    std::uint32_t namedConstant(const std::string& key, std::uint64_t size)
+    {
+        m_constants.push_back(
+            xf::CreateConstantDataOffsetDirect(m_fbb, std::numeric_limits<std::uint64_t>::max(), size, key.c_str()));
+        return std::uint32_t(m_constants.size() - 1);
+    }
+    /** A constant inline in constant_buffer (the 2023 layout); entry 0 is added as the empty placeholder. */
+    std::uint32_t inlineConstant(const std::vector<std::uint8_t>& bytes)
+    {
+        if (m_buffers.empty())
+            m_buffers.push_back(xf::CreateBufferDirect(m_fbb, nullptr));
+        m_buffers.push_back(xf::CreateBufferDirect(m_fbb, &bytes));
+        return std::uint32_t(m_buffers.size() - 1);
+    }
+
+    void node(Tag tag, flatbuffers::Offset<void> table, std::uint32_t handle,
+        std::optional<std::pair<float, float>> minMax = std::nullopt)
+    {
+        flatbuffers::Offset<xf::OutputMinMax> mm;
+        if (minMax)
+            mm = xf::CreateOutputMinMax(m_fbb, minMax->first, minMax->second);
+        m_nodes.push_back(xf::CreateXNode(m_fbb, tag, table, handle, mm));
+    }
+    void unary(Tag tag, std::uint32_t in, std::uint32_t out, std::uint32_t handle, std::uint32_t flags = 0)
+    {
+        node(tag, xf::Create_XNNNode1x1(m_fbb, in, out, flags).Union(), handle);
+    }
+    void binary(Tag tag, std::uint32_t a, std::uint32_t b, std::uint32_t out, std::uint32_t handle)
+    {
+        node(tag, xf::Create_XNNNode2x1(m_fbb, a, b, out, 0).Union(), handle);
+    }
+    void conv(Tag tag, std::uint32_t in, std::uint32_t filter, std::uint32_t bias, std::uint32_t out,
+        std::uint32_t kernel, std::uint32_t stride, std::uint32_t groups, std::uint32_t groupIn, std::uint32_t groupOut,
+        std::uint32_t handle, std::optional<std::pair<float, float>> minMax = std::nullopt)
+    {
+        const auto t = xf::Create_XNNNodeConv(m_fbb, kernel / 2, kernel / 2, kernel / 2, kernel / 2, kernel, kernel,
+            stride, stride, 1, 1, groupIn, groupOut, groups, 0, 0, in, filter, bias, out, 0);
+        node(tag, t.Union(), handle, minMax);
+    }
+    void fullyConnected(std::uint32_t in, std::uint32_t filter, std::uint32_t bias, std::uint32_t out,
+        std::uint32_t handle, std::optional<std::pair<float, float>> minMax = std::nullopt)
+    {
+        node(Tag::XNNFullyConnected, xf::CreateXNNFullyConnected(m_fbb, in, filter, bias, out, 0).Union(), handle,
+            minMax);
+    }
+
+    /** Finishes the flatbuffer and lays out the payload: XH00 header + flatbuffer + section, or bare. */
+    std::vector<std::uint8_t> finish(bool header = true, const char* identifier = "XN01")
+    {
+        std::vector<std::uint32_t> in = m_inputs;
+        std::vector<std::uint32_t> out = m_outputs;
+        const auto graph = xf::CreateXNNGraphDirect(m_fbb, "0", &m_nodes, &m_values, m_externs, &in, &out,
+            m_buffers.empty() ? nullptr : &m_buffers, nullptr, m_buffers.empty() ? &m_constants : nullptr);
+        m_fbb.Finish(graph, identifier);
+        if (!header)
+            return { m_fbb.GetBufferPointer(), m_fbb.GetBufferPointer() + m_fbb.GetSize() };
+        return withHeader("XH00", m_fbb.GetBufferPointer(), m_fbb.GetSize(), m_section);
+    }
+
+private:
+    flatbuffers::Offset<xf::XNNTensorValue> tensorTable(const std::vector<std::uint32_t>& dims, xf::XNNDatatype dtype,
+        std::uint32_t constantIdx, std::uint32_t externalId, std::uint32_t flags, std::uint32_t id, xf::XNNDatatype dq)
+    {
+        return xf::CreateXNNTensorValueDirect(
+            m_fbb, dtype, std::uint32_t(dims.size()), &dims, constantIdx, externalId, flags, id, dq);
+    }
+
+    flatbuffers::FlatBufferBuilder m_fbb;
+    std::vector<flatbuffers::Offset<xf::XValue>> m_values;
+    std::vector<flatbuffers::Offset<xf::XNode>> m_nodes;
+    std::vector<flatbuffers::Offset<xf::ConstantDataOffset>> m_constants;
+    std::vector<flatbuffers::Offset<xf::Buffer>> m_buffers;
+    std::vector<std::uint8_t> m_section;
+    std::vector<std::uint32_t> m_inputs;
+    std::vector<std::uint32_t> m_outputs;
+    std::uint32_t m_nextId = 0;
+    std::uint32_t m_externs = 0;
+};
+
+/** A float as 4 little-endian bytes. */
+inline std::vector<std::uint8_t> floatBytes(std::initializer_list<float> values)
+{
+    std::vector<std::uint8_t> out;
+    for (const float f : values) {
+        std::uint32_t bits = 0;
+        std::memcpy(&bits, &f, 4);
+        for (int i = 0; i < 4; ++i)
+            out.push_back(std::uint8_t(bits >> (8 * i)));
+    }
+    return out;
+}
+
+} // namespace pte::test
