@@ -20,8 +20,6 @@ namespace {
 
 /** Dumps ptelens refuses to emit (nothing to compare there): a part of the file name and of the refusal. */
 const std::pair<const char*, const char*> kRefused[] = {
-    // Every spec kind, with a custom class input (refused as ExecuTorch's emitter does, tst_runtime_programs).
-    { "spec_kinds.json", "Custom class 'foo' is not supported in EXIR" },
     { "tensorrt_trt_v7.3.ep", "cuda" }, // CUDA tensors
 };
 
