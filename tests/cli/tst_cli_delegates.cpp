@@ -1,8 +1,13 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
-// `ptelens-cli delegates`: text and JSON output, linking through an ETRecord, malformed payloads, exit codes.
+// `ptelens-cli delegates`: text and JSON output, linking through an ETRecord, XNNPACK events of an ETDump aligned
+// to inner nodes, malformed payloads, exit codes.
 #include "../core/delegatetestutils.h"
 #include "../core/dumptestutils.h"
+#include "pte/delegatesynth.h"
+#include "pte/etdump.h"
+#include "pte/etdumpwriter.h"
+#include "pte/ptewriter.h"
 #include "testutils.h"
 
 #include <QTest>
@@ -141,6 +146,101 @@ private Q_SLOTS:
         QVERIFY(d["diagnostics"][0]["message"].get<std::string>().find("is 0x00010203, not XN00 or XN01")
             != std::string::npos);
         QCOMPARE(d["summary"]["compile spec threads"].get<std::string>(), std::string("4"));
+    }
+
+    // --etdump: the delegate call's XNNPACK events aligned to the inner nodes of a program built here (the
+    // synthetic 7-node payload), from ETDumps written with the project's writer: every node has its event (exact),
+    // the ReLU6 clamp fused away (approximate, node 2 skipped), an event of an operator the graph lacks (failed).
+    void alignsEtdumpEvents_data()
+    {
+        QTest::addColumn<QStringList>("labels");
+        QTest::addColumn<QString>("quality");
+        QTest::addColumn<std::vector<int>>("nodes"); // per event; -1 = unplaced
+        QTest::addColumn<std::vector<int>>("skipped");
+        const QStringList all { "Fully Connected (NC, F32) GEMM #1", "Add (ND) #1", "Clamp (NC, F32) #1",
+            "Convolution (NHWC, F32) IGEMM #1", "Transpose (ND, X32) #1", "Convert (NC, F32, QS8) #1",
+            "Fully Connected (NC, F32) GEMM #2" };
+        QTest::addRow("exact") << all << "exact" << std::vector<int> { 0, 1, 2, 3, 4, 5, 6 } << std::vector<int> {};
+        QStringList fused = all;
+        fused.removeAt(2);
+        QTest::addRow("clamp fused") << fused << "approximate" << std::vector<int> { 0, 1, 3, 4, 5, 6 }
+                                     << std::vector<int> { 2 };
+        QStringList foreign = all;
+        foreign[3] = "Softmax (NC, F32) #1";
+        QTest::addRow("foreign operator") << foreign << "failed" << std::vector<int> {} << std::vector<int> {};
+    }
+
+    void alignsEtdumpEvents()
+    {
+        QFETCH(QStringList, labels);
+        QFETCH(QString, quality);
+        QFETCH(std::vector<int>, nodes);
+        QFETCH(std::vector<int>, skipped);
+        const QString program = tempDir() + "/synthetic7.pte";
+        QVERIFY_RESULT(
+            pte::writePte(pte::makeSingleDelegateProgram(pte::makeSyntheticXnnpackPayload(7)), program.toStdString()));
+        pte::EtDump dump;
+        pte::EtdumpRun run;
+        run.name = "Execute";
+        run.hasEvents = true;
+        std::uint64_t tick = 1000;
+        for (const QString& label : labels) {
+            pte::EtdumpEvent e;
+            e.kind = pte::EtdumpEventKind::Profile;
+            e.chainIndex = 0;
+            e.instructionId = 0;
+            e.delegateDebugIdStr = std::uint32_t(dump.strings.size());
+            e.hasMetadata = true;
+            dump.strings.push_back(label.toStdString());
+            e.startTime = tick;
+            e.endTime = tick + 10 * dump.strings.size(); // 10, 20, 30, ... ticks
+            tick = e.endTime;
+            dump.events.push_back(e);
+        }
+        pte::EtdumpEvent call; // the delegate call's own event, after its operators: not a delegate event
+        call.kind = pte::EtdumpEventKind::Profile;
+        call.instructionId = 0;
+        call.name = std::uint32_t(dump.strings.size());
+        dump.strings.push_back("DELEGATE_CALL");
+        call.startTime = 1000;
+        call.endTime = tick;
+        dump.events.push_back(call);
+        run.eventCount = std::uint32_t(dump.events.size());
+        dump.runs.push_back(run);
+        auto bytes = pte::serializeEtdump(dump);
+        QVERIFY_RESULT(bytes);
+        const QString etdump = tempDir() + "/synthetic7-" + QTest::currentDataTag() + ".etdp";
+        QVERIFY(writeFile(etdump, QByteArray(reinterpret_cast<const char*>(bytes->data()), qsizetype(bytes->size()))));
+
+        QByteArray out;
+        QByteArray err;
+        QCOMPARE(runCli({ "delegates", program, "--etdump", etdump, "--json" }, &out, &err), 0);
+        const auto j = parseJson(out);
+        QVERIFY2(!j.is_discarded(), out.constData());
+        QCOMPARE(j["delegates"].size(), std::size_t(1));
+        const auto& profiles = j["delegates"][0]["profile"];
+        QCOMPARE(profiles.size(), std::size_t(1));
+        const auto& p = profiles[0];
+        QCOMPARE(p["block_name"].get<std::string>(), std::string("Execute"));
+        QCOMPARE(p["instruction"].get<int>(), 0);
+        QCOMPARE(QString::fromStdString(p["quality"].get<std::string>()), quality);
+        QCOMPARE(p["events"].size(), std::size_t(labels.size()));
+        for (std::size_t k = 0; k < nodes.size(); ++k) {
+            const auto& e = p["events"][k];
+            QCOMPARE(e["label"].get<std::string>(), labels[qsizetype(k)].toStdString());
+            QCOMPARE(e["duration"].get<int>(), 10 * int(k + 1));
+            QCOMPARE(e["node"].is_null() ? -1 : e["node"].get<int>(), nodes[k]);
+        }
+        QCOMPARE(p["skipped_nodes"].get<std::vector<int>>(), skipped);
+        if (quality == QLatin1String("failed"))
+            QVERIFY(!p["notes"].empty());
+
+        // The text form says the same.
+        QCOMPARE(runCli({ "delegates", program, "--etdump", etdump }, &out, &err), 0);
+        QVERIFY2(
+            out.contains(
+                QStringLiteral("instruction 0: %1 event(s), alignment %2\n").arg(labels.size()).arg(quality).toUtf8()),
+            out.constData());
     }
 
     void exitCodes()

@@ -5,8 +5,10 @@
 // 2023 inline payload, Core ML, Ethos-U, QNN, OpenVINO), and the MobileNetV2 ETDump of section 2.7, whose 65
 // XNNPACK events must align exactly with a graph built here from torchvision's MobileNetV2 definition.
 #include "delegatetestutils.h"
+#include "pte/delegateetdump.h"
 #include "pte/delegatelink.h"
 #include "pte/delegateprofile.h"
+#include "pte/etdump.h"
 #include "pte/ptereader.h"
 #include "testutils.h"
 
@@ -96,87 +98,17 @@ void checkNamedConstants(const DelegatePayload& p, std::size_t expected)
     QCOMPARE(named, expected);
 }
 
-// ---- a minimal reader of the ETDump's profile events (only what this test needs; bounds-checked) ----
-
-struct EtdumpReader
-{
-    QByteArray b;
-    bool ok = true;
-
-    std::uint32_t u32(std::int64_t at)
-    {
-        if (at < 0 || at + 4 > b.size()) {
-            ok = false;
-            return 0;
-        }
-        std::uint32_t v = 0;
-        std::memcpy(&v, b.constData() + at, 4);
-        return v;
-    }
-    /** The absolute position of field `slot` of the table at `table`, or -1 when absent. */
-    std::int64_t field(std::int64_t table, int slot)
-    {
-        const std::int64_t vt = table - std::int32_t(u32(table));
-        const std::uint16_t vtSize = std::uint16_t(u32(vt) & 0xffff);
-        const std::int64_t entry = 4 + 2 * slot;
-        if (!ok || entry + 2 > vtSize)
-            return -1;
-        const std::uint16_t off = std::uint16_t(u32(vt + entry) & 0xffff);
-        return off ? table + off : -1;
-    }
-    std::int64_t deref(std::int64_t at) { return at + u32(at); }
-    std::string string(std::int64_t at)
-    {
-        const std::int64_t s = deref(at);
-        const std::uint32_t n = u32(s);
-        if (!ok || s + 4 + n > b.size())
-            return (ok = false), std::string();
-        return std::string(b.constData() + s + 4, n);
-    }
-    std::vector<std::int64_t> tables(std::int64_t at)
-    {
-        std::vector<std::int64_t> out;
-        const std::int64_t v = deref(at);
-        const std::uint32_t n = u32(v);
-        for (std::uint32_t i = 0; ok && i < n && i < 100000; ++i)
-            out.push_back(deref(v + 4 + 4 * i));
-        return out;
-    }
-};
-
-/** The delegated events (delegate_debug_id_str set) of the Execute block, grouped by instruction in file order. */
+/** The delegated events of the ETDump's Execute blocks (pte/delegateetdump.h), by instruction. */
 std::map<std::int32_t, DelegateEventGroup> etdumpDelegateEvents(const QString& path, bool& ok)
 {
     std::map<std::int32_t, DelegateEventGroup> groups;
-    QFile f(path);
-    ok = f.open(QIODevice::ReadOnly);
+    const auto dump = readEtdumpFile(path.toStdString());
+    ok = bool(dump);
     if (!ok)
         return groups;
-    EtdumpReader r { f.readAll() };
-    // Size-prefixed: bytes 0-3 the size, 4-7 the root offset (relative to 4), 8-11 "ED00".
-    ok = r.b.size() > 12 && r.b.mid(8, 4) == "ED00";
-    if (!ok)
-        return groups;
-    const std::int64_t root = 4 + r.u32(4);
-    for (const auto run : r.tables(r.field(root, 1))) {
-        if (r.string(r.field(run, 0)) != "Execute" || r.field(run, 3) < 0)
-            continue;
-        for (const auto event : r.tables(r.field(run, 3))) {
-            const auto pe = r.field(event, 0);
-            if (pe < 0)
-                continue;
-            const auto profile = r.deref(pe);
-            const auto idStr = r.field(profile, 4);
-            if (idStr < 0)
-                continue;
-            const auto instrAt = r.field(profile, 2);
-            const std::int32_t instruction = instrAt < 0 ? -1 : std::int32_t(r.u32(instrAt));
-            auto& g = groups[instruction];
-            g.instructionId = instruction;
-            g.events.push_back({ r.string(idStr), 0, 0 });
-        }
-    }
-    ok = r.ok;
+    for (auto& g : etdumpDelegateGroups(**dump))
+        if ((*dump)->runs[g.run].name == "Execute")
+            groups[g.group.instructionId] = std::move(g.group);
     return groups;
 }
 

@@ -1,17 +1,22 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
-// `ptelens-cli delegates FILE [--etrecord E] [--json] [--ptd DATA]`: each delegate of a .pte with its decoded
-// payload (XNNPACK and Vulkan graphs, Core ML file tree and operations, a summary for every other backend), its
-// inner nodes with their debug handles, and, with an ETRecord, the source-graph nodes each handle maps to and the
-// handles the backend fused away. Exit 0 when the file was read (payload findings are diagnostics), 1 when it could
-// not be read.
+// `ptelens-cli delegates FILE [--etrecord E] [--etdump D] [--json] [--ptd DATA]`: each delegate of a .pte with its
+// decoded payload (XNNPACK and Vulkan graphs, Core ML file tree and operations, a summary for every other backend),
+// its inner nodes with their debug handles, and, with an ETRecord, the source-graph nodes each handle maps to and the
+// handles the backend fused away. With an ETDump of a run of FILE, each delegate call's XNNPACK operator events are
+// aligned to the inner nodes (exact, approximate or failed). Exit 0 when the files were read (payload findings are
+// diagnostics), 1 when one could not be read.
 #include "command.h"
+#include "pte/delegateetdump.h"
 #include "pte/delegatelink.h"
 #include "pte/dumpreader.h"
+#include "pte/etdump.h"
+#include "pte/etdumpjoin.h"
 #include "pte/ptereader.h"
 
 #include <QCommandLineParser>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -286,6 +291,111 @@ std::string delegateText(const pte::ProgramDelegate& d, const pte::DelegateLinks
     return s;
 }
 
+/** The delegated events of one call of one delegate in one event block, aligned to its inner nodes. */
+struct CallProfile
+{
+    const pte::EtdumpDelegateGroup* group = nullptr;
+    pte::EventAlignment alignment;
+};
+
+/** An ETDump of a run of the program: its delegated event groups and the method each block ran. */
+struct ProfileInput
+{
+    std::shared_ptr<const pte::EtDump> dump;
+    std::vector<pte::EtdumpDelegateGroup> groups;
+    std::vector<std::string> runMethod; ///< per block: the method it ran ("" when not attributed)
+};
+
+std::vector<CallProfile> profilesOf(const pte::ProgramDelegate& d, const ProfileInput& in)
+{
+    std::vector<CallProfile> out;
+    for (const auto& g : in.groups) {
+        if (in.runMethod[g.run] != d.methodName)
+            continue;
+        const bool ours = std::any_of(d.calls.begin(), d.calls.end(), [&g](const auto& call) {
+            return std::int64_t(call.first) == g.group.chainIndex && std::int64_t(call.second) == g.group.instructionId;
+        });
+        if (ours)
+            out.push_back({ &g, pte::alignXnnpackEvents(*d.payload, g.group.events) });
+    }
+    return out;
+}
+
+std::string eventNodeText(const pte::DelegatePayload& p, std::int32_t node)
+{
+    if (node == pte::kRuntimeInsertedNode)
+        return "a Convert the runtime adds";
+    if (node < 0 || std::size_t(node) >= p.nodes.size())
+        return "unplaced";
+    const auto& n = p.nodes[std::size_t(node)];
+    return "node " + std::to_string(n.index) + " " + n.kind + " handle " + handlesText(n.debugHandles);
+}
+
+Json profilesJson(const pte::ProgramDelegate& d, const std::vector<CallProfile>& profiles, const pte::EtDump& dump)
+{
+    Json list = Json::array();
+    for (const auto& cp : profiles) {
+        const auto& g = *cp.group;
+        Json j;
+        j["block"] = g.run;
+        j["block_name"] = dump.runs[g.run].name;
+        j["chain"] = g.group.chainIndex;
+        j["instruction"] = g.group.instructionId;
+        j["quality"] = pte::alignmentQualityName(cp.alignment.quality);
+        Json events = Json::array();
+        for (std::size_t k = 0; k < g.group.events.size(); ++k) {
+            const auto& e = g.group.events[k];
+            const std::int32_t node =
+                k < cp.alignment.eventNode.size() ? cp.alignment.eventNode[k] : pte::kUnplacedEvent;
+            Json ej;
+            ej["label"] = e.label;
+            ej["start"] = e.startTime;
+            ej["end"] = e.endTime;
+            ej["duration"] = e.endTime >= e.startTime ? Json(e.endTime - e.startTime) : Json(nullptr);
+            ej["node"] = node >= 0 ? Json(node) : Json(nullptr);
+            ej["runtime_inserted"] = node == pte::kRuntimeInsertedNode;
+            if (node >= 0 && std::size_t(node) < d.payload->nodes.size())
+                ej["debug_handles"] = d.payload->nodes[std::size_t(node)].debugHandles;
+            events.push_back(std::move(ej));
+        }
+        j["events"] = std::move(events);
+        j["skipped_nodes"] = cp.alignment.skippedNodes;
+        j["unmatched_nodes"] = cp.alignment.unmatchedNodes;
+        j["notes"] = cp.alignment.notes;
+        list.push_back(std::move(j));
+    }
+    return list;
+}
+
+std::string profilesText(
+    const pte::ProgramDelegate& d, const std::vector<CallProfile>& profiles, const pte::EtDump& dump)
+{
+    std::string s;
+    for (const auto& cp : profiles) {
+        const auto& g = *cp.group;
+        s += "  profile: block " + std::to_string(g.run) + " (" + dump.runs[g.run].name + "), instruction "
+            + std::to_string(g.group.instructionId) + ": " + std::to_string(g.group.events.size())
+            + " event(s), alignment " + pte::alignmentQualityName(cp.alignment.quality) + "\n";
+        for (std::size_t k = 0; k < g.group.events.size(); ++k) {
+            const auto& e = g.group.events[k];
+            const std::int32_t node =
+                k < cp.alignment.eventNode.size() ? cp.alignment.eventNode[k] : pte::kUnplacedEvent;
+            s += "    \"" + e.label + "\" "
+                + (e.endTime >= e.startTime ? std::to_string(e.endTime - e.startTime) + " ticks" : "?") + " -> "
+                + eventNodeText(*d.payload, node) + "\n";
+        }
+        if (!cp.alignment.skippedNodes.empty()) {
+            s += "    skipped (fused away):";
+            for (const auto n : cp.alignment.skippedNodes)
+                s += " " + std::to_string(n);
+            s += "\n";
+        }
+        for (const auto& note : cp.alignment.notes)
+            s += "    note: " + note + "\n";
+    }
+    return s;
+}
+
 int runDelegates(const QStringList& args)
 {
     QCommandLineParser parser;
@@ -300,7 +410,10 @@ int runDelegates(const QStringList& args)
     const QCommandLineOption ptdOpt(QStringLiteral("ptd"),
         QStringLiteral("External data (.ptd) for named constants (default: a .ptd next to FILE)."),
         QStringLiteral("DATA"));
-    parser.addOptions({ jsonOpt, etrecordOpt, ptdOpt });
+    const QCommandLineOption etdumpOpt(QStringLiteral("etdump"),
+        QStringLiteral("ETDump of a run of FILE: XNNPACK's operator events aligned to the inner nodes."),
+        QStringLiteral("D"));
+    parser.addOptions({ jsonOpt, etrecordOpt, etdumpOpt, ptdOpt });
     if (const auto done = parseArguments(parser, args, "delegates", 1, "exactly one file"))
         return *done;
     const std::string path = parser.positionalArguments().front().toStdString();
@@ -333,6 +446,26 @@ int runDelegates(const QStringList& args)
         }
     }
 
+    ProfileInput profile;
+    if (parser.isSet(etdumpOpt)) {
+        auto dump = pte::readEtdumpFile(parser.value(etdumpOpt).toStdString());
+        if (!dump) {
+            printError(dump.error());
+            return ExitInvalidInput;
+        }
+        profile.dump = *dump;
+        profile.groups = pte::etdumpDelegateGroups(*profile.dump);
+        // The method each block ran, as the ETDump join attributes it (a one-method program: that method).
+        const auto etSources = pte::makeEtdumpSources(file.program);
+        const auto join = pte::joinEtdump(profile.dump, etSources);
+        for (std::size_t r = 0; r < profile.dump->runs.size(); ++r) {
+            const int m = join && r < (*join)->runs.size() ? (*join)->runs[r].method : -1;
+            profile.runMethod.push_back(m >= 0       ? etSources->methods[std::size_t(m)].name
+                    : etSources->methods.size() == 1 ? etSources->methods.front().name
+                                                     : std::string());
+        }
+    }
+
     const pte::PayloadDataSources sources { file.program.get(), file.externalData ? &*file.externalData : nullptr,
         nullptr };
     const auto delegates = pte::decodeProgramDelegates(*file.program, sources, path);
@@ -342,10 +475,14 @@ int runDelegates(const QStringList& args)
         Json j;
         j["file"] = path;
         j["etrecord"] = etrecord ? Json(etrecord->path) : Json(nullptr);
+        j["etdump"] = profile.dump ? Json(profile.dump->path) : Json(nullptr);
         Json list = Json::array();
         for (const auto& d : delegates) {
             const auto links = pte::linkProgramDelegate(d, maps, indexPtr);
-            list.push_back(delegateJson(d, links, seen.insert(d.payload.get()).second));
+            Json dj = delegateJson(d, links, seen.insert(d.payload.get()).second);
+            if (profile.dump)
+                dj["profile"] = profilesJson(d, profilesOf(d, profile), *profile.dump);
+            list.push_back(std::move(dj));
         }
         j["delegates"] = std::move(list);
         printOut(j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
@@ -355,6 +492,8 @@ int runDelegates(const QStringList& args)
     for (const auto& d : delegates) {
         const auto links = pte::linkProgramDelegate(d, maps, indexPtr);
         text += delegateText(d, links, seen.insert(d.payload.get()).second);
+        if (profile.dump)
+            text += profilesText(d, profilesOf(d, profile), *profile.dump);
     }
     printOut(text);
     return ExitOk;
