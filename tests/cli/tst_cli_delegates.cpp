@@ -167,7 +167,10 @@ private Q_SLOTS:
                                      << std::vector<int> { 2 };
         QStringList foreign = all;
         foreign[3] = "Softmax (NC, F32) #1";
-        QTest::addRow("foreign operator") << foreign << "failed" << std::vector<int> {} << std::vector<int> {};
+        // The events before the Softmax pair as in "exact"; the Softmax has no node. What the aligner does with
+        // the rest after a failure (skips, 1x1-conv GEMMs) is not fixed here.
+        QTest::addRow("foreign operator")
+            << foreign << "failed" << std::vector<int> { 0, 1, 2, -1 } << std::vector<int> {};
     }
 
     void alignsEtdumpEvents()
@@ -231,9 +234,13 @@ private Q_SLOTS:
             QCOMPARE(e["duration"].get<int>(), 10 * int(k + 1));
             QCOMPARE(e["node"].is_null() ? -1 : e["node"].get<int>(), nodes[k]);
         }
-        QCOMPARE(p["skipped_nodes"].get<std::vector<int>>(), skipped);
-        if (quality == QLatin1String("failed"))
+        if (quality == QLatin1String("failed")) {
             QVERIFY(!p["notes"].empty());
+            QVERIFY2(p["notes"][0].get<std::string>().starts_with("event 3 'Softmax (NC, F32) #1' matches no"),
+                p["notes"].dump().c_str());
+        } else {
+            QCOMPARE(p["skipped_nodes"].get<std::vector<int>>(), skipped);
+        }
 
         // The text form says the same.
         QCOMPARE(runCli({ "delegates", program, "--etdump", etdump }, &out, &err), 0);
