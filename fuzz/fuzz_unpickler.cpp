@@ -3,7 +3,7 @@
 // libFuzzer target: the restricted unpickler. The input is read as a raw pickle (strict and opaque-object
 // modes); when it looks like a zip it is also read as a whole torch.save archive (readTorchSave).
 
-#include "unpickler.h"
+#include "dump/pickle/unpickler.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Synthetic programs for `ptelens-cli synth` and the benchmarks.
 #include "pte/ptewriter.h"
-#include "segmentlayout.h"
+#include "serialize/segmentlayout.h"
 
 #include <cerrno>
 #include <cstring>

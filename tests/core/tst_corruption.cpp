@@ -4,8 +4,8 @@
 // give an error Result or diagnostics, never a crash or a hang. Also run under ASan/UBSan.
 #include "pte/jsondump.h"
 #include "pte/ptereader.h"
-#include "ptereader_fbbuilder_p.h"
-#include "ptereader_p.h"
+#include "ptefile/ptereader_fbbuilder_p.h"
+#include "ptefile/ptereader_p.h"
 #include "testutils.h"
 
 #include <QElapsedTimer>

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The streaming JSON writer behind `ptelens-cli dump --json`: the same text nlohmann::json::dump prints for the same
 // document (pretty and on one line), strings escaped and made valid UTF-8, and the text handed over in chunks.
-#include "jsonwriter.h"
+#include "ptefile/jsonwriter.h"
 
 #include <QTest>
 

@@ -5,7 +5,7 @@
 #include "pte/jsondump.h"
 #include "pte/ptereader.h"
 #include "pte/ptewriter.h"
-#include "ptereader_fbbuilder_p.h"
+#include "ptefile/ptereader_fbbuilder_p.h"
 #include "testutils.h"
 
 #include <QDir>

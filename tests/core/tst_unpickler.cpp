@@ -1,8 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
+#include "dump/pickle/unpickler.h"
 #include "dumptestutils.h"
 #include "testutils.h"
-#include "unpickler.h"
 
 #include <QTest>
 

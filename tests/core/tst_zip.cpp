@@ -1,10 +1,10 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
+#include "dump/zip/ziparchive.h"
 #include "dumptestutils.h"
 #include "pte/dumpreader.h"
 #include "pte/mappedfile.h"
 #include "testutils.h"
-#include "ziparchive.h"
 
 #include <QElapsedTimer>
 #include <QFileInfo>

@@ -4,7 +4,7 @@
 // tensors with storage type and memory layout), and constants in the bytes section or in named data.
 #include "payloaddecoders.h"
 #include "pte/schema/vulkan_generated.h"
-#include "ptereader_p.h"
+#include "ptefile/ptereader_p.h"
 
 #include <cstring>
 #include <limits>

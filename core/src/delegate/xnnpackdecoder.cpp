@@ -5,7 +5,7 @@
 // resolved as the runtime resolves them (inline buffers, the header's constant section, named data, a .ptd).
 #include "payloaddecoders.h"
 #include "pte/schema/xnnpack_generated.h"
-#include "ptereader_p.h"
+#include "ptefile/ptereader_p.h"
 
 #include <array>
 #include <cstring>

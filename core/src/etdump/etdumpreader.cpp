@@ -5,7 +5,7 @@
 #include "pte/mappedfile.h"
 #include "pte/schema/etdump_generated.h"
 #include "pte/schema/etdump_v010_generated.h"
-#include "ptereader_p.h"
+#include "ptefile/ptereader_p.h"
 
 #include <cstring>
 #include <filesystem>

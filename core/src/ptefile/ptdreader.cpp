@@ -3,7 +3,7 @@
 // Reader for ExecuTorch's external tensor data files (.ptd, FlatTensor, identifier FT01).
 #include "pte/mappedfile.h"
 #include "pte/schema/flat_tensor_generated.h"
-#include "ptereader_p.h"
+#include "ptefile/ptereader_p.h"
 
 #include <cstring>
 

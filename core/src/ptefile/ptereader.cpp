@@ -2,11 +2,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "pte/ptereader.h"
 
-#include "fieldpath.h"
+#include "base/fieldpath.h"
 #include "pte/bundledprogram.h"
 #include "pte/mappedfile.h"
 #include "pte/schema/program_generated.h"
-#include "ptereader_p.h"
+#include "ptefile/ptereader_p.h"
 
 #include <algorithm>
 #include <cstring>

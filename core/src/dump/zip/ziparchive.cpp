@@ -1,6 +1,6 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
-#include "ziparchive.h"
+#include "dump/zip/ziparchive.h"
 
 #include <algorithm>
 #include <cstring>

@@ -5,7 +5,7 @@
 // are not finite are strings, required vectors are always written. Streamed: no JSON tree is built.
 #include "pte/jsondump.h"
 
-#include "jsonwriter.h"
+#include "ptefile/jsonwriter.h"
 
 #include <cmath>
 

@@ -1,9 +1,9 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
-#include "unpickler.h"
+#include "dump/pickle/unpickler.h"
 
-#include "fieldpath.h"
-#include "ziparchive.h"
+#include "base/fieldpath.h"
+#include "dump/zip/ziparchive.h"
 
 #include <cstring>
 #include <map>

@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The checks of runtime-checks.md over a decoded Program. Severity::Error = the ExecuTorch runtime
 // refuses the program (at load, method init or execute); Warning = a deviation from what EXIR writes.
-#include "fieldpath.h"
-#include "ptereader_p.h"
+#include "base/fieldpath.h"
+#include "ptefile/ptereader_p.h"
 
 #include <algorithm>
 #include <set>

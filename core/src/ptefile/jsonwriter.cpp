@@ -1,6 +1,6 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
-#include "jsonwriter.h"
+#include "ptefile/jsonwriter.h"
 
 #include <charconv>
 

@@ -2,10 +2,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "pte/ptewriter.h"
 
-#include "fieldpath.h"
+#include "base/fieldpath.h"
 #include "pte/mappedfile.h"
 #include "pte/schema/program_generated.h"
-#include "segmentlayout.h"
+#include "serialize/segmentlayout.h"
 
 #include <algorithm>
 #include <cstring>

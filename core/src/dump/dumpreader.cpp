@@ -2,10 +2,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "pte/dumpreader.h"
 
-#include "fieldpath.h"
+#include "base/fieldpath.h"
+#include "dump/pickle/unpickler.h"
+#include "dump/zip/ziparchive.h"
 #include "pte/mappedfile.h"
-#include "unpickler.h"
-#include "ziparchive.h"
 
 #include <algorithm>
 #include <cmath>
