@@ -77,25 +77,15 @@ std::vector<BundledValue> decodeValues(const flatbuffers::Vector<flatbuffers::Of
     return out;
 }
 
+/** A tensor as dtype[sizes] ("f32[2,3]"); other values by their kind's name. */
 std::string describe(const BundledValue& v)
 {
-    switch (v.kind) {
-    case BundledValue::Kind::Tensor: {
-        std::string s = std::string(scalarTypeShortName(v.scalarType)) + "[";
-        for (std::size_t i = 0; i < v.sizes.size(); ++i)
-            s += (i ? "," : "") + std::to_string(v.sizes[i]);
-        return s + "]";
-    }
-    case BundledValue::Kind::Int:
-        return "Int";
-    case BundledValue::Kind::Bool:
-        return "Bool";
-    case BundledValue::Kind::Double:
-        return "Double";
-    case BundledValue::Kind::None:
-        break;
-    }
-    return "NONE";
+    if (v.kind != BundledValue::Kind::Tensor)
+        return bundledValueKindName(v.kind);
+    std::string s = std::string(scalarTypeShortName(v.scalarType)) + "[";
+    for (std::size_t i = 0; i < v.sizes.size(); ++i)
+        s += (i ? "," : "") + std::to_string(v.sizes[i]);
+    return s + "]";
 }
 
 std::string describe(const ExecutionPlan& plan, std::int32_t index)
