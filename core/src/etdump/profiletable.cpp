@@ -851,13 +851,22 @@ ProfileSummary summarizeProfile(const EtDump& dump, const ProfileTable& table, c
     std::map<std::string, std::size_t> backends;
     std::map<std::string, std::size_t> modules;
     const EtdumpSources* src = join ? join->sources.get() : nullptr;
+    static const std::string kKernels = "kernels (not delegated)";
     for (const auto& block : table.blocks) {
         const auto rows = std::span<const ProfileRow>(table.rows).subspan(block.firstRow, block.rowCount);
-        // Kernel event names by instruction, for operators without a program.
+        // Kernel event names by instruction, for operators without a program (gathered when first needed).
         std::map<std::pair<std::int32_t, std::int32_t>, std::string> kernelNames;
-        for (const auto& row : rows)
-            if (row.eventName.rfind("native_call_", 0) == 0)
-                kernelNames[{ row.chain, row.instruction }] = row.eventName.substr(12);
+        bool haveKernelNames = false;
+        auto kernelName = [&](std::int32_t chain, std::int32_t instruction) -> std::string {
+            if (!haveKernelNames) {
+                for (const auto& row : rows)
+                    if (row.eventName.rfind("native_call_", 0) == 0)
+                        kernelNames[{ row.chain, row.instruction }] = row.eventName.substr(12);
+                haveKernelNames = true;
+            }
+            const auto it = kernelNames.find({ chain, instruction });
+            return it == kernelNames.end() ? std::string() : it->second;
+        };
         for (const auto& row : rows) {
             if (!row.hasTimes())
                 continue;
@@ -887,10 +896,9 @@ ProfileSummary summarizeProfile(const EtDump& dump, const ProfileTable& table, c
                         op = m->plan->operators[std::size_t(k->opIndex)].qualifiedName();
                 }
                 if (op.empty())
-                    if (const auto it = kernelNames.find({ row.chain, row.instruction }); it != kernelNames.end())
-                        op = it->second;
+                    op = kernelName(row.chain, row.instruction);
                 addTo(out.byOperator, ops, op.empty() ? std::string("(kernel without a name)") : op, row.p50);
-                addTo(out.byBackend, backends, "kernels (not delegated)", row.p50);
+                addTo(out.byBackend, backends, kKernels, row.p50);
             } else {
                 addTo(out.byBackend, backends, row.delegateBackendName.empty() ? "delegate" : row.delegateBackendName,
                     row.p50);
