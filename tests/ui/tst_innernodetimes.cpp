@@ -32,6 +32,7 @@
 
 using namespace pte::ui;
 using pte::ui::fixtures::cell;
+using pte::ui::fixtures::waitFor;
 
 namespace {
 
@@ -102,15 +103,6 @@ int rowNamed(const pte::ProfileTable& table, const QString& label)
         if (table.rows[r].eventName == label.toStdString())
             return int(r);
     return -1;
-}
-
-bool waitFor(const std::function<bool()>& done, int timeoutMs = 60000)
-{
-    QElapsedTimer t;
-    t.start();
-    while (!done() && t.elapsed() < timeoutMs)
-        QTest::qWait(20);
-    return done();
 }
 
 } // namespace
