@@ -257,6 +257,17 @@ void MainWindow::connectDelegatePayloadView()
                 m_graphPanel->selectInnerNodes(nodes);
             else
                 m_graphPanel->selectFor(-1, names, handles);
+            // The events aligned to these nodes in the Profile view.
+            const auto snap = m_document->snapshot();
+            if (snap && snap->profile)
+                if (const auto* t = snap->profile->delegateTimes.of(
+                        snap->delegates.get(), m_delegatePayloadView->currentDelegate())) {
+                    std::vector<int> rows;
+                    for (const auto n : nodes)
+                        if (n < t->nodes.size())
+                            rows.insert(rows.end(), t->nodes[n].rows.begin(), t->nodes[n].rows.end());
+                    m_profileView->selectSourceRows(rows);
+                }
             m_syncing = false;
         });
 }
@@ -722,6 +733,18 @@ void MainWindow::onProfileSelectionChanged()
     m_instructionsView->selectSourceRows(instructionRows);
     // A delegate event shows the nodes its identifier maps to; an operator event its instruction's.
     const bool delegated = rows.size() == 1 && profile.row(rows.front()).isDelegatedOp;
+    // An XNNPACK event aligned to an inner node: that node inside the delegate, and its source nodes.
+    const auto inner = delegated ? profile.profile()->delegateTimes.nodeOfRow(profile.row(rows.front())) : std::nullopt;
+    if (inner && m_delegatePayloadView->showInnerNode(inner->first, inner->second)) {
+        if (m_graphPanel->openedDelegate() == inner->first) {
+            m_graphPanel->selectInnerNodes({ inner->second });
+            m_syncing = false;
+            return;
+        }
+        names.clear();
+        handles.clear();
+        m_delegatePayloadView->innerNodeSources({ inner->second }, &names, &handles);
+    }
     m_graphPanel->selectFor(delegated || rows.size() != 1 ? -1 : instruction, names, handles);
     m_syncing = false;
 }

@@ -33,6 +33,7 @@
 
 using namespace pte::ui;
 using pte::ui::fixtures::cell;
+using pte::ui::fixtures::waitFor;
 
 namespace {
 
@@ -78,15 +79,6 @@ std::shared_ptr<Snapshot> snapshotWithDelegate()
     snap->finalize();
     snap->delegates = inspectDelegates(delegateInputsOf(*snap));
     return snap;
-}
-
-bool waitFor(const std::function<bool()>& done, int timeoutMs = 60000)
-{
-    QElapsedTimer t;
-    t.start();
-    while (!done() && t.elapsed() < timeoutMs)
-        QTest::qWait(20);
-    return done();
 }
 
 } // namespace

@@ -12,10 +12,12 @@
 
 #include <QAbstractItemModel>
 #include <QAbstractItemModelTester>
+#include <QElapsedTimer>
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTest>
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -46,6 +48,16 @@ inline void failOnQtWarnings()
 {
     QTest::failOnWarning(
         QRegularExpression(QStringLiteral("^(?!This plugin does not support propagateSizeHints\\(\\)$)")));
+}
+
+/** Processes events until `done` holds or `timeoutMs` passed; whether it holds. */
+inline bool waitFor(const std::function<bool()>& done, int timeoutMs = 60000)
+{
+    QElapsedTimer t;
+    t.start();
+    while (!done() && t.elapsed() < timeoutMs)
+        QTest::qWait(20);
+    return done();
 }
 
 inline pte::EValue tensorValue(pte::ScalarType dtype, std::vector<std::int32_t> sizes, std::uint32_t constant = 0,

@@ -152,6 +152,8 @@ void loadJob(QPromise<LoadOutcome>& promise, QStringList paths, std::shared_ptr<
         }
         }
     }
+    // The delegates first: the profile aligns their events with their inner nodes.
+    snap->delegates = inspectDelegates(delegateInputsOf(*snap));
     if (!etdumpPath.isEmpty() && !promise.isCanceled()) {
         promise.setProgressValueAndText(int(paths.size()) * 10 - 5, QFileInfo(etdumpPath).fileName());
         pte::EtdumpReadOptions options;
@@ -177,7 +179,6 @@ void loadJob(QPromise<LoadOutcome>& promise, QStringList paths, std::shared_ptr<
         return;
     }
     snap->finalize();
-    snap->delegates = inspectDelegates(delegateInputsOf(*snap));
     promise.setProgressValueAndText(int(paths.size()) * 10, QStringLiteral("Loaded"));
     promise.addResult(LoadOutcome { std::move(snap), {} });
 }
@@ -426,18 +427,19 @@ void Document::emitProgram(const EmitSettings& settings)
                 return;
             }
             auto output = std::make_shared<const pte::EmitterOutput>(std::move(r).value());
-            std::shared_ptr<const ProfileData> profile;
-            if (before->profile) {
-                Snapshot after = *before;
-                after.emitted = output;
-                after.program = std::shared_ptr<const pte::Program>(output, &output->program);
-                profile = buildProfileData(before->profile->dump, after);
-            }
             DelegateInputs emittedInputs = inputs;
             emittedInputs.emitted = output;
             emittedInputs.program = std::shared_ptr<const pte::Program>(output, &output->program);
             emittedInputs.pteFile.reset();
             auto delegates = inspectDelegates(std::move(emittedInputs));
+            std::shared_ptr<const ProfileData> profile;
+            if (before->profile) {
+                Snapshot after = *before;
+                after.emitted = output;
+                after.program = std::shared_ptr<const pte::Program>(output, &output->program);
+                after.delegates = delegates;
+                profile = buildProfileData(before->profile->dump, after);
+            }
             promise.addResult(EmitOutcome { std::move(output), {}, std::move(profile), std::move(delegates) });
         },
         [this, snap](const EmitOutcome& outcome) {

@@ -138,6 +138,7 @@ std::shared_ptr<const ProfileData> buildProfileData(std::shared_ptr<const pte::E
         out->table = std::move(t).value();
     out->diagnostics.insert(out->diagnostics.end(), out->table.diagnostics.begin(), out->table.diagnostics.end());
     out->summary = pte::summarizeProfile(*dump, out->table, out->join.get());
+    out->delegateTimes = alignDelegateTimes(*dump, out->join.get(), out->table, snapshot.delegates);
     if (out->join) {
         collectLoggedValues(*out, snapshot);
         for (auto& t : pte::methodTimings(*out->join)) {

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
+#include "document/delegatetimes.h"
 #include "pte/etdump.h"
 #include "pte/etdumpjoin.h"
 #include "pte/etdumptiming.h"
@@ -50,6 +51,8 @@ struct ProfileData
      * Inspector does).
      */
     std::map<std::string, std::map<std::int32_t, LoggedValue>> loggedValues;
+    /** The XNNPACK events aligned with the inner nodes of the snapshot's delegates (empty without them). */
+    DelegateTimes delegateTimes;
     pte::Diagnostics diagnostics; ///< the reader's, the join's and the table's
 
     [[nodiscard]] const pte::MethodTiming* timing(const std::string& method) const;
@@ -62,7 +65,8 @@ struct ProfileData
 
 /**
  * Joins `dump` with what `snapshot` holds: the program (loaded or emitted), the emission's maps or the ETRecord's,
- * and the graph dumps as graphs. `snapshot` may hold no program: the table is then the ETDump's alone.
+ * and the graph dumps as graphs. `snapshot` may hold no program: the table is then the ETDump's alone. With the
+ * snapshot's delegates decoded (set them first), their events are aligned with the inner nodes.
  */
 [[nodiscard]] std::shared_ptr<const ProfileData> buildProfileData(
     std::shared_ptr<const pte::EtDump> dump, const Snapshot& snapshot);

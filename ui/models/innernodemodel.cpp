@@ -3,6 +3,7 @@
 #include "models/innernodemodel.h"
 
 #include "document/delegateinspection.h"
+#include "document/delegatetimes.h"
 #include "models/roles.h"
 #include "models/text.h"
 
@@ -35,37 +36,29 @@ QString sourceText(const pte::SourceNodeRef& s)
 
 } // namespace
 
-void InnerNodeModel::setDelegate(std::shared_ptr<const Snapshot> snapshot, int delegate)
+void InnerNodeModel::delegateChanged()
 {
-    beginResetModel();
-    m_snapshot = std::move(snapshot);
-    m_inspection = m_snapshot ? m_snapshot->delegates.get() : nullptr;
-    m_delegate =
-        m_inspection && delegate >= 0 && std::size_t(delegate) < m_inspection->delegates.size() ? delegate : -1;
     m_absorbed.clear();
-    if (m_delegate >= 0) {
-        const auto& payload = *m_inspection->delegates[std::size_t(m_delegate)].payload;
-        const auto& links = m_inspection->links[std::size_t(m_delegate)];
-        m_absorbed.resize(payload.nodes.size());
-        for (std::size_t a = 0; a < links.absorbed.size(); ++a)
-            if (links.absorbed[a].intoNode && *links.absorbed[a].intoNode < m_absorbed.size())
-                m_absorbed[*links.absorbed[a].intoNode].push_back(a);
-    }
-    endResetModel();
+    m_timing = nullptr;
+    if (delegate() < 0)
+        return;
+    const auto& links = inspection()->links[std::size_t(delegate())];
+    m_absorbed.resize(payload()->nodes.size());
+    for (std::size_t a = 0; a < links.absorbed.size(); ++a)
+        if (links.absorbed[a].intoNode && *links.absorbed[a].intoNode < m_absorbed.size())
+            m_absorbed[*links.absorbed[a].intoNode].push_back(a);
+    if (snapshot()->profile)
+        m_timing = snapshot()->profile->delegateTimes.of(inspection(), delegate());
 }
 
-int InnerNodeModel::rows() const
-{
-    return m_delegate < 0 ? 0 : int(m_inspection->delegates[std::size_t(m_delegate)].payload->nodes.size());
-}
+int InnerNodeModel::rows() const { return payload() ? int(payload()->nodes.size()) : 0; }
 
 int InnerNodeModel::rowOfNode(std::uint32_t node) const { return node < std::uint32_t(rows()) ? int(node) : -1; }
 
 QVariant InnerNodeModel::cell(int row, int column, int role) const
 {
-    const auto& payload = *m_inspection->delegates[std::size_t(m_delegate)].payload;
-    const auto& links = m_inspection->links[std::size_t(m_delegate)];
-    const pte::InnerNode& n = payload.nodes[std::size_t(row)];
+    const auto& links = inspection()->links[std::size_t(delegate())];
+    const pte::InnerNode& n = payload()->nodes[std::size_t(row)];
     const auto& sources = links.nodeSources[std::size_t(row)];
     const auto& absorbed = m_absorbed[std::size_t(row)];
     const bool inserted = n.backendInserted();
@@ -108,6 +101,12 @@ QVariant InnerNodeModel::cell(int row, int column, int role) const
     switch (column) {
     case IndexColumn:
         return sort ? QVariant(row) : QVariant(QString::number(n.index));
+    case TimeColumn:
+    case P10Column:
+    case P90Column:
+    case EventColumn:
+    case AlignmentColumn:
+        return timeCell(row, column, role);
     case KindColumn:
         if (tip && !n.delegateDebugId.empty())
             return QStringLiteral("Delegate debug identifier %1").arg(toQString(n.delegateDebugId));
@@ -178,15 +177,91 @@ QVariant InnerNodeModel::cell(int row, int column, int role) const
     }
 }
 
+QVariant InnerNodeModel::timeCell(int row, int column, int role) const
+{
+    if (!m_timing || std::size_t(row) >= m_timing->nodes.size())
+        return role == SortRole ? QVariant(-1.0) : QVariant();
+    const InnerNodeTiming& t = m_timing->nodes[std::size_t(row)];
+    const bool sort = role == SortRole;
+    const bool tip = role == Qt::ToolTipRole;
+    switch (column) {
+    case TimeColumn:
+    case P10Column:
+    case P90Column: {
+        const double v = column == TimeColumn ? t.p50 : column == P10Column ? t.p10 : t.p90;
+        if (!t.hasTimes())
+            return sort ? QVariant(-1.0) : QVariant();
+        if (sort)
+            return v;
+        if (tip)
+            return QStringLiteral("%1 event(s) over %2 call(s) of the delegate")
+                .arg(t.durations.size())
+                .arg(m_timing->calls);
+        return QString::number(v, 'f', 6);
+    }
+    case EventColumn:
+        return toQString(t.label);
+    case AlignmentColumn: {
+        if (!t.quality)
+            return {};
+        if (!tip)
+            return QLatin1String(pte::alignmentQualityName(*t.quality));
+        QStringList lines;
+        switch (*t.quality) {
+        case pte::AlignmentQuality::Exact:
+            lines << QStringLiteral("Exact: one event per inner node in every call, each compatible with its node");
+            break;
+        case pte::AlignmentQuality::Approximate:
+            lines << QStringLiteral("Approximate: every event placed, but XNNPACK fused some nodes away (or its "
+                                    "label counters were irregular), so the pairing rests on order");
+            break;
+        case pte::AlignmentQuality::Failed:
+            lines << QStringLiteral("Failed: an event matched no node, or a node that cannot be fused got no event; "
+                                    "times after that point are unreliable");
+            break;
+        }
+        if (t.skippedCalls)
+            lines << QStringLiteral("No event in %1 call(s): fused away by XNNPACK, as far as the labels tell")
+                         .arg(t.skippedCalls);
+        if (t.unmatchedCalls)
+            lines << QStringLiteral("No event in %1 call(s), though XNNPACK cannot fuse this node away")
+                         .arg(t.unmatchedCalls);
+        for (const auto& note : m_timing->notes)
+            lines << toQString(note);
+        return lines.join(QLatin1Char('\n'));
+    }
+    default:
+        return {};
+    }
+}
+
 QVariant InnerNodeModel::headerCell(int column, int role) const
 {
     if (role == Qt::ToolTipRole && column == SourcesColumn)
         return QStringLiteral("Source-graph nodes with the same debug handle (ETRecord edge program or the emitted "
                               "dump)");
+    if (role == Qt::ToolTipRole && (column == TimeColumn || column == P10Column || column == P90Column))
+        return QStringLiteral("The XNNPACK operator events aligned to the node, over every run of the ETDump");
+    if (role == Qt::ToolTipRole && column == AlignmentColumn)
+        return QStringLiteral("How the delegate's events were paired with its nodes: by order, as XNNPACK runs "
+                              "them (its events carry no node index)");
     if (role != Qt::DisplayRole)
         return {};
-    static const char* const names[] = { "#", "Kind", "Handles", "Mark", "Inputs", "Outputs", "Parameters",
-        "Source nodes" };
+    const QString unit = snapshot() && snapshot()->profile
+        ? QStringLiteral(" (%1)").arg(QLatin1String(pte::timeScaleName(snapshot()->profile->table.options.target)))
+        : QString();
+    switch (column) {
+    case TimeColumn:
+        return QString(QStringLiteral("Median") + unit);
+    case P10Column:
+        return QString(QStringLiteral("p10") + unit);
+    case P90Column:
+        return QString(QStringLiteral("p90") + unit);
+    default:
+        break;
+    }
+    static const char* const names[] = { "#", "Kind", "", "", "", "Event", "Alignment", "Handles", "Mark", "Inputs",
+        "Outputs", "Parameters", "Source nodes" };
     return QLatin1String(names[column]);
 }
 

@@ -2,25 +2,23 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
-#include "document/snapshot.h"
-#include "models/tablemodelbase.h"
+#include "models/innertablemodel.h"
 
-#include <QStringList>
-
-#include <memory>
 #include <vector>
 
 namespace pte::ui {
 
-struct DelegateInspection;
+struct DelegateTiming;
 
 /**
  * The inner nodes of one delegate's payload (document/delegateinspection.h): kind, debug handles, whether the
  * backend inserted the node (handle 65535) or folded other nodes into it (absorbed handles), operands, parameters,
- * and the source-graph nodes its handles resolve to. DebugHandlesRole gives the node's handles (plus its absorbed
- * ones), NodeNamesRole the source node names, ValueIdsRole its operand value ids.
+ * and the source-graph nodes its handles resolve to. With a profile whose delegate events were aligned to the nodes
+ * (document/delegatetimes.h): the median, p10 and p90 of its events over the runs, the event's name and the
+ * alignment's quality, its tooltip saying why. DebugHandlesRole gives the node's handles (plus its absorbed ones),
+ * NodeNamesRole the source node names, ValueIdsRole its operand value ids.
  */
-class InnerNodeModel : public TableModelBase
+class InnerNodeModel : public InnerTableModel
 {
     Q_OBJECT
 public:
@@ -28,6 +26,11 @@ public:
     {
         IndexColumn,
         KindColumn,
+        TimeColumn, ///< median of the node's events (the Profile table's unit); empty without a profile
+        P10Column,
+        P90Column,
+        EventColumn, ///< the aligned event's name
+        AlignmentColumn, ///< exact, approximate or failed (tooltip: why)
         HandlesColumn,
         MarkColumn,
         InputsColumn,
@@ -36,23 +39,24 @@ public:
         SourcesColumn,
         ColumnCount
     };
-    using TableModelBase::TableModelBase;
+    using InnerTableModel::InnerTableModel;
 
-    /** Shows delegate `delegate` (an index into snapshot->delegates->delegates), or nothing for -1. */
-    void setDelegate(std::shared_ptr<const Snapshot> snapshot, int delegate);
     /** The row of the inner node with this index, or -1. */
     [[nodiscard]] int rowOfNode(std::uint32_t node) const;
+    /** The profile of the shown delegate's inner nodes, or null (no profile, or no event of this delegate). */
+    [[nodiscard]] const DelegateTiming* timing() const { return m_timing; }
 
 protected:
     int rows() const override;
     int columns() const override { return ColumnCount; }
     QVariant cell(int row, int column, int role) const override;
     QVariant headerCell(int column, int role) const override;
+    void delegateChanged() override;
 
 private:
-    std::shared_ptr<const Snapshot> m_snapshot;
-    const DelegateInspection* m_inspection = nullptr;
-    int m_delegate = -1;
+    QVariant timeCell(int row, int column, int role) const;
+
+    const DelegateTiming* m_timing = nullptr;
     /** Per node: the absorbed handles folded into it, as indices into links.absorbed. */
     std::vector<std::vector<std::size_t>> m_absorbed;
 };

@@ -2,7 +2,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "models/innervaluemodel.h"
 
-#include "document/delegateinspection.h"
 #include "models/roles.h"
 #include "models/text.h"
 
@@ -53,28 +52,17 @@ QString quantText(const pte::InnerValue& value)
     return QStringLiteral("unknown kind %1").arg(q.rawTag);
 }
 
-void InnerValueModel::setDelegate(std::shared_ptr<const Snapshot> snapshot, int delegate)
-{
-    beginResetModel();
-    m_snapshot = std::move(snapshot);
-    const DelegateInspection* inspection = m_snapshot ? m_snapshot->delegates.get() : nullptr;
-    m_payload = inspection && delegate >= 0 && std::size_t(delegate) < inspection->delegates.size()
-        ? inspection->delegates[std::size_t(delegate)].payload.get()
-        : nullptr;
-    endResetModel();
-}
-
-int InnerValueModel::rows() const { return m_payload ? int(m_payload->values.size()) : 0; }
+int InnerValueModel::rows() const { return payload() ? int(payload()->values.size()) : 0; }
 
 int InnerValueModel::rowOfValue(std::uint32_t id) const
 {
-    const auto* v = m_payload ? m_payload->value(id) : nullptr;
-    return v ? int(v - m_payload->values.data()) : -1;
+    const auto* v = payload() ? payload()->value(id) : nullptr;
+    return v ? int(v - payload()->values.data()) : -1;
 }
 
 QVariant InnerValueModel::cell(int row, int column, int role) const
 {
-    const pte::InnerValue& v = m_payload->values[std::size_t(row)];
+    const pte::InnerValue& v = payload()->values[std::size_t(row)];
     if (role == Qt::ForegroundRole && (v.graphInput || v.graphOutput))
         return QColor(0x2a, 0x6f, 0x97);
     if (role == ValueIdsRole)

@@ -2,22 +2,16 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
-#include "document/snapshot.h"
-#include "models/tablemodelbase.h"
-#include "pte/delegatepayload.h"
-
-#include <memory>
+#include "models/innertablemodel.h"
 
 namespace pte::ui {
-
-struct DelegateInspection;
 
 /**
  * The values of one delegate's payload: id, kind, dtype, shape, quantization, where a constant's bytes live (the
  * payload's own section, named data, a .ptd, or missing), the external id binding it to the DelegateCall's
  * arguments, and backend-specific attributes (Vulkan storage and layout, dq_datatype).
  */
-class InnerValueModel : public TableModelBase
+class InnerValueModel : public InnerTableModel
 {
     Q_OBJECT
 public:
@@ -33,10 +27,8 @@ public:
         AttributesColumn,
         ColumnCount
     };
-    using TableModelBase::TableModelBase;
+    using InnerTableModel::InnerTableModel;
 
-    /** Shows the values of delegate `delegate` (index into snapshot->delegates->delegates), or nothing for -1. */
-    void setDelegate(std::shared_ptr<const Snapshot> snapshot, int delegate);
     /** The row of the value with this id, or -1. */
     [[nodiscard]] int rowOfValue(std::uint32_t id) const;
 
@@ -45,10 +37,6 @@ protected:
     int columns() const override { return ColumnCount; }
     QVariant cell(int row, int column, int role) const override;
     QVariant headerCell(int column, int role) const override;
-
-private:
-    std::shared_ptr<const Snapshot> m_snapshot;
-    const pte::DelegatePayload* m_payload = nullptr;
 };
 
 /** Text of a value's quantization parameters ("per tensor: scale 0.5, zero point 3"); empty when none. */

@@ -3,6 +3,7 @@
 #include "views/delegatepayloadview.h"
 
 #include "document/delegateinspection.h"
+#include "document/delegatetimes.h"
 #include "models/innernodemodel.h"
 #include "models/innervaluemodel.h"
 #include "models/payloadfieldmodel.h"
@@ -72,15 +73,12 @@ DelegatePayloadView::DelegatePayloadView(QWidget* parent)
     connect(m_nodesView->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
         if (m_selecting)
             return;
+        std::vector<std::uint32_t> nodes;
+        for (const auto& row : m_nodesView->selectionModel()->selectedRows())
+            nodes.push_back(std::uint32_t(row.row()));
         QStringList names;
         std::vector<std::int64_t> handles;
-        std::vector<std::uint32_t> nodes;
-        for (const auto& row : m_nodesView->selectionModel()->selectedRows()) {
-            nodes.push_back(std::uint32_t(row.row()));
-            names << row.data(NodeNamesRole).toStringList();
-            for (const auto h : row.data(DebugHandlesRole).value<QList<qlonglong>>())
-                handles.push_back(h);
-        }
+        innerNodeSources(nodes, &names, &handles);
         if (!nodes.empty())
             Q_EMIT innerNodesSelected(names, handles, nodes);
     });
@@ -159,6 +157,34 @@ void DelegatePayloadView::selectInnerNodes(const std::vector<std::uint32_t>& nod
     m_selecting = false;
 }
 
+bool DelegatePayloadView::showInnerNode(int delegate, std::uint32_t node)
+{
+    const auto it = std::find(m_delegates.begin(), m_delegates.end(), delegate);
+    if (it == m_delegates.end())
+        return false;
+    if (delegate != m_current) {
+        m_selecting = true;
+        m_chooser->setCurrentIndex(int(it - m_delegates.begin()));
+        m_selecting = false;
+    }
+    selectInnerNodes({ node });
+    return true;
+}
+
+void DelegatePayloadView::innerNodeSources(
+    const std::vector<std::uint32_t>& nodes, QStringList* names, std::vector<std::int64_t>* handles) const
+{
+    for (const auto n : nodes) {
+        const int row = m_nodeModel->rowOfNode(n);
+        if (row < 0)
+            continue;
+        const QModelIndex index = m_nodeModel->index(row, 0);
+        *names << index.data(NodeNamesRole).toStringList();
+        for (const auto h : index.data(DebugHandlesRole).value<QList<qlonglong>>())
+            handles->push_back(h);
+    }
+}
+
 void DelegatePayloadView::showCurrent()
 {
     m_nodeModel->setDelegate(m_snapshot, m_current);
@@ -177,12 +203,20 @@ void DelegatePayloadView::showCurrent()
             text += QStringLiteral(" · %1 handles absorbed").arg(links.absorbed.size());
         if (pte::hasErrors(p.diagnostics))
             text += QStringLiteral(" · malformed (see Payload)");
+        if (const auto* t = m_nodeModel->timing())
+            text += QStringLiteral(" · profile: %1 call(s), alignment %2")
+                        .arg(t->calls)
+                        .arg(QLatin1String(pte::alignmentQualityName(t->quality)));
         m_format->setText(text);
         m_openInGraph->setEnabled(p.graphDecoded);
     } else {
         m_format->clear();
         m_openInGraph->setEnabled(false);
     }
+    const bool timed = m_nodeModel->timing() != nullptr;
+    for (const int c : { InnerNodeModel::TimeColumn, InnerNodeModel::P10Column, InnerNodeModel::P90Column,
+             InnerNodeModel::EventColumn, InnerNodeModel::AlignmentColumn })
+        m_nodesView->setColumnHidden(c, !timed);
     updateEmptyTexts();
     for (auto* v : { m_nodesView, m_valuesView, m_payloadView })
         autoSize(v);

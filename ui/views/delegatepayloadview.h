@@ -41,6 +41,15 @@ public:
     [[nodiscard]] int currentDelegate() const { return m_current; }
     /** Selects the rows of these inner nodes (from the Graph view's drill-down). */
     void selectInnerNodes(const std::vector<std::uint32_t>& nodes);
+    /**
+     * Shows delegate `delegate` (an index into snapshot->delegates->delegates) with inner node `node` selected, as a
+     * profile event aligned to it asks; emits nothing. False when the delegate is not one of the method's.
+     */
+    bool showInnerNode(int delegate, std::uint32_t node);
+    /** The source-graph node names and debug handles (absorbed ones included) of these inner nodes of the shown
+     *  delegate. */
+    void innerNodeSources(
+        const std::vector<std::uint32_t>& nodes, QStringList* names, std::vector<std::int64_t>* handles) const;
 
     [[nodiscard]] TableView* nodesTable() const { return m_nodesView; }
     [[nodiscard]] TableView* valuesTable() const { return m_valuesView; }

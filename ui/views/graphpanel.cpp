@@ -28,6 +28,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
+#include <cmath>
 
 namespace pte::ui {
 
@@ -203,6 +204,13 @@ double GraphPanel::nodeTime(int node) const
     const auto& profile = *m_snapshot->profile;
     const GraphNode& n = m_graph.nodes[std::size_t(node)];
     const std::string method = m_method.toStdString();
+    if (m_delegate >= 0) { // a delegate's inner graph: its nodes' aligned events
+        const auto* t = profile.delegateTimes.of(m_snapshot->delegates.get(), m_delegate);
+        if (!t || n.innerNode < 0 || std::size_t(n.innerNode) >= t->nodes.size())
+            return -1;
+        const auto& inner = t->nodes[std::size_t(n.innerNode)];
+        return inner.hasTimes() && !std::isnan(inner.p50) ? inner.p50 : -1;
+    }
     if (m_graph.instructionGraph) {
         const auto* t = profile.timing(method);
         if (!t)

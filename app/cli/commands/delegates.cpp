@@ -1,17 +1,19 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
-// `ptelens-cli delegates FILE [--etrecord E] [--etdump D] [--json] [--ptd DATA]`: each delegate of a .pte with its
+// `ptelens-cli delegates FILE [--etrecord E] [--etdump D] [--json] [--ptd DATA]`: each delegate of a program (a .pte,
+// or a graph dump - .pt2, exported-program JSON, ETRecord - emitted first with the default options) with its
 // decoded payload (XNNPACK and Vulkan graphs, Core ML file tree and operations, a summary for every other backend),
-// its inner nodes with their debug handles, and, with an ETRecord, the source-graph nodes each handle maps to and the
-// handles the backend fused away. With an ETDump of a run of FILE, each delegate call's XNNPACK operator events are
-// aligned to the inner nodes (exact, approximate or failed). Exit 0 when the files were read (payload findings are
-// diagnostics), 1 when one could not be read.
+// its inner nodes with their debug handles, and, with an ETRecord (or the emission's maps for a dump), the
+// source-graph nodes each handle maps to and the handles the backend fused away. With an ETDump of a run of FILE,
+// each delegate call's XNNPACK operator events are aligned to the inner nodes (exact, approximate or failed).
+// Exit 0 when the files were read (payload findings are diagnostics), 1 when one could not be read.
 #include "command.h"
 #include "pte/delegateetdump.h"
 #include "pte/delegatelink.h"
 #include "pte/dumpreader.h"
 #include "pte/etdump.h"
 #include "pte/etdumpjoin.h"
+#include "pte/programdiff.h"
 #include "pte/ptereader.h"
 
 #include <QCommandLineParser>
@@ -402,7 +404,8 @@ int runDelegates(const QStringList& args)
     parser.setApplicationDescription(QStringLiteral(
         "Decodes each delegate's payload: inner nodes and values, debug handles, and the source nodes they map to."));
     parser.addHelpOption();
-    parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("The .pte file."));
+    parser.addPositionalArgument(
+        QStringLiteral("FILE"), QStringLiteral("The .pte, or a graph dump (.pt2, JSON, ETRecord) emitted first."));
     const QCommandLineOption jsonOpt(QStringLiteral("json"), QStringLiteral("Print the result as JSON."));
     const QCommandLineOption etrecordOpt(QStringLiteral("etrecord"),
         QStringLiteral("ETRecord whose edge program and debug maps link handles to source nodes."),
@@ -417,16 +420,18 @@ int runDelegates(const QStringList& args)
     if (const auto done = parseArguments(parser, args, "delegates", 1, "exactly one file"))
         return *done;
     const std::string path = parser.positionalArguments().front().toStdString();
-    pte::ReadOptions options;
+    // A .pte as read, or a graph dump emitted first (as `diff` opens its sides).
+    pte::DiffSideOptions sideOptions;
     if (parser.isSet(ptdOpt))
-        options.externalDataPath = parser.value(ptdOpt).toStdString();
-    auto opened = pte::readPteFile(path, options);
+        sideOptions.externalDataPath = parser.value(ptdOpt).toStdString();
+    auto opened = pte::openDiffSide(path, sideOptions);
     if (!opened) {
         printError(opened.error());
-        return ExitInvalidInput;
+        return opened.error().code == pte::ErrorCode::Internal ? ExitInternal : ExitInvalidInput;
     }
-    const auto& file = **opened;
+    const pte::DiffSide& side = *opened;
 
+    // Source graphs and debug maps: an ETRecord's when one is given, else the emission's (a dump).
     std::shared_ptr<const pte::DumpSet> etrecord;
     pte::SourceGraphIndex index;
     pte::DebugMapsView maps;
@@ -444,6 +449,12 @@ int runDelegates(const QStringList& args)
             maps.debugHandleMap = &etrecord->etrecordMaps->debugHandleMap;
             maps.delegateMap = &etrecord->etrecordMaps->delegateMap;
         }
+    } else if (side.emitted) {
+        for (const auto& [name, program] : side.emittedFrom)
+            if (program)
+                index.add(name, *program);
+        maps.debugHandleMap = &side.emitted->debugHandleMap;
+        maps.delegateMap = &side.emitted->methodToDelegateDebugIdMap;
     }
 
     ProfileInput profile;
@@ -456,7 +467,7 @@ int runDelegates(const QStringList& args)
         profile.dump = *dump;
         profile.groups = pte::etdumpDelegateGroups(*profile.dump);
         // The method each block ran, as the ETDump join attributes it (a one-method program: that method).
-        const auto etSources = pte::makeEtdumpSources(file.program);
+        const auto etSources = pte::makeEtdumpSources(side.program);
         const auto join = pte::joinEtdump(profile.dump, etSources);
         for (std::size_t r = 0; r < profile.dump->runs.size(); ++r) {
             const int m = join && r < (*join)->runs.size() ? (*join)->runs[r].method : -1;
@@ -466,14 +477,16 @@ int runDelegates(const QStringList& args)
         }
     }
 
-    const pte::PayloadDataSources sources { file.program.get(), file.externalData ? &*file.externalData : nullptr,
-        nullptr };
-    const auto delegates = pte::decodeProgramDelegates(*file.program, sources, path);
-    const pte::SourceGraphIndex* indexPtr = etrecord ? &index : nullptr;
+    const pte::PayloadDataSources sources { side.program.get(),
+        side.file && side.file->externalData ? &*side.file->externalData : nullptr,
+        side.emitted ? &side.emitted->namedData : nullptr };
+    const auto delegates = pte::decodeProgramDelegates(*side.program, sources, path);
+    const pte::SourceGraphIndex* indexPtr = index.empty() ? nullptr : &index;
     std::set<const pte::DelegatePayload*> seen;
     if (parser.isSet(jsonOpt)) {
         Json j;
         j["file"] = path;
+        j["emitted"] = side.emitted != nullptr;
         j["etrecord"] = etrecord ? Json(etrecord->path) : Json(nullptr);
         j["etdump"] = profile.dump ? Json(profile.dump->path) : Json(nullptr);
         Json list = Json::array();
@@ -488,7 +501,8 @@ int runDelegates(const QStringList& args)
         printOut(j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
         return ExitOk;
     }
-    std::string text = path + ": " + std::to_string(delegates.size()) + " delegate(s)\n";
+    std::string text =
+        path + (side.emitted ? " (emitted)" : "") + ": " + std::to_string(delegates.size()) + " delegate(s)\n";
     for (const auto& d : delegates) {
         const auto links = pte::linkProgramDelegate(d, maps, indexPtr);
         text += delegateText(d, links, seen.insert(d.payload.get()).second);

@@ -21,6 +21,7 @@ struct EtdumpDelegateGroup
 {
     std::uint32_t run = 0; ///< index in EtDump::runs
     DelegateEventGroup group;
+    std::vector<std::uint32_t> events; ///< the EtDump::events index of each of group.events
 };
 
 /**

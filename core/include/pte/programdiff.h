@@ -54,6 +54,8 @@ struct DiffSideOptions
 {
     /** An ETRecord whose debug maps go with the side (a `.pte` has none of its own); empty = none. */
     std::string etrecordPath;
+    /** A `.pte` side's external data (`.ptd`); empty = a `.ptd` next to the file, as readPteFile looks for. */
+    std::string externalDataPath;
 };
 
 /**

@@ -12,7 +12,9 @@ std::vector<EtdumpDelegateGroup> etdumpDelegateGroups(const EtDump& dump)
     std::vector<EtdumpDelegateGroup> out;
     for (std::uint32_t r = 0; r < dump.runs.size(); ++r) {
         std::map<std::pair<std::int64_t, std::int32_t>, std::size_t> groupOf; // (chain, instruction) -> out index
-        for (const EtdumpEvent& e : dump.runEvents(dump.runs[r])) {
+        const auto events = dump.runEvents(dump.runs[r]);
+        for (std::uint32_t k = 0; k < events.size(); ++k) {
+            const EtdumpEvent& e = events[k];
             if (e.kind != EtdumpEventKind::Profile || !e.isDelegateEvent() || !e.inInstruction())
                 continue;
             const auto key = std::make_pair(e.chainIndex, e.instructionId);
@@ -26,6 +28,7 @@ std::vector<EtdumpDelegateGroup> etdumpDelegateGroups(const EtDump& dump)
                 out.push_back(std::move(g));
             }
             out[it->second].group.events.push_back({ dump.delegateIdentifier(e), e.startTime, e.endTime });
+            out[it->second].events.push_back(dump.runs[r].firstEvent + k);
         }
     }
     return out;

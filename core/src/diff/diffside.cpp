@@ -77,7 +77,9 @@ Result<DiffSide> openDiffSide(const std::string& path, const DiffSideOptions& op
     PTE_TRY(const bool pte, looksLikePte(path));
     DiffSide side;
     if (pte) {
-        PTE_TRY(auto file, readPteFile(path));
+        ReadOptions read;
+        read.externalDataPath = options.externalDataPath;
+        PTE_TRY(auto file, readPteFile(path, read));
         side.label = path;
         side.program = file->program;
         side.file = file;

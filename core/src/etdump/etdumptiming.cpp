@@ -3,7 +3,7 @@
 #include "pte/etdumptiming.h"
 
 #include <algorithm>
-#include <map>
+#include <iterator>
 #include <unordered_map>
 
 namespace pte {
@@ -31,20 +31,39 @@ struct RunInstruction
     [[nodiscard]] double time() const { return scopes ? scope : kernel; }
 };
 
-/** The runs of one method, each a map of its instructions. */
-std::vector<std::map<Key, RunInstruction>> collect(
+/** What one run recorded, per instruction: `keys` sorted and unique, `slots` parallel to them. */
+struct RunTable
+{
+    std::vector<Key> keys;
+    std::vector<RunInstruction> slots;
+};
+
+/** The runs of one method, each a table of its instructions (flat arrays: 50k instructions x 10 runs is common). */
+std::vector<RunTable> collect(
     const EtdumpJoin& join, int method, const ProfileOptions& options, std::vector<double>* executeSamples)
 {
     const EtDump& dump = *join.dump;
-    std::vector<std::map<Key, RunInstruction>> runs;
+    std::vector<RunTable> runs;
     for (std::size_t r = 0; r < dump.runs.size(); ++r) {
         const auto& rj = join.runs[r];
         if (rj.method != method || !rj.joined || rj.kind == EtdumpRunKind::Load)
             continue;
-        auto& map = runs.emplace_back();
-        const auto& run = dump.runs[r];
-        for (std::uint32_t i = run.firstEvent; i < run.firstEvent + run.eventCount; ++i) {
-            const auto& e = dump.events[i];
+        auto& table = runs.emplace_back();
+        const auto events = dump.runEvents(dump.runs[r]);
+        // The instructions with profile events: usually already in order.
+        for (const auto& e : events)
+            if (e.kind == EtdumpEventKind::Profile && e.inInstruction()) {
+                const Key key { std::int32_t(e.chainIndex), e.instructionId };
+                if (table.keys.empty() || table.keys.back() != key)
+                    table.keys.push_back(key);
+            }
+        if (!std::is_sorted(table.keys.begin(), table.keys.end()))
+            std::sort(table.keys.begin(), table.keys.end());
+        table.keys.erase(std::unique(table.keys.begin(), table.keys.end()), table.keys.end());
+        table.slots.resize(table.keys.size());
+        std::size_t slot = 0;
+        for (std::uint32_t k = 0; k < events.size(); ++k) {
+            const auto& e = events[k];
             if (e.kind != EtdumpEventKind::Profile)
                 continue;
             const auto d = eventDuration(e, options);
@@ -54,7 +73,11 @@ std::vector<std::map<Key, RunInstruction>> collect(
                     executeSamples->push_back(*d);
                 continue;
             }
-            auto& ri = map[Key { std::int32_t(e.chainIndex), e.instructionId }];
+            const Key key { std::int32_t(e.chainIndex), e.instructionId };
+            if (table.keys[slot] != key)
+                slot = std::size_t(std::lower_bound(table.keys.begin(), table.keys.end(), key) - table.keys.begin());
+            auto& ri = table.slots[slot];
+            const std::uint32_t i = dump.runs[r].firstEvent + k;
             if (e.isDelegateEvent()) {
                 ++ri.delegateEvents;
                 if (d && join.events[i].mapping == DelegateMapping::Mapped) {
@@ -99,24 +122,38 @@ std::vector<MethodTiming> methodTimings(const EtdumpJoin& join, const ProfileOpt
             continue;
         t.runs = std::uint32_t(runs.size());
         t.executeMedian = median(t.executeSamples);
-        std::map<Key, InstructionTiming> byKey;
-        for (std::size_t r = 0; r < runs.size(); ++r)
-            for (const auto& [key, ri] : runs[r]) {
-                auto& it = byKey[key];
-                it.chain = key.first;
-                it.instruction = key.second;
-                it.samples.resize(runs.size(), 0.0);
+        // Every instruction any run recorded, in (chain, instruction) order.
+        std::vector<Key> all = runs.front().keys;
+        for (std::size_t r = 1; r < runs.size(); ++r)
+            if (runs[r].keys != all) {
+                std::vector<Key> merged;
+                std::set_union(
+                    all.begin(), all.end(), runs[r].keys.begin(), runs[r].keys.end(), std::back_inserter(merged));
+                all = std::move(merged);
+            }
+        t.instructions.resize(all.size());
+        for (std::size_t k = 0; k < all.size(); ++k) {
+            t.instructions[k].chain = all[k].first;
+            t.instructions[k].instruction = all[k].second;
+            t.instructions[k].samples.assign(runs.size(), 0.0);
+        }
+        for (std::size_t r = 0; r < runs.size(); ++r) {
+            std::size_t u = 0;
+            for (std::size_t k = 0; k < runs[r].keys.size(); ++k) {
+                while (all[u] != runs[r].keys[k])
+                    ++u;
+                const auto& ri = runs[r].slots[k];
+                auto& it = t.instructions[u];
                 it.samples[r] = ri.time();
                 it.executions += ri.scopes ? ri.scopes : ri.kernels;
                 it.delegateEvents += ri.delegateEvents;
             }
-        for (auto& [key, it] : byKey) {
-            it.samples.resize(runs.size(), 0.0);
+        }
+        for (auto& it : t.instructions) {
             it.median = median(it.samples);
             it.p10 = numpyPercentile(it.samples, 10);
             it.p90 = numpyPercentile(it.samples, 90);
             it.share = t.executeMedian > 0 ? it.median / t.executeMedian : 0;
-            t.instructions.push_back(std::move(it));
         }
         out.push_back(std::move(t));
     }
@@ -146,7 +183,9 @@ std::vector<NodeTiming> nodeTimings(const EtdumpJoin& join, const MethodTiming& 
         }
     };
     for (std::size_t r = 0; r < runs.size(); ++r) {
-        for (const auto& [key, ri] : runs[r]) {
+        for (std::size_t k = 0; k < runs[r].keys.size(); ++k) {
+            const Key& key = runs[r].keys[k];
+            const RunInstruction& ri = runs[r].slots[k];
             const auto handles = m.debugHandles.find(key.second);
             const auto callNodes = handles == m.debugHandles.end() ? std::vector<std::uint32_t> {}
                                                                    : join.nodes(timing.method, handles->second);

@@ -72,19 +72,28 @@ struct EventSignatureHash
     }
 };
 
-/** One signature's events in one run. */
+/** One signature's events in one run: its profile event and the InstructionEvent group holding its debug events. */
 struct SignatureEvents
 {
     std::uint32_t profile = kEtdumpNoString; ///< event index, or none
-    std::vector<std::uint32_t> debug;
+    std::uint32_t group = 0; ///< index into RunSignatures::debugStart
 };
 
 struct RunSignatures
 {
+    /** Kept for the first run of each block only (the others are compared with it, then give theirs back). */
     std::vector<EventSignature> signatures;
     std::vector<SignatureEvents> events;
+    std::vector<std::uint32_t> debugStart; ///< per group, then one past the last: its debug events in `debug`
+    std::vector<std::uint32_t> debug; ///< every group's debug events, grouped, in order
     std::vector<std::uint32_t> outputs;
     std::uint64_t hash = 0;
+
+    [[nodiscard]] std::span<const std::uint32_t> debugOf(const SignatureEvents& e) const
+    {
+        return std::span<const std::uint32_t>(debug).subspan(
+            debugStart[e.group], debugStart[e.group + 1] - debugStart[e.group]);
+    }
 };
 
 class Canonical
@@ -153,10 +162,14 @@ struct TripleHash
     }
 };
 
-RunSignatures signaturesOf(const EtDump& dump, const EtdumpRun& run, const Canonical& canon)
+/** The run's signatures and their events; `spare` is storage to reuse for the signatures (a previous run's). */
+RunSignatures signaturesOf(
+    const EtDump& dump, const EtdumpRun& run, const Canonical& canon, std::vector<EventSignature>&& spare)
 {
     constexpr std::uint32_t kNone = 0xffffffffu;
     RunSignatures out;
+    out.signatures = std::move(spare);
+    out.signatures.clear();
     // 1. The InstructionEvent group of each event, groups in first-seen order.
     std::vector<GroupKey> keys;
     std::vector<std::uint32_t> groupOf(run.eventCount, kNone);
@@ -184,7 +197,8 @@ RunSignatures signaturesOf(const EtDump& dump, const EtdumpRun& run, const Canon
     // 2. Each group's profile and debug events, in order (flat arrays).
     const std::size_t n = keys.size();
     std::vector<std::uint32_t> profileStart(n + 1, 0);
-    std::vector<std::uint32_t> debugStart(n + 1, 0);
+    auto& debugStart = out.debugStart;
+    debugStart.assign(n + 1, 0);
     for (std::uint32_t k = 0; k < run.eventCount; ++k)
         if (groupOf[k] != kNone)
             ++(dump.events[run.firstEvent + k].kind == EtdumpEventKind::Profile ? profileStart
@@ -194,7 +208,8 @@ RunSignatures signaturesOf(const EtDump& dump, const EtdumpRun& run, const Canon
         debugStart[g + 1] += debugStart[g];
     }
     std::vector<std::uint32_t> profiles(profileStart[n]);
-    std::vector<std::uint32_t> debugs(debugStart[n]);
+    auto& debugs = out.debug;
+    debugs.resize(debugStart[n]);
     {
         auto pFill = profileStart;
         auto dFill = debugStart;
@@ -230,14 +245,12 @@ RunSignatures signaturesOf(const EtDump& dump, const EtdumpRun& run, const Canon
     out.signatures.reserve(profiles.size() + n);
     out.events.reserve(profiles.size() + n);
     for (std::size_t g = 0; g < n; ++g) {
-        const auto dBegin = debugs.begin() + debugStart[g];
-        const auto dEnd = debugs.begin() + debugStart[g + 1];
-        if (profileStart[g] == profileStart[g + 1] && dBegin == dEnd)
+        const bool hasDebug = debugStart[g] != debugStart[g + 1];
+        if (profileStart[g] == profileStart[g + 1] && !hasDebug)
             continue;
-        const std::vector<std::uint32_t> groupDebug(dBegin, dEnd);
         SubSignature debugSig;
-        if (dBegin != dEnd)
-            debugSig = canon.of(dump.events[*dBegin]);
+        if (hasDebug)
+            debugSig = canon.of(dump.events[debugs[debugStart[g]]]);
         const std::size_t groupFirst = out.signatures.size();
         auto add = [&](const EventSignature& sig, std::uint32_t profile) {
             std::size_t at = kNone;
@@ -254,9 +267,9 @@ RunSignatures signaturesOf(const EtDump& dump, const EtdumpRun& run, const Canon
             }
             if (at == kNone) {
                 out.signatures.push_back(sig);
-                out.events.push_back(SignatureEvents { profile, groupDebug });
+                out.events.push_back(SignatureEvents { profile, std::uint32_t(g) });
             } else {
-                out.events[at] = SignatureEvents { profile, groupDebug }; // the last occurrence wins
+                out.events[at] = SignatureEvents { profile, std::uint32_t(g) }; // the last occurrence wins
             }
         };
         if (profileStart[g] == profileStart[g + 1]) {
@@ -463,6 +476,20 @@ void addTo(std::vector<ProfileSummaryEntry>& entries, std::map<std::string, std:
         e.total += value;
 }
 
+/** numpy.percentile with linear interpolation of samples already sorted, without NaN. */
+double sortedPercentile(const std::vector<double>& samples, double q)
+{
+    const double virtualIndex = double(samples.size() - 1) * (q / 100.0);
+    const double lower = std::floor(virtualIndex);
+    const auto lo = std::min(std::size_t(lower), samples.size() - 1);
+    const auto hi = std::min(lo + 1, samples.size() - 1);
+    const double t = virtualIndex - lower;
+    const double a = samples[lo];
+    const double b = samples[hi];
+    const double diff = b - a;
+    return t >= 0.5 ? b - diff * (1 - t) : a + diff * t;
+}
+
 } // namespace
 
 const char* timeScaleName(TimeScale scale) noexcept
@@ -518,15 +545,7 @@ double numpyPercentile(std::vector<double> samples, double q)
         if (std::isnan(s))
             return kNaN;
     std::sort(samples.begin(), samples.end());
-    const double virtualIndex = double(samples.size() - 1) * (q / 100.0);
-    const double lower = std::floor(virtualIndex);
-    const auto lo = std::min(std::size_t(lower), samples.size() - 1);
-    const auto hi = std::min(lo + 1, samples.size() - 1);
-    const double t = virtualIndex - lower;
-    const double a = samples[lo];
-    const double b = samples[hi];
-    const double diff = b - a;
-    return t >= 0.5 ? b - diff * (1 - t) : a + diff * t;
+    return sortedPercentile(samples, q);
 }
 
 double numpyMean(const std::vector<double>& samples)
@@ -590,14 +609,16 @@ Result<ProfileTable> buildProfileTable(const EtDump& dump, const EtdumpJoin* joi
     perRun.reserve(dump.runs.size());
     std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> byHash; // hash -> block indices
     std::vector<std::uint32_t> blockFirstRun;
+    std::vector<EventSignature> spare; // the signatures of a run that joined a block, reused for the next run
     for (std::uint32_t r = 0; r < dump.runs.size(); ++r) {
         const auto& run = dump.runs[r];
         if (!run.hasEvents) {
             perRun.emplace_back();
             continue;
         }
-        perRun.push_back(signaturesOf(dump, run, canon));
-        const auto& sig = perRun.back();
+        perRun.push_back(signaturesOf(dump, run, canon, std::move(spare)));
+        spare = {};
+        auto& sig = perRun.back();
         std::int64_t found = -1;
         for (const auto b : byHash[sig.hash]) {
             const auto& first = dump.runs[blockFirstRun[b]];
@@ -607,7 +628,10 @@ Result<ProfileTable> buildProfileTable(const EtDump& dump, const EtdumpJoin* joi
                 break;
             }
         }
-        if (found < 0) {
+        if (found >= 0) {
+            spare = std::move(sig.signatures); // compared; only the block's first run's are read again
+            sig.signatures.clear();
+        } else {
             found = std::int64_t(table.blocks.size());
             byHash[sig.hash].push_back(std::uint32_t(found));
             blockFirstRun.push_back(r);
@@ -626,6 +650,7 @@ Result<ProfileTable> buildProfileTable(const EtDump& dump, const EtdumpJoin* joi
     table.rows.reserve(rowCount);
     std::size_t badDurations = 0;
     std::uint32_t firstBad = 0;
+    std::vector<double> sorted; // a row's durations, sorted (reused)
     for (std::uint32_t b = 0; b < table.blocks.size(); ++b) {
         auto& block = table.blocks[b];
         block.firstRow = std::uint32_t(table.rows.size());
@@ -654,6 +679,9 @@ Result<ProfileTable> buildProfileTable(const EtDump& dump, const EtdumpJoin* joi
             };
             identity(sig.profile, false);
             identity(sig.debug, true);
+            row.raw.reserve(block.runs.size());
+            row.profileEvents.reserve(block.runs.size());
+            row.startTimes.reserve(block.runs.size());
             for (const auto r : block.runs) {
                 const auto& ev = perRun[r].events[s];
                 if (ev.profile == kEtdumpNoString)
@@ -666,23 +694,29 @@ Result<ProfileTable> buildProfileTable(const EtDump& dump, const EtdumpJoin* joi
                     firstBad = ev.profile;
                 row.raw.push_back(d);
             }
-            row.debugEvents = first.events[s].debug;
+            const auto firstDebug = first.debugOf(first.events[s]);
+            row.debugEvents.assign(firstDebug.begin(), firstDebug.end());
             if (!row.raw.empty()) {
-                row.p10 = numpyPercentile(row.raw, 10);
-                row.p50 = numpyPercentile(row.raw, 50);
-                row.p90 = numpyPercentile(row.raw, 90);
+                // numpyPercentile and min/max of one sorted copy (NaN anywhere makes them all NaN, as there).
+                sorted.assign(row.raw.begin(), row.raw.end());
+                if (std::any_of(sorted.begin(), sorted.end(), [](double v) { return std::isnan(v); })) {
+                    row.p10 = row.p50 = row.p90 = row.min = row.max = kNaN;
+                } else {
+                    std::sort(sorted.begin(), sorted.end());
+                    row.p10 = sortedPercentile(sorted, 10);
+                    row.p50 = sortedPercentile(sorted, 50);
+                    row.p90 = sortedPercentile(sorted, 90);
+                    row.min = sorted.front();
+                    row.max = sorted.back();
+                }
                 row.avg = numpyMean(row.raw);
-                row.min = *std::min_element(row.raw.begin(), row.raw.end());
-                row.max = *std::max_element(row.raw.begin(), row.raw.end());
-                if (std::any_of(row.raw.begin(), row.raw.end(), [](double v) { return std::isnan(v); }))
-                    row.min = row.max = kNaN;
             } else {
                 row.p10 = row.p50 = row.p90 = row.avg = row.min = row.max = kNaN;
             }
             // Where it ran: the first run's event (profile, else its first logged value).
             const std::uint32_t rep = first.events[s].profile != kEtdumpNoString ? first.events[s].profile
-                : first.events[s].debug.empty()                                  ? kEtdumpNoString
-                                                                                 : first.events[s].debug.front();
+                : firstDebug.empty()                                             ? kEtdumpNoString
+                                                                                 : firstDebug.front();
             if (rep != kEtdumpNoString) {
                 const auto& e = dump.events[rep];
                 if (e.inInstruction()) {
@@ -817,13 +851,22 @@ ProfileSummary summarizeProfile(const EtDump& dump, const ProfileTable& table, c
     std::map<std::string, std::size_t> backends;
     std::map<std::string, std::size_t> modules;
     const EtdumpSources* src = join ? join->sources.get() : nullptr;
+    static const std::string kKernels = "kernels (not delegated)";
     for (const auto& block : table.blocks) {
         const auto rows = std::span<const ProfileRow>(table.rows).subspan(block.firstRow, block.rowCount);
-        // Kernel event names by instruction, for operators without a program.
+        // Kernel event names by instruction, for operators without a program (gathered when first needed).
         std::map<std::pair<std::int32_t, std::int32_t>, std::string> kernelNames;
-        for (const auto& row : rows)
-            if (row.eventName.rfind("native_call_", 0) == 0)
-                kernelNames[{ row.chain, row.instruction }] = row.eventName.substr(12);
+        bool haveKernelNames = false;
+        auto kernelName = [&](std::int32_t chain, std::int32_t instruction) -> std::string {
+            if (!haveKernelNames) {
+                for (const auto& row : rows)
+                    if (row.eventName.rfind("native_call_", 0) == 0)
+                        kernelNames[{ row.chain, row.instruction }] = row.eventName.substr(12);
+                haveKernelNames = true;
+            }
+            const auto it = kernelNames.find({ chain, instruction });
+            return it == kernelNames.end() ? std::string() : it->second;
+        };
         for (const auto& row : rows) {
             if (!row.hasTimes())
                 continue;
@@ -853,10 +896,9 @@ ProfileSummary summarizeProfile(const EtDump& dump, const ProfileTable& table, c
                         op = m->plan->operators[std::size_t(k->opIndex)].qualifiedName();
                 }
                 if (op.empty())
-                    if (const auto it = kernelNames.find({ row.chain, row.instruction }); it != kernelNames.end())
-                        op = it->second;
+                    op = kernelName(row.chain, row.instruction);
                 addTo(out.byOperator, ops, op.empty() ? std::string("(kernel without a name)") : op, row.p50);
-                addTo(out.byBackend, backends, "kernels (not delegated)", row.p50);
+                addTo(out.byBackend, backends, kKernels, row.p50);
             } else {
                 addTo(out.byBackend, backends, row.delegateBackendName.empty() ? "delegate" : row.delegateBackendName,
                     row.p50);

@@ -1,0 +1,142 @@
+// SPDX-FileCopyrightText: 2026 The ptelens authors
+// SPDX-License-Identifier: BSD-3-Clause
+#include "document/delegatetimes.h"
+
+#include "document/delegateinspection.h"
+#include "pte/delegateetdump.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace pte::ui {
+
+namespace {
+
+pte::AlignmentQuality worse(pte::AlignmentQuality a, pte::AlignmentQuality b) { return std::max(a, b); }
+
+void takePart(InnerNodeTiming& node, pte::AlignmentQuality quality)
+{
+    node.quality = node.quality ? worse(*node.quality, quality) : quality;
+}
+
+/** The method block `run` ran: the join's attribution, else the program's only method; "" when unknown. */
+std::string methodOfRun(const pte::EtdumpJoin* join, std::uint32_t run)
+{
+    if (!join || !join->sources)
+        return {};
+    const auto& methods = join->sources->methods;
+    if (run < join->runs.size()) {
+        const auto& r = join->runs[run];
+        if (r.kind == pte::EtdumpRunKind::Load)
+            return {};
+        if (r.method >= 0 && std::size_t(r.method) < methods.size())
+            return methods[std::size_t(r.method)].name;
+    }
+    return methods.size() == 1 ? methods.front().name : std::string();
+}
+
+} // namespace
+
+const DelegateTiming* DelegateTimes::of(const DelegateInspection* current, int delegate) const
+{
+    if (!current || current != inspection.get() || delegate < 0 || std::size_t(delegate) >= delegates.size())
+        return nullptr;
+    const auto& t = delegates[std::size_t(delegate)];
+    return t.calls ? &t : nullptr;
+}
+
+std::optional<std::pair<int, std::uint32_t>> DelegateTimes::nodeOfRow(const pte::ProfileRow& row) const
+{
+    if (!row.isDelegatedOp)
+        return std::nullopt;
+    for (const auto e : row.profileEvents)
+        if (const auto it = eventNode.find(e); it != eventNode.end())
+            return it->second;
+    return std::nullopt;
+}
+
+DelegateTimes alignDelegateTimes(const pte::EtDump& dump, const pte::EtdumpJoin* join, const pte::ProfileTable& table,
+    std::shared_ptr<const DelegateInspection> inspection)
+{
+    DelegateTimes out;
+    out.inspection = std::move(inspection);
+    if (!out.inspection)
+        return out;
+    const auto& all = out.inspection->delegates;
+    out.delegates.resize(all.size());
+    for (const auto& g : pte::etdumpDelegateGroups(dump)) {
+        const std::string method = methodOfRun(join, g.run);
+        if (method.empty())
+            continue;
+        int delegate = -1;
+        for (std::size_t d = 0; d < all.size() && delegate < 0; ++d)
+            if (all[d].methodName == method)
+                for (const auto& [chain, instruction] : all[d].calls)
+                    if (std::int64_t(chain) == g.group.chainIndex && std::int64_t(instruction) == g.group.instructionId)
+                        delegate = int(d);
+        if (delegate < 0)
+            continue;
+        const auto& payload = *all[std::size_t(delegate)].payload;
+        auto& timing = out.delegates[std::size_t(delegate)];
+        timing.nodes.resize(payload.nodes.size());
+        const auto alignment = pte::alignXnnpackEvents(payload, g.group.events);
+        timing.quality = timing.calls ? worse(timing.quality, alignment.quality) : alignment.quality;
+        ++timing.calls;
+        for (const auto& note : alignment.notes)
+            if (std::find(timing.notes.begin(), timing.notes.end(), note) == timing.notes.end())
+                timing.notes.push_back(note);
+        for (std::size_t k = 0; k < g.events.size(); ++k) {
+            const std::int32_t n = k < alignment.eventNode.size() ? alignment.eventNode[k] : pte::kUnplacedEvent;
+            if (n == pte::kRuntimeInsertedNode) {
+                ++timing.runtimeEvents;
+                continue;
+            }
+            if (n < 0 || std::size_t(n) >= timing.nodes.size()) {
+                ++timing.unplacedEvents;
+                continue;
+            }
+            auto& node = timing.nodes[std::size_t(n)];
+            const std::uint32_t event = g.events[k];
+            node.events.push_back(event);
+            node.durations.push_back(pte::eventDuration(dump.events[event], table.options)
+                                         .value_or(std::numeric_limits<double>::quiet_NaN()));
+            if (node.label.empty())
+                node.label = g.group.events[k].label;
+            takePart(node, alignment.quality);
+            out.eventNode.emplace(event, std::make_pair(delegate, std::uint32_t(n)));
+        }
+        for (const auto n : alignment.skippedNodes)
+            if (n < timing.nodes.size()) {
+                ++timing.nodes[n].skippedCalls;
+                takePart(timing.nodes[n], alignment.quality);
+            }
+        for (const auto n : alignment.unmatchedNodes)
+            if (n < timing.nodes.size()) {
+                ++timing.nodes[n].unmatchedCalls;
+                takePart(timing.nodes[n], pte::AlignmentQuality::Failed);
+            }
+    }
+    for (auto& timing : out.delegates)
+        for (auto& node : timing.nodes) {
+            node.p10 = pte::numpyPercentile(node.durations, 10);
+            node.p50 = pte::numpyPercentile(node.durations, 50);
+            node.p90 = pte::numpyPercentile(node.durations, 90);
+        }
+    if (out.eventNode.empty())
+        return out;
+    for (std::uint32_t r = 0; r < table.rows.size(); ++r) {
+        const auto& row = table.rows[r];
+        if (!row.isDelegatedOp)
+            continue;
+        for (const auto e : row.profileEvents)
+            if (const auto it = out.eventNode.find(e); it != out.eventNode.end()) {
+                auto& rows = out.delegates[std::size_t(it->second.first)].nodes[it->second.second].rows;
+                if (rows.empty() || rows.back() != r)
+                    rows.push_back(r);
+            }
+    }
+    return out;
+}
+
+} // namespace pte::ui
