@@ -56,9 +56,9 @@ format:
 format-check:
 	@git ls-files '*.cpp' '*.h' | xargs clang-format --dry-run --Werror
 
-# The CLI benchmarks, then the GUI workbench benchmark (Google Benchmark; bench/, offscreen).
+# The CLI and core benchmarks (ptelens-bench), then the GUI benchmarks (Google Benchmark; bench/, offscreen).
 bench: build
-	@$(BUILD_DIR)/bin/ptelens-cli bench
+	@$(BUILD_DIR)/bin/ptelens-bench
 	@if [ -x $(BUILD_DIR)/bin/bench_workbench ]; then QT_QPA_PLATFORM=offscreen $(BUILD_DIR)/bin/bench_workbench; \
 	else echo "bench_workbench was not built (needs PTELENS_BUILD_GUI, PTELENS_BUILD_BENCH and libbenchmark-dev)"; fi
 	@if [ -x $(BUILD_DIR)/bin/bench_profile ]; then QT_QPA_PLATFORM=offscreen $(BUILD_DIR)/bin/bench_profile; fi
