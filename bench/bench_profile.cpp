@@ -102,12 +102,7 @@ bool prepare(const QTemporaryDir& dir)
     g->model = new ProfileModel(qApp);
     g->proxy = new ProfileFilterProxy(qApp);
     g->proxy->setProfileModel(g->model);
-    g->view = new QTableView;
-    g->view->setModel(g->proxy);
-    g->view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-    g->view->verticalHeader()->setDefaultSectionSize(g->view->fontMetrics().height() * 4 / 3);
-    g->view->resize(1600, 700);
-    g->view->show();
+    g->view = pte::bench::showTableView(g->proxy);
     g->model->setSnapshot(g->snapshot);
     QCoreApplication::processEvents();
     std::fprintf(stderr, "bench_profile: %zu events, %d rows\n", g->events, g->model->rowCount());

@@ -309,12 +309,7 @@ bool prepare()
     g->model = new InstructionModel(qApp);
     g->proxy = new InstructionFilterProxy(qApp);
     g->proxy->setSourceModel(g->model);
-    g->view = new QTableView;
-    g->view->setModel(g->proxy);
-    g->view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-    g->view->verticalHeader()->setDefaultSectionSize(g->view->fontMetrics().height() * 4 / 3);
-    g->view->resize(1600, 700);
-    g->view->show();
+    g->view = pte::bench::showTableView(g->proxy);
     g->model->setMethod(g->snapshot, QString::fromStdString(plan.name));
     QCoreApplication::processEvents();
     return g->proxy->rowCount() == int(g->instructions);

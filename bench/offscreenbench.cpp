@@ -5,7 +5,9 @@
 #include <QAbstractProxyModel>
 #include <QApplication>
 #include <QFile>
+#include <QHeaderView>
 #include <QStandardPaths>
+#include <QTableView>
 
 #include <cstdio>
 
@@ -33,6 +35,17 @@ int OffscreenBench::run()
     benchmark::Shutdown();
     std::fprintf(stderr, "%s: load average after the run: %s\n", m_program, loadAverage().c_str());
     return 0;
+}
+
+QTableView* showTableView(QAbstractItemModel* model)
+{
+    auto* view = new QTableView;
+    view->setModel(model);
+    view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() * 4 / 3);
+    view->resize(1600, 700);
+    view->show();
+    return view;
 }
 
 std::string loadAverage()

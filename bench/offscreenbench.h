@@ -12,6 +12,7 @@
 #include <vector>
 
 class QApplication;
+class QTableView;
 
 namespace pte::bench {
 
@@ -38,6 +39,9 @@ private:
     const char* m_program;
     bool m_argumentsOk = false;
 };
+
+/** A new top-level 1600x700 table view on `model`, rows 4/3 of a text line high (as the workbench's tables), shown. */
+QTableView* showTableView(QAbstractItemModel* model);
 
 /** /proc/loadavg's first fields, "unknown" when it cannot be read. */
 std::string loadAverage();
