@@ -11,6 +11,7 @@
 #include "document/snapshot.h"
 #include "models/profilefilterproxy.h"
 #include "models/profilemodel.h"
+#include "offscreenbench.h"
 #include "pte/etdumpwriter.h"
 #include "pte/mappedfile.h"
 #include "pte/ptereader.h"
@@ -18,7 +19,6 @@
 
 #include <QApplication>
 #include <QHeaderView>
-#include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
 
@@ -72,39 +72,6 @@ void reset()
     QCoreApplication::processEvents();
 }
 
-template <typename Set> void measureFilter(benchmark::State& state, Set set)
-{
-    int rows = 0;
-    for (auto _ : state) {
-        state.PauseTiming();
-        reset();
-        state.ResumeTiming();
-        set();
-        rows = g->proxy->rowCount();
-        g->view->viewport()->repaint();
-    }
-    state.counters["rows"] = rows;
-    state.counters["of"] = g->model->rowCount();
-    reset();
-}
-
-void ProfileFilterText(benchmark::State& state)
-{
-    measureFilter(state, [] { g->proxy->setText(QStringLiteral("mul.out")); });
-}
-void ProfileFilterWords(benchmark::State& state)
-{
-    measureFilter(state, [] { g->proxy->setText(QStringLiteral("operator_call forward")); });
-}
-void ProfileFilterNoMatch(benchmark::State& state)
-{
-    measureFilter(state, [] { g->proxy->setText(QStringLiteral("convolution")); });
-}
-void ProfileFilterBlock(benchmark::State& state)
-{
-    measureFilter(state, [] { g->proxy->setBlock(QStringLiteral("Default")); });
-}
-
 bool prepare(const QTemporaryDir& dir)
 {
     pte::SyntheticOptions options;
@@ -135,12 +102,7 @@ bool prepare(const QTemporaryDir& dir)
     g->model = new ProfileModel(qApp);
     g->proxy = new ProfileFilterProxy(qApp);
     g->proxy->setProfileModel(g->model);
-    g->view = new QTableView;
-    g->view->setModel(g->proxy);
-    g->view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-    g->view->verticalHeader()->setDefaultSectionSize(g->view->fontMetrics().height() * 4 / 3);
-    g->view->resize(1600, 700);
-    g->view->show();
+    g->view = pte::bench::showTableView(g->proxy);
     g->model->setSnapshot(g->snapshot);
     QCoreApplication::processEvents();
     std::fprintf(stderr, "bench_profile: %zu events, %d rows\n", g->events, g->model->rowCount());
@@ -150,34 +112,30 @@ bool prepare(const QTemporaryDir& dir)
 } // namespace
 
 BENCHMARK(ProfileOpenAndJoin)->Unit(benchmark::kMillisecond)->Iterations(3);
-BENCHMARK(ProfileFilterText)->Unit(benchmark::kMillisecond);
-BENCHMARK(ProfileFilterWords)->Unit(benchmark::kMillisecond);
-BENCHMARK(ProfileFilterNoMatch)->Unit(benchmark::kMillisecond);
-BENCHMARK(ProfileFilterBlock)->Unit(benchmark::kMillisecond);
 
 int main(int argc, char** argv)
 {
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication app(argc, argv);
-    QStandardPaths::setTestModeEnabled(true);
+    pte::bench::OffscreenBench bench(argc, argv, "bench_profile");
     Globals globals;
     g = &globals;
     g->instructions = envNumber("PTELENS_BENCH_PROFILE_INSTRUCTIONS", g->instructions);
     g->runs = std::uint32_t(envNumber("PTELENS_BENCH_PROFILE_RUNS", g->runs));
-    benchmark::Initialize(&argc, argv);
-    if (benchmark::ReportUnrecognizedArguments(argc, argv))
+    if (!bench.argumentsOk())
         return 1;
     QTemporaryDir dir;
     if (!dir.isValid() || !prepare(dir)) {
         std::fprintf(stderr, "bench_profile: cannot prepare the synthetic program and ETDump\n");
         return 1;
     }
-    QFile load(QStringLiteral("/proc/loadavg"));
-    if (load.open(QIODevice::ReadOnly))
-        benchmark::AddCustomContext("loadavg", load.readAll().trimmed().toStdString());
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
+    pte::bench::registerFilterBenchmarks(
+        {
+            { "ProfileFilterText", [] { g->proxy->setText(QStringLiteral("mul.out")); } },
+            { "ProfileFilterWords", [] { g->proxy->setText(QStringLiteral("operator_call forward")); } },
+            { "ProfileFilterNoMatch", [] { g->proxy->setText(QStringLiteral("convolution")); } },
+            { "ProfileFilterBlock", [] { g->proxy->setBlock(QStringLiteral("Default")); } },
+        },
+        reset, [] { return g->proxy; }, [] { return g->view; });
+    const int code = bench.run();
     delete g->view;
-    return 0;
+    return code;
 }

@@ -17,6 +17,7 @@
 #include "mainwindow.h"
 #include "models/instructionfilterproxy.h"
 #include "models/instructionmodel.h"
+#include "offscreenbench.h"
 #include "pte/ptereader.h"
 #include "pte/ptewriter.h"
 #include "views/graphpanel.h"
@@ -28,7 +29,6 @@
 #include <QFile>
 #include <QHeaderView>
 #include <QScrollBar>
-#include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QThread>
@@ -146,41 +146,6 @@ void clearFilters()
     QCoreApplication::processEvents();
 }
 
-template <typename Set> void measureFilter(benchmark::State& state, Set set)
-{
-    int rows = 0;
-    for (auto _ : state) {
-        state.PauseTiming();
-        clearFilters();
-        state.ResumeTiming();
-        set();
-        rows = g->proxy->rowCount();
-        repaintView();
-    }
-    state.counters["rows"] = rows;
-    clearFilters(); // after the timed loop
-}
-
-void FilterText(benchmark::State& state)
-{
-    measureFilter(state, [] { g->proxy->setFilterText(QStringLiteral("mul")); });
-}
-void FilterNumber(benchmark::State& state)
-{
-    measureFilter(state, [] { g->proxy->setFilterText(QStringLiteral("123456")); });
-}
-void FilterNoMatch(benchmark::State& state)
-{
-    measureFilter(state, [] { g->proxy->setFilterText(QStringLiteral("convolution")); });
-}
-void FilterOperator(benchmark::State& state)
-{
-    measureFilter(state, [] { g->proxy->setOperatorFilter(QStringLiteral("aten::add.out")); });
-}
-void FilterDebugHandle(benchmark::State& state)
-{
-    measureFilter(state, [] { g->proxy->setDebugHandleFilter(qint64(g->instructions / 2)); });
-}
 void FilterClear(benchmark::State& state)
 {
     for (auto _ : state) {
@@ -344,34 +309,16 @@ bool prepare()
     g->model = new InstructionModel(qApp);
     g->proxy = new InstructionFilterProxy(qApp);
     g->proxy->setSourceModel(g->model);
-    g->view = new QTableView;
-    g->view->setModel(g->proxy);
-    g->view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-    g->view->verticalHeader()->setDefaultSectionSize(g->view->fontMetrics().height() * 4 / 3);
-    g->view->resize(1600, 700);
-    g->view->show();
+    g->view = pte::bench::showTableView(g->proxy);
     g->model->setMethod(g->snapshot, QString::fromStdString(plan.name));
     QCoreApplication::processEvents();
     return g->proxy->rowCount() == int(g->instructions);
-}
-
-std::string loadAverage()
-{
-    QFile f(QStringLiteral("/proc/loadavg"));
-    if (!f.open(QIODevice::ReadOnly))
-        return "unknown";
-    return f.readAll().trimmed().toStdString();
 }
 
 } // namespace
 
 BENCHMARK(OpenToUsable)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(5);
 BENCHMARK(StartToUsable)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(3);
-BENCHMARK(FilterText)->Unit(benchmark::kMillisecond);
-BENCHMARK(FilterNumber)->Unit(benchmark::kMillisecond);
-BENCHMARK(FilterNoMatch)->Unit(benchmark::kMillisecond);
-BENCHMARK(FilterOperator)->Unit(benchmark::kMillisecond);
-BENCHMARK(FilterDebugHandle)->Unit(benchmark::kMillisecond);
 BENCHMARK(FilterClear)->Unit(benchmark::kMillisecond);
 BENCHMARK(ScrollData)->Unit(benchmark::kMicrosecond);
 BENCHMARK(ScrollView)->Unit(benchmark::kMicrosecond);
@@ -381,28 +328,25 @@ BENCHMARK(LargeGraphPaintFitted)->Unit(benchmark::kMillisecond);
 
 int main(int argc, char** argv)
 {
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication app(argc, argv);
-    // Keep the user's window layout and recent files out of it.
-    QStandardPaths::setTestModeEnabled(true);
-    QApplication::setApplicationName(QStringLiteral("ptelens-bench"));
-    QApplication::setOrganizationName(QStringLiteral("ptelens"));
+    pte::bench::OffscreenBench bench(argc, argv, "bench_workbench");
     Globals globals;
     g = &globals;
     g->instructions = envNumber("PTELENS_BENCH_INSTRUCTIONS", g->instructions);
     g->constantBytes = envNumber("PTELENS_BENCH_CONSTANT_BYTES", g->constantBytes);
-    benchmark::Initialize(&argc, argv);
-    if (benchmark::ReportUnrecognizedArguments(argc, argv))
+    if (!bench.argumentsOk() || !prepare())
         return 1;
-    if (!prepare())
-        return 1;
-    benchmark::AddCustomContext("loadavg", loadAverage());
+    pte::bench::registerFilterBenchmarks(
+        {
+            { "FilterText", [] { g->proxy->setFilterText(QStringLiteral("mul")); } },
+            { "FilterNumber", [] { g->proxy->setFilterText(QStringLiteral("123456")); } },
+            { "FilterNoMatch", [] { g->proxy->setFilterText(QStringLiteral("convolution")); } },
+            { "FilterOperator", [] { g->proxy->setOperatorFilter(QStringLiteral("aten::add.out")); } },
+            { "FilterDebugHandle", [] { g->proxy->setDebugHandleFilter(qint64(g->instructions / 2)); } },
+        },
+        clearFilters, [] { return g->proxy; }, [] { return g->view; });
     benchmark::AddCustomContext("instructions", std::to_string(g->instructions));
     benchmark::AddCustomContext("constant_bytes", std::to_string(g->constantBytes));
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
+    const int code = bench.run();
     delete g->view;
-    std::fprintf(stderr, "bench_workbench: load average after the run: %s\n", loadAverage().c_str());
-    return 0;
+    return code;
 }

@@ -16,7 +16,7 @@
 
 namespace ptelens::cli {
 
-/** Stable exit codes of ptelens-cli. */
+/** Stable exit codes of ptelens-cli (and ptelens-bench). */
 enum ExitCode : int
 {
     ExitOk = 0,
@@ -50,6 +50,12 @@ struct CommandRegistrar
     }
 
 /**
+ * "<program> <command>", the name messages start with: the program is QCoreApplication::applicationName()
+ * ("ptelens-cli", "ptelens-bench"); a null or empty `command` gives the program alone.
+ */
+std::string invocation(const char* command);
+
+/**
  * Parses a subcommand's arguments. Handles the parse error (usage message, ExitUsage) and --help (help text,
  * ExitOk); with `positionals` >= 0 also checks the number of positional arguments, saying what was `expected`.
  * @returns the exit code to return now, or std::nullopt to go on.
@@ -57,7 +63,7 @@ struct CommandRegistrar
 std::optional<int> parseArguments(QCommandLineParser& parser, const QStringList& args, const char* command,
     qsizetype positionals = -1, const char* expected = nullptr);
 
-/** The parser's help text with the usage line naming "ptelens-cli <command>" (not the path it was started with). */
+/** The parser's help text with the usage line naming invocation(command) (not the path it was started with). */
 QString helpText(const QCommandLineParser& parser, const char* command);
 
 /** `--sync`, shared by the commands that save a file: wait for the disk even when the file is new. */
@@ -65,7 +71,7 @@ QCommandLineOption syncOption();
 /** The save policy `--sync` (syncOption()) selects. */
 pte::SyncPolicy syncPolicy(const QCommandLineParser& parser);
 
-/** Prints "ptelens-cli: <error>" to stderr; the message already names the file. */
+/** Prints "<program>: error: <error>" to stderr; the message already names the file. */
 void printError(const pte::Error& error);
 /** Prints a diagnostic line to stderr. */
 void printDiagnostic(const pte::Diagnostic& d);

@@ -1,6 +1,6 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
-// ptelens-cli rewrite, synth and bench: exit codes, refusals, messages naming the file.
+// ptelens-cli rewrite and synth: exit codes, refusals, messages naming the file.
 #include "pte/ptereader.h"
 #include "pte/ptewriter.h"
 #include "testutils.h"
@@ -10,7 +10,6 @@
 #include <QFileInfo>
 #include <QTest>
 
-#include <map>
 #include <nlohmann/json.hpp>
 
 using namespace pte;
@@ -30,18 +29,6 @@ QByteArray readAll(const QString& path)
 class TestCliWriter : public QObject
 {
     Q_OBJECT
-
-    /** `ptelens-cli bench --quick --json --dir <temp> NAME`: its exit code; its output, also parsed into `j`
-     *  (discarded when it is not JSON). */
-    static int runQuickBench(const char* name, nlohmann::json* j, QByteArray* out, QByteArray* err)
-    {
-        out->clear();
-        const int code = test::runCli({ QStringLiteral("bench"), QStringLiteral("--quick"), QStringLiteral("--json"),
-                                          QStringLiteral("--dir"), test::tempDir(), QString::fromLatin1(name) },
-            out, err);
-        *j = nlohmann::json::parse(out->toStdString(), nullptr, false);
-        return code;
-    }
 
 private Q_SLOTS:
     void initTestCase()
@@ -170,9 +157,6 @@ private Q_SLOTS:
         QTest::newRow("synth into a missing folder")
             << QStringList { QStringLiteral("synth"), tmp(QStringLiteral("no/such/s4.pte")) } << 3
             << QStringList { tmp(QStringLiteral("no/such/s4.pte")) };
-        QTest::newRow("bench with an unknown name")
-            << QStringList { QStringLiteral("bench"), QStringLiteral("--quick"), QStringLiteral("no-such-bench") } << 2
-            << QStringList { QStringLiteral("unknown benchmark 'no-such-bench'") };
     }
     void exitCodesAndMessages()
     {
@@ -190,58 +174,6 @@ private Q_SLOTS:
         const QStringList left = QDir(test::tempDir()).entryList(QDir::Files | QDir::Hidden | QDir::System);
         for (const QString& name : left)
             QVERIFY2(!name.contains(QStringLiteral(".tmp-")), qPrintable(name));
-    }
-
-    void benchListsAndRunsQuickly()
-    {
-        QByteArray out;
-        QCOMPARE(test::runCli({ QStringLiteral("bench"), QStringLiteral("--list") }, &out), 0);
-        QVERIFY(out.contains("info\t"));
-        QVERIFY(out.contains("rewrite\t"));
-        nlohmann::json j;
-        QByteArray err;
-        QCOMPARE(runQuickBench("info", &j, &out, &err), 0);
-        QVERIFY2(!j.is_discarded(), out.constData());
-        QCOMPARE(j["quick"].get<bool>(), true);
-        QCOMPARE(j["benchmarks"].size(), std::size_t(1));
-        const auto& b = j["benchmarks"][0];
-        QCOMPARE(b["name"].get<std::string>(), std::string("info"));
-        std::vector<std::string> names;
-        for (const auto& m : b["measurements"]) {
-            names.push_back(m["name"].get<std::string>());
-            QVERIFY(m["value"].is_number());
-            QVERIFY(m["met"].is_boolean());
-        }
-        QCOMPARE(names,
-            (std::vector<std::string> {
-                "info.synth_wall_ms", "info.flatbuffer_mb", "info.wall_ms", "info.peak_rss_mb" }));
-        // The scratch folder is removed afterwards.
-        QVERIFY(QDir(test::tempDir()).entryList({ QStringLiteral("ptelens-bench-*") }, QDir::Dirs).isEmpty());
-    }
-
-    // The emit benchmark at smoke-test size: it emits, saves a new file and one over it, and reports each
-    // ratio against cp from the times it measured.
-    void benchEmitReportsSaveAgainstCp()
-    {
-        QByteArray out;
-        nlohmann::json j;
-        QByteArray err;
-        QCOMPARE(runQuickBench("emit", &j, &out, &err), 0);
-        QVERIFY2(!j.is_discarded(), out.constData());
-        std::map<std::string, double> m;
-        for (const auto& x : j["benchmarks"][0]["measurements"])
-            m[x["name"].get<std::string>()] = x["value"].get<double>();
-        QVERIFY2(!m.count("emit.failed") && !m.count("emit.write_failed"), err.constData());
-        QCOMPARE(m["emit.nodes"], 2000.0);
-        QVERIFY(m["emit.emission_ms"] > 0);
-        QVERIFY(m["emit.first_emission_ms"] > 0);
-        QVERIFY(m["emit.save_ms"] >= m["emit.write_ms"]);
-        QVERIFY(m["emit.cp_weights_ms"] > 0);
-        QCOMPARE(m["emit.save_vs_cp_ratio"], m["emit.save_ms"] / m["emit.cp_weights_ms"]);
-        QCOMPARE(m["emit.replace_save_vs_cp_sync_ratio"], m["emit.replace_save_ms"] / m["emit.cp_sync_weights_ms"]);
-        QVERIFY(m["emit.emit_and_save_ms"] >= m["emit.save_ms"]);
-        QCOMPARE(m["emit.first_emit_and_save_ms"], m["emit.first_emission_ms"] + m["emit.save_ms"]);
-        QVERIFY(QDir(test::tempDir()).entryList({ QStringLiteral("ptelens-bench-*") }, QDir::Dirs).isEmpty());
     }
 };
 

@@ -4,6 +4,7 @@
 // value, to flatc's decode in pte-json/, verifies without errors, and foreign files fail clearly.
 // The same behaviours on committed inputs, without the corpus: tst_cli_flatc (flatc's decode of programs the
 // project writes), tst_ptereader (every field, headers, foreign files, external data) and tst_ptewriter (segments).
+#include "errorcheck.h"
 #include "flatcjson.h"
 #include "pte/jsondump.h"
 #include "pte/ptereader.h"
@@ -122,10 +123,7 @@ private Q_SLOTS:
         QFETCH(QString, needle);
         const std::string path = test::corpusPath(QStringLiteral("pte/") + name).toStdString();
         auto r = readPteFile(path);
-        QVERIFY(!r);
-        QCOMPARE(int(r.error().code), code);
-        QVERIFY2(r.error().message.find(path) != std::string::npos, r.error().message.c_str());
-        QVERIFY2(r.error().message.find(needle.toStdString()) != std::string::npos, r.error().message.c_str());
+        QVERIFY_ERROR(r, ErrorCode(code), path, needle.toStdString());
         QVERIFY(r.error().offset.has_value());
     }
 

@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
 #include "dumptestutils.h"
+#include "errorcheck.h"
 #include "pte/dumpreader.h"
 #include "pte/emitter.h"
 #include "testutils.h"
@@ -428,9 +429,7 @@ private Q_SLOTS:
         text.replace(R"(\\\"buffer_index\\\": 2)", R"(\\\"buffer_index\\\": 7)");
         const auto bad =
             parseExportedProgramJson(std::string_view(text.constData(), std::size_t(text.size())), "x.json");
-        QVERIFY(!bad);
-        QVERIFY2(bad.error().message.find("buffer_index 7 is out of range") != std::string::npos,
-            bad.error().message.c_str());
+        QVERIFY_ERROR(bad, ErrorCode::InvalidInput, "buffer_index 7 is out of range");
         QVERIFY2(bad.error().fieldPath.find("named_data_store.external_data.model.ptd.fc.bias") != std::string::npos,
             bad.error().fieldPath.c_str());
     }
@@ -485,9 +484,8 @@ private Q_SLOTS:
         const std::string text = dtypeProgram(version.toStdString(), executorch, code);
         const auto r = parseExportedProgramJson(text, "d.json");
         if (expected < 0) {
-            QVERIFY(!r);
+            QVERIFY_ERROR(r, ErrorCode::InvalidInput, "dtype code " + std::to_string(code));
             QCOMPARE(r.error().fieldPath, std::string("graph_module.graph.tensor_values.x.dtype"));
-            QVERIFY(r.error().message.find("dtype code " + std::to_string(code)) != std::string::npos);
             return;
         }
         QVERIFY_RESULT(r);
@@ -579,10 +577,7 @@ private Q_SLOTS:
         QFETCH(QString, path);
         const auto r =
             parseExportedProgramJson(std::string_view(json.constData(), std::size_t(json.size())), "bad.json");
-        QVERIFY(!r);
-        QCOMPARE(int(r.error().code), code);
-        QVERIFY2(r.error().message.find(needle.toStdString()) != std::string::npos, r.error().message.c_str());
-        QVERIFY2(r.error().message.find("bad.json") != std::string::npos, r.error().message.c_str());
+        QVERIFY_ERROR(r, ErrorCode(code), needle.toStdString(), "bad.json");
         QCOMPARE(r.error().fieldPath, path.toStdString());
     }
 
@@ -942,11 +937,7 @@ private Q_SLOTS:
             { { "serialized_exported_program.json", readDumpData("counter_single_key.json") },
                 { "serialized_state_dict.pt", sd } }));
         const auto r = readDump(path.toStdString());
-        QVERIFY(!r);
-        QCOMPARE(r.error().code, ErrorCode::Unsupported);
-        QVERIFY2(r.error().message.find("'os.system'") != std::string::npos, r.error().message.c_str());
-        QVERIFY2(r.error().message.find("evil.pt2:serialized_state_dict.pt:archive/data.pkl") != std::string::npos,
-            r.error().message.c_str());
+        QVERIFY_ERROR(r, ErrorCode::Unsupported, "'os.system'", "evil.pt2:serialized_state_dict.pt:archive/data.pkl");
     }
 
     void reportsMissingAndBrokenWeights()
@@ -973,10 +964,7 @@ private Q_SLOTS:
                 { "m/data/weights/model_weights_config.json", small },
                 { "m/data/weights/weight_0", floatBytes({ 1.f }) } }));
         auto r2 = readDump(p2.toStdString());
-        QVERIFY(!r2);
-        QCOMPARE(r2.error().code, ErrorCode::Truncated);
-        QVERIFY2(r2.error().message.find("small-blob.pt2:m/data/weights/weight_0") != std::string::npos,
-            r2.error().message.c_str());
+        QVERIFY_ERROR(r2, ErrorCode::Truncated, "small-blob.pt2:m/data/weights/weight_0");
 
         // No weights at all: loads, and lists what emitting needs.
         const QString p3 = tempDir() + QStringLiteral("/no-weights.pt2");
@@ -992,10 +980,7 @@ private Q_SLOTS:
         const QString p4 = tempDir() + QStringLiteral("/cut.pt2");
         QVERIFY(writeZip(p4, { { "m/archive_format", "pt2" }, { "m/models/model.json", cut } }));
         auto r4 = readDump(p4.toStdString());
-        QVERIFY(!r4);
-        QCOMPARE(r4.error().code, ErrorCode::Truncated);
-        QVERIFY2(
-            r4.error().message.find("cut.pt2:m/models/model.json") != std::string::npos, r4.error().message.c_str());
+        QVERIFY_ERROR(r4, ErrorCode::Truncated, "cut.pt2:m/models/model.json");
     }
 
     void readsEtRecord()
@@ -1054,8 +1039,7 @@ private Q_SLOTS:
         const QString junk = tempDir() + QStringLiteral("/junk.bin");
         QVERIFY(writeFile(junk, "\x01\x02garbage"));
         const auto j = readDump(junk.toStdString());
-        QVERIFY(!j);
-        QVERIFY(j.error().message.find("junk.bin is not a graph dump") != std::string::npos);
+        QVERIFY_ERROR(j, ErrorCode::InvalidInput, "junk.bin is not a graph dump");
         const auto missing = readDump((tempDir() + QStringLiteral("/nope.pt2")).toStdString());
         QVERIFY(!missing);
         QCOMPARE(missing.error().code, ErrorCode::Io);

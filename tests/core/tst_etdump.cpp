@@ -4,6 +4,7 @@
 // layouts (v0.1.0 and later), the debug buffer (views into the mapping, found next to the file, too small), and
 // corrupt or foreign input (clear errors with offset and field path). Then the numbers of logged tensors and the
 // numeric-gap metrics (pte/numericgap.h).
+#include "errorcheck.h"
 #include "etdumptestutils.h"
 #include "pte/etdump.h"
 #include "pte/mappedfile.h"
@@ -312,9 +313,7 @@ private Q_SLOTS:
         EtdumpReadOptions o;
         o.debugBufferPath = (test::tempDir() + QStringLiteral("/small/missing.bin")).toStdString();
         auto missing = readEtdumpFile((test::tempDir() + QStringLiteral("/small/t.etdp")).toStdString(), o);
-        QVERIFY(!missing);
-        QCOMPARE(missing.error().code, ErrorCode::Io);
-        QVERIFY(missing.error().message.find("missing.bin") != std::string::npos);
+        QVERIFY_ERROR(missing, ErrorCode::Io, "missing.bin");
     }
 
     void badInputGetsClearErrors_data()
@@ -364,10 +363,7 @@ private Q_SLOTS:
         QFETCH(qint64, offset);
         QFETCH(QString, fieldPath);
         auto r = readEtdumpBytes(bytesOf(bytes), "bad.etdp");
-        QVERIFY(!r);
-        QCOMPARE(int(r.error().code), code);
-        QVERIFY2(r.error().message.find("bad.etdp") != std::string::npos, r.error().message.c_str());
-        QVERIFY2(r.error().message.find(needle.toStdString()) != std::string::npos, r.error().message.c_str());
+        QVERIFY_ERROR(r, ErrorCode(code), "bad.etdp", needle.toStdString());
         QCOMPARE(r.error().offset, std::optional<std::uint64_t>(std::uint64_t(offset)));
         QCOMPARE(QString::fromStdString(r.error().fieldPath), fieldPath);
     }

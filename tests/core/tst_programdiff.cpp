@@ -3,6 +3,7 @@
 // Program comparison: the sequence alignment, and deliberate edits of a program written and read back with the
 // project's own writer and reader, each found and named with nothing else reported.
 #include "diff/sequencealignment.h"
+#include "errorcheck.h"
 #include "pte/programdiff.h"
 #include "pte/ptereader.h"
 #include "pte/ptewriter.h"
@@ -699,9 +700,7 @@ private Q_SLOTS:
         QCOMPARE(d->methods.size(), std::size_t(1));
         only.method = "second";
         d = diffPrograms(sideOf(two, "a.pte"), sideOf(renamed, "b.pte"), only);
-        QVERIFY(!d);
-        QCOMPARE(d.error().code, ErrorCode::InvalidInput);
-        QVERIFY(d.error().message.find("b.pte has no method 'second'") != std::string::npos);
+        QVERIFY_ERROR(d, ErrorCode::InvalidInput, "b.pte has no method 'second'");
     }
 
     void debugHandlesDisambiguateAndAreCompared()

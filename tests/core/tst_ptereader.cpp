@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The .pte reader on programs built in the test with the generated FlatBufferBuilder API: exact decoding
 // of every field, the eh00 header forms, zero-copy payloads, and one expected diagnostic per runtime rule.
+#include "errorcheck.h"
 #include "pte/jsondump.h"
 #include "pte/ptereader.h"
 #include "pte/ptewriter.h"
@@ -329,10 +330,7 @@ private Q_SLOTS:
         QFETCH(int, code);
         QFETCH(QString, needle);
         auto r = readPteBytes(Bytes::copyOf(std::string_view(bytes.constData(), std::size_t(bytes.size()))), "x.bin");
-        QVERIFY(!r);
-        QCOMPARE(int(r.error().code), code);
-        QVERIFY2(r.error().message.find(needle.toStdString()) != std::string::npos, r.error().message.c_str());
-        QVERIFY(r.error().message.find("x.bin") != std::string::npos);
+        QVERIFY_ERROR(r, ErrorCode(code), needle.toStdString(), "x.bin");
     }
 
     void headerErrors_data()
@@ -362,10 +360,8 @@ private Q_SLOTS:
         for (int i = 0; i < width; ++i)
             bytes[std::size_t(at + i)] = std::uint8_t(value >> (8 * i));
         auto r = readPteBytes(Bytes::fromVector(bytes), "h.pte");
-        QVERIFY(!r);
-        QCOMPARE(int(r.error().code), code);
+        QVERIFY_ERROR(r, ErrorCode(code), "h.pte");
         QCOMPARE(r.error().offset.value_or(~0ull), std::uint64_t(offset));
-        QVERIFY(r.error().message.find("h.pte") != std::string::npos);
     }
 
     void truncatedSegmentsAreErrors()
@@ -390,10 +386,7 @@ private Q_SLOTS:
         auto bytes = encodeFlatbuffer(makeFullProgram());
         bytes.resize(bytes.size() / 2);
         auto r = readPteBytes(Bytes::fromVector(bytes), "half.pte");
-        QVERIFY(!r);
-        QVERIFY(r.error().code == ErrorCode::VerificationFailed);
-        QVERIFY(r.error().message.find("half.pte") != std::string::npos);
-        QVERIFY(r.error().message.find("verifier") != std::string::npos);
+        QVERIFY_ERROR(r, ErrorCode::VerificationFailed, "half.pte", "verifier");
     }
 
     void runtimeViolations_data()
@@ -537,9 +530,7 @@ private Q_SLOTS:
         ReadOptions o;
         o.maxTables = 10;
         auto r = readPteBytes(Bytes::fromVector(bytes), "limits.pte", o);
-        QVERIFY(!r);
-        QCOMPARE(r.error().code, ErrorCode::VerificationFailed);
-        QVERIFY(r.error().message.find("more than 10") != std::string::npos);
+        QVERIFY_ERROR(r, ErrorCode::VerificationFailed, "more than 10");
         o = ReadOptions {};
         o.maxDepth = 3;
         r = readPteBytes(Bytes::fromVector(bytes), "limits.pte", o);

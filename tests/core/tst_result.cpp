@@ -1,5 +1,6 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
+#include "errorcheck.h"
 #include "pte/bytes.h"
 #include "pte/mappedfile.h"
 #include "pte/program.h"
@@ -57,9 +58,7 @@ private Q_SLOTS:
         // No temporary files are left behind.
         QCOMPARE(QDir(test::tempDir()).entryList(QDir::Files | QDir::Hidden).size(), 1);
         const auto missing = mapFile(p + ".does-not-exist");
-        QVERIFY(!missing);
-        QCOMPARE(missing.error().code, ErrorCode::Io);
-        QVERIFY(missing.error().message.find("atomic.bin.does-not-exist") != std::string::npos);
+        QVERIFY_ERROR(missing, ErrorCode::Io, "atomic.bin.does-not-exist");
     }
 
     // Large parts that view a mapped file are copied by the kernel from that file; small parts and parts

@@ -23,16 +23,18 @@ QString testDataDir() { return qEnvironmentVariable("PTELENS_TEST_DATA"); }
 
 QString cliPath() { return qEnvironmentVariable("PTELENS_CLI"); }
 
+QString benchPath() { return qEnvironmentVariable("PTELENS_BENCH"); }
+
 QString tempDir()
 {
     static QTemporaryDir dir;
     return dir.path();
 }
 
-int runCli(const QStringList& args, QByteArray* out, QByteArray* err, int timeoutMs)
+int runProgram(const QString& program, const QStringList& args, QByteArray* out, QByteArray* err, int timeoutMs)
 {
     QProcess p;
-    p.start(cliPath(), args);
+    p.start(program, args);
     if (!p.waitForStarted(10000))
         return -1;
     p.closeWriteChannel();
@@ -46,6 +48,16 @@ int runCli(const QStringList& args, QByteArray* out, QByteArray* err, int timeou
     if (err)
         *err = p.readAllStandardError();
     return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -3;
+}
+
+int runCli(const QStringList& args, QByteArray* out, QByteArray* err, int timeoutMs)
+{
+    return runProgram(cliPath(), args, out, err, timeoutMs);
+}
+
+int runBench(const QStringList& args, QByteArray* out, QByteArray* err, int timeoutMs)
+{
+    return runProgram(benchPath(), args, out, err, timeoutMs);
 }
 
 } // namespace pte::test

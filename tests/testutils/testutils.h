@@ -19,11 +19,18 @@ QString corpusPath(const QString& relative);
 QString testDataDir();
 /** The built ptelens-cli binary. */
 QString cliPath();
+/** The built ptelens-bench binary (bench/cli). */
+QString benchPath();
 /** A fresh temporary directory for this test process (removed at exit). */
 QString tempDir();
 
-/** Runs ptelens-cli with args; returns exit code, and fills stdout/stderr. */
+/** Runs `program` with args; returns its exit code (-1 not started, -2 timed out, -3 crashed), fills stdout/stderr. */
+int runProgram(const QString& program, const QStringList& args, QByteArray* out = nullptr, QByteArray* err = nullptr,
+    int timeoutMs = 120000);
+/** Runs ptelens-cli with args (runProgram). */
 int runCli(const QStringList& args, QByteArray* out = nullptr, QByteArray* err = nullptr, int timeoutMs = 120000);
+/** Runs ptelens-bench with args (runProgram). */
+int runBench(const QStringList& args, QByteArray* out = nullptr, QByteArray* err = nullptr, int timeoutMs = 120000);
 
 } // namespace pte::test
 

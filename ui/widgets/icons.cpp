@@ -10,10 +10,28 @@
 #include <QProxyStyle>
 
 #include <cmath>
+#include <initializer_list>
 
 namespace pte::ui {
 
 namespace {
+
+/** A path of open polylines, each from its first point through the others. */
+QPainterPath polylines(std::initializer_list<std::initializer_list<QPointF>> lines)
+{
+    QPainterPath path;
+    for (const auto& line : lines) {
+        bool first = true;
+        for (const QPointF& point : line) {
+            if (first)
+                path.moveTo(point);
+            else
+                path.lineTo(point);
+            first = false;
+        }
+    }
+    return path;
+}
 
 /** Paints one icon in a 64x64 design grid scaled to the target rectangle. */
 void paintIcon(QPainter& p, IconKind kind, const QRectF& rect, QIcon::Mode mode)
@@ -42,15 +60,8 @@ void paintIcon(QPainter& p, IconKind kind, const QRectF& rect, QIcon::Mode mode)
         p.drawRoundedRect(QRectF(4, 4, 56, 56), 12, 12);
         p.setPen(pen(QColor(0xa9, 0xc6, 0xee), 2.5));
         p.setBrush(Qt::NoBrush);
-        QPainterPath edges;
-        edges.moveTo(20, 18);
-        edges.lineTo(20, 30);
-        edges.lineTo(32, 42);
-        edges.moveTo(20, 30);
-        edges.lineTo(14, 44);
-        edges.moveTo(32, 42);
-        edges.lineTo(32, 50);
-        p.drawPath(edges);
+        p.drawPath(polylines(
+            { { { 20, 18 }, { 20, 30 }, { 32, 42 } }, { { 20, 30 }, { 14, 44 } }, { { 32, 42 }, { 32, 50 } } }));
         p.setPen(Qt::NoPen);
         p.setBrush(c(Qt::white));
         p.drawRoundedRect(QRectF(14, 12, 12, 8), 2, 2);
@@ -67,14 +78,7 @@ void paintIcon(QPainter& p, IconKind kind, const QRectF& rect, QIcon::Mode mode)
         // A folder with its flap open.
         p.setPen(pen(QColor(0x8a, 0x64, 0x14), 3));
         p.setBrush(c(QColor(0xf2, 0xc1, 0x4e)));
-        QPainterPath back;
-        back.moveTo(6, 50);
-        back.lineTo(6, 14);
-        back.lineTo(24, 14);
-        back.lineTo(29, 20);
-        back.lineTo(52, 20);
-        back.lineTo(52, 28);
-        p.drawPath(back);
+        p.drawPath(polylines({ { { 6, 50 }, { 6, 14 }, { 24, 14 }, { 29, 20 }, { 52, 20 }, { 52, 28 } } }));
         p.setBrush(c(QColor(0xf8, 0xd8, 0x7a)));
         const QPointF flap[] = { { 6, 50 }, { 15, 28 }, { 60, 28 }, { 51, 50 } };
         p.drawPolygon(flap, 4);

@@ -5,6 +5,7 @@
 // --json is required (it is the only output format); without it the command prints a usage error (exit 2).
 // A bundled program (.bpte) prints as flatc prints BP08 files, with `program` decoded (pte/bundledprogram.h).
 #include "command.h"
+#include "printederror.h"
 #include "pte/bundledprogram.h"
 #include "pte/jsondump.h"
 #include "pte/ptereader.h"
@@ -53,10 +54,8 @@ int runDump(const QStringList& args)
     pte::ReadOptions options;
     options.findExternalDataNextToFile = false;
     auto file = pte::readPteFile(path, options);
-    if (!file) {
-        printError(file.error());
+    if (printedError(file))
         return ExitInvalidInput;
-    }
     if (const auto& bundled = (*file)->bundled) {
         printOut(pte::bundledProgramToJson(*bundled, *(*file)->program, dumpOptions));
         return ExitOk;

@@ -4,6 +4,7 @@
 // [--coverage] [--zero-fill-missing-weights] [--init-mutable-buffers]`: graph dumps -> an ExecuTorch program, written
 // atomically. ETRecords are emitted from their edge-dialect program(s) and their delegate_map is carried over.
 #include "command.h"
+#include "printederror.h"
 #include "pte/dumpreader.h"
 #include "pte/emitter.h"
 #include "pte/mappedfile.h"
@@ -99,10 +100,8 @@ int runEmit(const QStringList& args)
     std::vector<std::shared_ptr<const pte::DumpSet>> keep;
     for (const auto& [name, path] : inputs) {
         auto set = pte::readDump(path.toStdString());
-        if (!set) {
-            printError(set.error());
+        if (printedError(set))
             return ExitInvalidInput;
-        }
         const auto& ds = **set;
         keep.push_back(*set);
         for (const auto& d : ds.diagnostics)

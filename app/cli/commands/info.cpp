@@ -3,6 +3,7 @@
 // `ptelens-cli info FILE [--json] [--ptd DATA]`: a summary of a .pte: header facts, methods (inputs and
 // outputs with types, instruction counts by kind, operators, delegates), segments and sizes, diagnostics.
 #include "command.h"
+#include "printederror.h"
 #include "pte/bundledprogram.h"
 #include "pte/ptereader.h"
 
@@ -209,10 +210,8 @@ int runInfo(const QStringList& args)
     if (parser.isSet(ptdOpt))
         options.externalDataPath = parser.value(ptdOpt).toStdString();
     auto opened = pte::readPteFile(path, options);
-    if (!opened) {
-        printError(opened.error());
+    if (printedError(opened))
         return ExitInvalidInput;
-    }
     const auto& f = **opened;
     const auto& p = *f.program;
     const Summary s = summarize(p);

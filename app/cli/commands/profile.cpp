@@ -6,6 +6,7 @@
 // Exit codes: 0 ok; 1 unreadable input, or an ETDump that does not match the program (the rows are still printed,
 // unjoined); 2 usage.
 #include "command.h"
+#include "printederror.h"
 #include "pte/dumpreader.h"
 #include "pte/etdump.h"
 #include "pte/etdumpjoin.h"
@@ -202,28 +203,22 @@ int runProfile(const QStringList& args)
 
     const std::string path = parser.positionalArguments().front().toStdString();
     auto dump = pte::readEtdumpFile(path, readOptions);
-    if (!dump) {
-        printError(dump.error());
+    if (printedError(dump))
         return ExitInvalidInput;
-    }
     pte::Diagnostics diagnostics = (*dump)->diagnostics;
 
     std::shared_ptr<const pte::PteFile> pte;
     if (parser.isSet(programOpt)) {
         auto opened = pte::readPteFile(parser.value(programOpt).toStdString());
-        if (!opened) {
-            printError(opened.error());
+        if (printedError(opened))
             return ExitInvalidInput;
-        }
         pte = *opened;
     }
     std::shared_ptr<const pte::DumpSet> etrecord;
     if (parser.isSet(etrecordOpt)) {
         auto loaded = pte::readDump(parser.value(etrecordOpt).toStdString());
-        if (!loaded) {
-            printError(loaded.error());
+        if (printedError(loaded))
             return ExitInvalidInput;
-        }
         etrecord = *loaded;
         if (!etrecord->etrecordMaps)
             diagnostics.push_back(pte::Diagnostic { pte::Severity::Warning, pte::ErrorCode::InvalidInput,
@@ -240,18 +235,14 @@ int runProfile(const QStringList& args)
         if (parser.isSet(methodOpt))
             joinOptions.method = parser.value(methodOpt).toStdString();
         auto joined = pte::joinEtdump(*dump, sources, joinOptions);
-        if (!joined) {
-            printError(joined.error());
+        if (printedError(joined))
             return ExitUsage;
-        }
         join = *joined;
         diagnostics.insert(diagnostics.end(), join->diagnostics.begin(), join->diagnostics.end());
     }
     auto table = pte::buildProfileTable(**dump, join.get(), profileOptions);
-    if (!table) {
-        printError(table.error());
+    if (printedError(table))
         return ExitUsage;
-    }
     diagnostics.insert(diagnostics.end(), table->diagnostics.begin(), table->diagnostics.end());
     const auto summary = pte::summarizeProfile(**dump, *table, join.get());
     const bool mismatch = join && join->hasMismatch();

@@ -3,6 +3,7 @@
 // `ptelens-cli rewrite IN OUT`: decodes a .pte and writes it back with ptelens' writer (same decode). A bundled
 // program (.bpte) is written back as a bundled program with the same test cases around the rewritten program.
 #include "command.h"
+#include "printederror.h"
 #include "pte/bundledprogram.h"
 #include "pte/ptereader.h"
 #include "pte/ptewriter.h"
@@ -119,10 +120,8 @@ int runRewrite(const QStringList& args)
     }
     if (parser.isSet(verifyOpt)) {
         auto again = pte::readPteFile(out, readOptions);
-        if (!again) {
-            printError(again.error());
+        if (printedError(again))
             return ExitInternal;
-        }
         // Segment offsets are layout (they follow the alignment options); everything else must match.
         if (const auto diff = pte::programDifference(program, *(*again)->program, false)) {
             std::fprintf(stderr, "ptelens-cli rewrite: %s does not decode like %s: %s\n", out.c_str(), in.c_str(),

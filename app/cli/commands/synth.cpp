@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // `ptelens-cli synth OUT --instructions N --constant-bytes B [--methods M]`: writes a synthetic valid program.
 #include "command.h"
+#include "printederror.h"
 #include "pte/ptewriter.h"
 
 #include <QCommandLineParser>
@@ -83,10 +84,8 @@ int runSynth(const QStringList& args)
         return program.error().code == pte::ErrorCode::InvalidInput ? ExitUsage : ExitInternal;
     }
     auto serialized = pte::serializePte(*program);
-    if (!serialized) {
-        printError(serialized.error());
+    if (printedError(serialized))
         return ExitInternal;
-    }
     if (auto w = pte::writeSerializedPte(*serialized, out); !w) {
         printError(w.error());
         return ExitInternal;

@@ -50,6 +50,37 @@ void report(DelegatePayload& out, const DecodeContext& ctx, Severity severity, E
 void addField(DelegatePayload& out, std::string name, std::string value);
 
 /**
+ * The per-backend rules of the 30-byte header XNNPACK (XH00) and Vulkan (VH00) payloads share: magic at 4, then u16
+ * header length (8), u32 flatbuffer offset (10) and size (14), u32 data offset (18), u64 data size (22).
+ */
+struct SegmentHeaderRules
+{
+    const char* magic; ///< "XH00", "VH00": names the header in regions and messages
+    const char* lengthPath; ///< field path of the header length ("header_length", "header_size")
+    const char* dataName; ///< the data segment in messages and regions ("constant data", "constant bytes")
+    const char* dataField; ///< its name in the field list ("constant data" -> "constant data offset")
+    const char* dataPath; ///< field path of its offset ("constant_data_offset", "bytes_offset")
+    bool zeroSizeMeansRest = false; ///< a data size of 0 means "to the end of the payload" (Vulkan)
+    bool dataAfterFlatbuffer = false; ///< the runtime refuses data that starts inside the flatbuffer (XNNPACK)
+};
+
+struct SegmentHeader
+{
+    std::uint64_t flatbufferOffset = 0;
+    std::uint64_t flatbufferSize = 0;
+    std::uint64_t dataOffset = 0;
+    std::uint64_t dataSize = 0;
+};
+
+/**
+ * Reads that header at the start of `out.bytes`: adds its fields and its regions (header, flatbuffer, data), and
+ * reports (Severity::Error, with the byte offset and field path) a payload too short for it, a header length under
+ * 30, or a segment outside the payload. @returns the header, or nullopt after such an error.
+ */
+[[nodiscard]] std::optional<SegmentHeader> readSegmentHeader(
+    DelegatePayload& out, const DecodeContext& ctx, const SegmentHeaderRules& rules);
+
+/**
  * The flatbuffer bytes [offset, offset + size) of `payload`, copied into an 8-aligned buffer when they are not
  * aligned in memory (flatbuffers reads scalars in place). The caller has checked the bounds.
  */

@@ -62,6 +62,58 @@ void addField(DelegatePayload& out, std::string name, std::string value)
     out.summary.push_back({ std::move(name), std::move(value) });
 }
 
+std::optional<SegmentHeader> readSegmentHeader(
+    DelegatePayload& out, const DecodeContext& ctx, const SegmentHeaderRules& rules)
+{
+    const auto b = out.bytes.span();
+    const std::string magic = rules.magic;
+    const auto fail = [&](ErrorCode code, const std::string& message, std::uint64_t offset, std::string path = {}) {
+        report(out, ctx, Severity::Error, code, message, offset, std::move(path));
+        return std::nullopt;
+    };
+    if (b.size() < 30)
+        return fail(ErrorCode::Truncated,
+            "the payload ends inside the " + magic + " header (" + std::to_string(b.size()) + " bytes, 30 needed)", 0);
+    const std::uint16_t headerLength = *readU16(b, 8);
+    SegmentHeader h;
+    h.flatbufferOffset = *readU32(b, 10);
+    h.flatbufferSize = *readU32(b, 14);
+    h.dataOffset = *readU32(b, 18);
+    h.dataSize = *readU64(b, 22);
+    const std::string dataField = rules.dataField;
+    addField(out, "header length", std::to_string(headerLength));
+    addField(out, "flatbuffer offset", std::to_string(h.flatbufferOffset));
+    addField(out, "flatbuffer size", std::to_string(h.flatbufferSize));
+    addField(out, dataField + " offset", std::to_string(h.dataOffset));
+    addField(out, dataField + " size", std::to_string(h.dataSize));
+    out.regions.push_back({ magic + " header", 0, headerLength });
+    if (headerLength < 30)
+        return fail(ErrorCode::BadExtendedHeader,
+            "the " + magic + " header length is " + std::to_string(headerLength) + ", smaller than 30", 8,
+            rules.lengthPath);
+    const auto beyond = [&](const char* what, std::uint64_t offset, std::uint64_t size) {
+        return "the " + magic + " header places the " + what + " at [" + std::to_string(offset) + ", +"
+            + std::to_string(size) + ") beyond the end of the payload (" + std::to_string(b.size()) + " bytes)";
+    };
+    if (!inBounds(h.flatbufferOffset, h.flatbufferSize, b.size()))
+        return fail(
+            ErrorCode::Truncated, beyond("flatbuffer", h.flatbufferOffset, h.flatbufferSize), 10, "flatbuffer_offset");
+    out.regions.push_back({ "flatbuffer", h.flatbufferOffset, h.flatbufferSize });
+    // A zero data size with data after the offset means "the rest of the payload" (as the Vulkan runtime reads it).
+    if (rules.zeroSizeMeansRest && h.dataSize == 0 && h.dataOffset < b.size())
+        h.dataSize = b.size() - h.dataOffset;
+    if (!inBounds(h.dataOffset, h.dataSize, b.size()))
+        return fail(ErrorCode::Truncated, beyond(rules.dataName, h.dataOffset, h.dataSize), 18, rules.dataPath);
+    if (rules.dataAfterFlatbuffer && h.dataOffset < h.flatbufferOffset + h.flatbufferSize)
+        return fail(ErrorCode::InvalidProgram,
+            "the " + magic + " " + rules.dataName + " (offset " + std::to_string(h.dataOffset)
+                + ") starts before the end of the flatbuffer (" + std::to_string(h.flatbufferOffset + h.flatbufferSize)
+                + "); the runtime refuses it",
+            18, rules.dataPath);
+    out.regions.push_back({ rules.dataName, h.dataOffset, h.dataSize });
+    return h;
+}
+
 Bytes alignedSlice(const Bytes& payload, std::uint64_t offset, std::uint64_t size)
 {
     const std::uint8_t* start = payload.data() + offset;

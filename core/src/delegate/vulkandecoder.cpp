@@ -179,49 +179,16 @@ private:
 
     bool readHeader(std::uint64_t& fbOffset, std::uint64_t& fbSize)
     {
-        const auto b = m_out.bytes.span();
+        static const SegmentHeaderRules rules { "VH00", "header_size", "constant bytes", "bytes", "bytes_offset", true,
+            false };
         m_hasHeader = true;
-        if (b.size() < 30) {
-            report(m_out, m_ctx, Severity::Error, ErrorCode::Truncated,
-                "the payload ends inside the VH00 header (" + std::to_string(b.size()) + " bytes, 30 needed)", 0);
+        const auto h = readSegmentHeader(m_out, m_ctx, rules);
+        if (!h)
             return false;
-        }
-        const std::uint16_t headerLength = *readU16(b, 8);
-        fbOffset = *readU32(b, 10);
-        fbSize = *readU32(b, 14);
-        m_bytesOffset = *readU32(b, 18);
-        m_bytesSize = *readU64(b, 22);
-        addField(m_out, "header length", std::to_string(headerLength));
-        addField(m_out, "flatbuffer offset", std::to_string(fbOffset));
-        addField(m_out, "flatbuffer size", std::to_string(fbSize));
-        addField(m_out, "bytes offset", std::to_string(m_bytesOffset));
-        addField(m_out, "bytes size", std::to_string(m_bytesSize));
-        m_out.regions.push_back({ "VH00 header", 0, headerLength });
-        if (headerLength < 30) {
-            report(m_out, m_ctx, Severity::Error, ErrorCode::BadExtendedHeader,
-                "the VH00 header length is " + std::to_string(headerLength) + ", smaller than 30", 8, "header_size");
-            return false;
-        }
-        if (!inBounds(fbOffset, fbSize, b.size())) {
-            report(m_out, m_ctx, Severity::Error, ErrorCode::Truncated,
-                "the VH00 header places the flatbuffer at [" + std::to_string(fbOffset) + ", +" + std::to_string(fbSize)
-                    + ") beyond the end of the payload (" + std::to_string(b.size()) + " bytes)",
-                10, "flatbuffer_offset");
-            return false;
-        }
-        m_out.regions.push_back({ "flatbuffer", fbOffset, fbSize });
-        // A zero bytes size with data after the offset means "the rest of the payload" (as the runtime reads it).
-        if (m_bytesSize == 0 && m_bytesOffset < b.size())
-            m_bytesSize = b.size() - m_bytesOffset;
-        if (!inBounds(m_bytesOffset, m_bytesSize, b.size())) {
-            report(m_out, m_ctx, Severity::Error, ErrorCode::Truncated,
-                "the VH00 header places the constant bytes at [" + std::to_string(m_bytesOffset) + ", +"
-                    + std::to_string(m_bytesSize) + ") beyond the end of the payload (" + std::to_string(b.size())
-                    + " bytes)",
-                18, "bytes_offset");
-            return false;
-        }
-        m_out.regions.push_back({ "constant bytes", m_bytesOffset, m_bytesSize });
+        fbOffset = h->flatbufferOffset;
+        fbSize = h->flatbufferSize;
+        m_bytesOffset = h->dataOffset;
+        m_bytesSize = h->dataSize;
         return true;
     }
 

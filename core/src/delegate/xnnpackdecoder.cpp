@@ -202,56 +202,17 @@ public:
 private:
     bool readHeader(std::uint64_t& fbOffset, std::uint64_t& fbSize)
     {
-        const auto b = m_out.bytes.span();
+        static const SegmentHeaderRules rules { "XH00", "header_length", "constant data", "constant data",
+            "constant_data_offset", false, true };
         m_hasHeader = true;
-        if (b.size() < 30) {
-            m_out.format = "XH00 header";
-            error(ErrorCode::Truncated,
-                "the payload ends inside the XH00 header (" + std::to_string(b.size()) + " bytes, 30 needed)", 0);
-            return false;
-        }
-        const std::uint16_t headerLength = *readU16(b, 8);
-        fbOffset = *readU32(b, 10);
-        fbSize = *readU32(b, 14);
-        m_constantOffset = *readU32(b, 18);
-        m_constantSize = *readU64(b, 22);
-        addField(m_out, "header length", std::to_string(headerLength));
-        addField(m_out, "flatbuffer offset", std::to_string(fbOffset));
-        addField(m_out, "flatbuffer size", std::to_string(fbSize));
-        addField(m_out, "constant data offset", std::to_string(m_constantOffset));
-        addField(m_out, "constant data size", std::to_string(m_constantSize));
-        m_out.regions.push_back({ "XH00 header", 0, headerLength });
         m_out.format = "XH00 header";
-        if (headerLength < 30) {
-            error(ErrorCode::BadExtendedHeader,
-                "the XH00 header length is " + std::to_string(headerLength) + ", smaller than 30", 8, "header_length");
+        const auto h = readSegmentHeader(m_out, m_ctx, rules);
+        if (!h)
             return false;
-        }
-        if (!inBounds(fbOffset, fbSize, b.size())) {
-            error(ErrorCode::Truncated,
-                "the XH00 header places the flatbuffer at [" + std::to_string(fbOffset) + ", +" + std::to_string(fbSize)
-                    + ") beyond the end of the payload (" + std::to_string(b.size()) + " bytes)",
-                10, "flatbuffer_offset");
-            return false;
-        }
-        m_out.regions.push_back({ "flatbuffer", fbOffset, fbSize });
-        if (!inBounds(m_constantOffset, m_constantSize, b.size())) {
-            error(ErrorCode::Truncated,
-                "the XH00 header places the constant data at [" + std::to_string(m_constantOffset) + ", +"
-                    + std::to_string(m_constantSize) + ") beyond the end of the payload (" + std::to_string(b.size())
-                    + " bytes)",
-                18, "constant_data_offset");
-            return false;
-        }
-        if (m_constantOffset < fbOffset + fbSize) {
-            error(ErrorCode::InvalidProgram,
-                "the XH00 constant data (offset " + std::to_string(m_constantOffset)
-                    + ") starts before the end of the flatbuffer (" + std::to_string(fbOffset + fbSize)
-                    + "); the runtime refuses it",
-                18, "constant_data_offset");
-            return false;
-        }
-        m_out.regions.push_back({ "constant data", m_constantOffset, m_constantSize });
+        fbOffset = h->flatbufferOffset;
+        fbSize = h->flatbufferSize;
+        m_constantOffset = h->dataOffset;
+        m_constantSize = h->dataSize;
         return true;
     }
 

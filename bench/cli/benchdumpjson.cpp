@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-namespace ptelens::cli {
+namespace ptelens::bench {
 
 namespace {
 
@@ -99,4 +99,4 @@ std::vector<BenchMeasurement> runDumpJsonBench(const BenchContext& ctx)
 PTELENS_REGISTER_BENCHMARK(dumpjson, "dump-json",
     "dump --json of a 200k-instruction program against flatc --json on the same file", runDumpJsonBench);
 
-} // namespace ptelens::cli
+} // namespace ptelens::bench

@@ -1,20 +1,28 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
-// `ptelens-cli bench [--quick] [--json] [NAME...]`: runs the registered benchmark cases.
+// `ptelens-bench [--quick] [--json] [--list] [--check] [--dir DIR] [NAME...]`: runs the registered benchmark cases,
+// which measure the ptelens-cli beside it and the core library. Argument parsing and output are ptelens-cli's
+// (app/cli/command.h, library pte_cli_command).
 #include "bench.h"
-
 #include "command.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QDir>
+#include <QFileInfo>
 #include <QTemporaryDir>
 
 #include <algorithm>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
-namespace ptelens::cli {
+namespace ptelens::bench {
+
+using cli::ExitInternal;
+using cli::ExitInvalidInput;
+using cli::ExitOk;
+using cli::ExitUsage;
+using cli::printOut;
 
 ProcessMeasurement runMeasuredDirect(const std::vector<std::string>& argv); // bench.cpp
 
@@ -82,7 +90,7 @@ int runBench(const QStringList& args)
         QStringLiteral("Scratch folder for the benchmark files (default: the system temp folder)."),
         QStringLiteral("DIR"));
     parser.addOptions({ quickOpt, jsonOpt, listOpt, checkOpt, dirOpt });
-    if (const auto done = parseArguments(parser, args, "bench"))
+    if (const auto done = cli::parseArguments(parser, args, nullptr))
         return *done;
     auto all = benchmarkRegistry();
     std::sort(all.begin(), all.end(),
@@ -99,7 +107,7 @@ int runBench(const QStringList& args)
         const auto it =
             std::find_if(all.begin(), all.end(), [&](const Benchmark& b) { return name == QLatin1String(b.name); });
         if (it == all.end()) {
-            std::fprintf(stderr, "ptelens-cli bench: unknown benchmark '%s' (see --list)\n", qPrintable(name));
+            std::fprintf(stderr, "ptelens-bench: unknown benchmark '%s' (see --list)\n", qPrintable(name));
             return ExitUsage;
         }
         if (std::find(selected.begin(), selected.end(), &*it) == selected.end())
@@ -113,8 +121,12 @@ int runBench(const QStringList& args)
         parser.isSet(dirOpt) ? parser.value(dirOpt) + QStringLiteral("/ptelens-bench-XXXXXX") : QString();
     QTemporaryDir scratch = base.isEmpty() ? QTemporaryDir() : QTemporaryDir(base);
     if (!scratch.isValid()) {
-        std::fprintf(
-            stderr, "ptelens-cli bench: cannot create a scratch folder: %s\n", qPrintable(scratch.errorString()));
+        std::fprintf(stderr, "ptelens-bench: cannot create a scratch folder: %s\n", qPrintable(scratch.errorString()));
+        return ExitInternal;
+    }
+    const QString cli = QCoreApplication::applicationDirPath() + QStringLiteral("/ptelens-cli");
+    if (!QFileInfo(cli).isExecutable()) {
+        std::fprintf(stderr, "ptelens-bench: %s not found (it is built beside ptelens-bench)\n", qPrintable(cli));
         return ExitInternal;
     }
     std::vector<std::pair<const Benchmark*, std::vector<BenchMeasurement>>> results;
@@ -123,7 +135,7 @@ int runBench(const QStringList& args)
         QDir().mkpath(dir);
         BenchContext ctx;
         ctx.workDir = dir.toStdString();
-        ctx.cliPath = QCoreApplication::applicationFilePath().toStdString();
+        ctx.cliPath = cli.toStdString();
         ctx.quick = parser.isSet(quickOpt);
         if (!parser.isSet(jsonOpt))
             std::fprintf(stderr, "running %s...\n", b->name);
@@ -166,7 +178,11 @@ int runBench(const QStringList& args)
 }
 
 } // namespace
+} // namespace ptelens::bench
 
-PTELENS_REGISTER_COMMAND(bench, "bench", "Run the performance benchmarks (--quick for a smoke test)", runBench);
-
-} // namespace ptelens::cli
+int main(int argc, char** argv)
+{
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("ptelens-bench"));
+    return ptelens::bench::runBench(QCoreApplication::arguments());
+}

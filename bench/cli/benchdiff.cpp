@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-namespace ptelens::cli {
+namespace ptelens::bench {
 
 namespace {
 
@@ -167,4 +167,4 @@ PTELENS_REGISTER_BENCHMARK(diff, "diff",
     "Compare two 200k-instruction programs (512 MiB of constants each) with 1% of the instructions edited",
     runDiffBench);
 
-} // namespace ptelens::cli
+} // namespace ptelens::bench

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace ptelens::cli {
+namespace ptelens::bench {
 
 /** One measured number of a benchmark, with its target when the issue sets one. */
 struct BenchMeasurement
@@ -22,11 +22,11 @@ struct BenchMeasurement
 struct BenchContext
 {
     std::string workDir; ///< scratch folder (removed afterwards)
-    std::string cliPath; ///< this ptelens-cli binary, to measure child processes
+    std::string cliPath; ///< the ptelens-cli binary beside ptelens-bench, to measure child processes
     bool quick = false; ///< --quick: small sizes, for smoke tests
 };
 
-/** A benchmark case `ptelens-cli bench` runs; registers itself with PTELENS_REGISTER_BENCHMARK. */
+/** A benchmark case `ptelens-bench` runs; registers itself with PTELENS_REGISTER_BENCHMARK. */
 struct Benchmark
 {
     const char* name;
@@ -42,9 +42,9 @@ struct BenchmarkRegistrar
 };
 
 #define PTELENS_REGISTER_BENCHMARK(ident, name, summary, fn)                                                           \
-    static const ::ptelens::cli::BenchmarkRegistrar s_bench_##ident                                                    \
+    static const ::ptelens::bench::BenchmarkRegistrar s_bench_##ident                                                  \
     {                                                                                                                  \
-        ::ptelens::cli::Benchmark { name, summary, fn }                                                                \
+        ::ptelens::bench::Benchmark { name, summary, fn }                                                              \
     }
 
 /** Result of running a child process: wall time and peak resident memory (from wait4's rusage). */
@@ -72,4 +72,4 @@ std::string sourceDir(const std::string& cliPath);
 /** The median of `v` (0 when empty). */
 double median(std::vector<double> v);
 
-} // namespace ptelens::cli
+} // namespace ptelens::bench

@@ -16,7 +16,7 @@
 #include <chrono>
 #include <cstdio>
 
-namespace ptelens::cli {
+namespace ptelens::bench {
 
 namespace {
 
@@ -100,4 +100,4 @@ PTELENS_REGISTER_BENCHMARK(etdump, "etdump",
     "table; time `profile --tsv`",
     runEtdump);
 
-} // namespace ptelens::cli
+} // namespace ptelens::bench

@@ -16,7 +16,7 @@
 #include <thread>
 #include <unistd.h>
 
-namespace ptelens::cli {
+namespace ptelens::bench {
 
 std::vector<Benchmark>& benchmarkRegistry()
 {
@@ -74,13 +74,13 @@ std::string selfExecutable()
 
 ProcessMeasurement runMeasured(const std::vector<std::string>& argv)
 {
-    // Measure from a freshly exec'd helper (`ptelens-cli bench --exec-measured ARGV...`, see commands/bench.cpp)
+    // Measure from a freshly exec'd helper (`ptelens-bench --exec-measured ARGV...`, see main.cpp)
     // so that the peak RSS is the child's own and not this (possibly large) process's.
     const std::string self = selfExecutable();
     int fds[2];
     if (self.empty() || argv.empty() || ::pipe2(fds, O_CLOEXEC) != 0)
         return runMeasuredDirect(argv);
-    std::vector<std::string> helper { self, "bench", "--exec-measured" };
+    std::vector<std::string> helper { self, "--exec-measured" };
     helper.insert(helper.end(), argv.begin(), argv.end());
     std::vector<char*> args;
     for (const auto& a : helper)
@@ -318,4 +318,4 @@ PTELENS_REGISTER_BENCHMARK(rewrite, "rewrite",
     "ptelens-cli rewrite vs cp of the same synthetic 2 GiB program (median of 3 runs), and rewrite --sync vs cp + sync",
     benchRewrite);
 
-} // namespace ptelens::cli
+} // namespace ptelens::bench
