@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
 #include "emit/lowering_p.h"
+#include "pte/delegatecall.h"
 
 #include <algorithm>
 #include <array>
@@ -22,21 +23,7 @@ Result<void> Lowering::lowerDelegate(const Node& n)
 {
     if (n.inputs.empty())
         return fail(nodeError(n, ErrorCode::InvalidInput, "delegate call without a lowered module argument"));
-    std::shared_ptr<const LoweredModule> lowered;
-    std::vector<std::string> keys { n.inputs[0].name };
-    if (!n.inputs[0].arg.strings.empty())
-        keys.push_back(n.inputs[0].arg.strings[0]);
-    if (!n.inputs[0].arg.names.empty())
-        keys.push_back(n.inputs[0].arg.names[0]);
-    for (const auto& k : keys) {
-        const auto it = m_ep.loweredModules.find(k);
-        if (it != m_ep.loweredModules.end()) {
-            lowered = it->second;
-            break;
-        }
-    }
-    if (!lowered && m_ep.loweredModules.size() == 1 && n.inputs[0].name.empty())
-        lowered = m_ep.loweredModules.begin()->second;
+    const std::shared_ptr<const LoweredModule> lowered = loweredModuleFor(m_ep, n);
     if (!lowered)
         return fail(
             nodeError(n, ErrorCode::InvalidInput, "lowered module '" + n.inputs[0].name + "' is not in the dump"));
