@@ -640,15 +640,10 @@ Result<bool> Decomposer::matmul()
         xm.insert(xm.begin(), 1);
     const std::vector<std::int32_t> xBatch(xm.begin(), xm.end() - 2);
     const std::vector<std::int32_t> yBatch(ys.begin(), ys.end() - 2);
-    const std::size_t nb = std::max(xBatch.size(), yBatch.size());
-    std::vector<std::int32_t> batch(nb, 1);
-    for (std::size_t d = 0; d < nb; ++d) {
-        const std::int32_t bx = d + xBatch.size() < nb ? 1 : xBatch[d + xBatch.size() - nb];
-        const std::int32_t by = d + yBatch.size() < nb ? 1 : yBatch[d + yBatch.size() - nb];
-        if (bx != by && bx != 1 && by != 1)
-            return fail(nodeError(n, ErrorCode::InvalidInput, "matmul batch dimensions do not broadcast"));
-        batch[d] = bx == 1 ? by : bx;
-    }
+    const auto broadcast = broadcastShapes(xBatch, yBatch);
+    if (!broadcast)
+        return fail(nodeError(n, ErrorCode::InvalidInput, "matmul batch dimensions do not broadcast"));
+    const std::vector<std::int32_t>& batch = *broadcast;
     std::int32_t batchSize = 1;
     for (const auto d : batch)
         batchSize *= d;

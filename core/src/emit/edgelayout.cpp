@@ -42,22 +42,6 @@ int dtypeCategory(ScalarType t)
     }
 }
 
-/** Numpy broadcasting of two shapes; nullopt when they do not broadcast. */
-std::optional<std::vector<std::int32_t>> broadcastShapes(
-    const std::vector<std::int32_t>& a, const std::vector<std::int32_t>& b)
-{
-    const std::size_t n = std::max(a.size(), b.size());
-    std::vector<std::int32_t> out(n, 1);
-    for (std::size_t k = 0; k < n; ++k) {
-        const std::int32_t x = k + a.size() < n ? 1 : a[k + a.size() - n];
-        const std::int32_t y = k + b.size() < n ? 1 : b[k + b.size() - n];
-        if (x != y && x != 1 && y != 1)
-            return std::nullopt;
-        out[k] = x == 1 ? y : x;
-    }
-    return out;
-}
-
 bool isIdentity(const std::vector<std::uint8_t>& order, std::size_t rank)
 {
     if (order.size() != rank)
@@ -85,6 +69,21 @@ std::string showOrder(const std::vector<std::uint8_t>& order)
 }
 
 } // namespace
+
+std::optional<std::vector<std::int32_t>> broadcastShapes(
+    const std::vector<std::int32_t>& a, const std::vector<std::int32_t>& b)
+{
+    const std::size_t n = std::max(a.size(), b.size());
+    std::vector<std::int32_t> out(n, 1);
+    for (std::size_t k = 0; k < n; ++k) {
+        const std::int32_t x = k + a.size() < n ? 1 : a[k + a.size() - n];
+        const std::int32_t y = k + b.size() < n ? 1 : b[k + b.size() - n];
+        if (x != y && x != 1 && y != 1)
+            return std::nullopt;
+        out[k] = x == 1 ? y : x;
+    }
+    return out;
+}
 
 std::vector<std::uint8_t> dimOrderOf(std::span<const std::int64_t> strides)
 {

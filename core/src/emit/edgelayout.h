@@ -5,6 +5,7 @@
 #include "emit/opschema.h"
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -32,6 +33,10 @@ enum class LayoutRule : std::uint8_t
 };
 
 LayoutRule layoutRule(const OpSchema& s);
+
+/** Numpy broadcasting of two shapes; nullopt when they do not broadcast. */
+std::optional<std::vector<std::int32_t>> broadcastShapes(
+    const std::vector<std::int32_t>& a, const std::vector<std::int32_t>& b);
 
 /** A pointwise op: its output has the broadcast shape of its tensor inputs (among the KeepInput ops, not those
  *  computing a new shape: convolution, pooling, padding, upsampling, glu...). */
