@@ -33,10 +33,8 @@ std::shared_ptr<void> releaseInBackground(std::vector<LoweredMethod> garbage)
     }
 }
 
-} // namespace
-
-Result<EmitterOutput> emitProgram(
-    const std::vector<std::pair<std::string, std::shared_ptr<const ExportedProgram>>>& methods,
+/** Every method has a program and a name of its own, not also a prim getter's. Errors: InvalidInput, naming them. */
+Result<void> checkMethods(const std::vector<std::pair<std::string, std::shared_ptr<const ExportedProgram>>>& methods,
     const EmitOptions& options)
 {
     if (methods.empty())
@@ -59,6 +57,16 @@ Result<EmitterOutput> emitProgram(
             "Did not receive ExportedProgram for the following methods [" + list
                 + "] (missing, unnamed or duplicated)");
     }
+    return {};
+}
+
+} // namespace
+
+Result<EmitterOutput> emitProgram(
+    const std::vector<std::pair<std::string, std::shared_ptr<const ExportedProgram>>>& methods,
+    const EmitOptions& options)
+{
+    PTE_CHECK(checkMethods(methods, options));
     auto sorted = methods;
     std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
 
