@@ -16,7 +16,8 @@ namespace pte {
 /**
  * The lowered module a delegate-call node calls: its first argument names it (by argument name, string value or
  * graph-module name); in a program with a single lowered module an unnamed first argument means that one.
- * nullptr when the node is no `executorch_call_delegate` or names no module of `program`. No errors.
+ * nullptr when the node is no `executorch_call_delegate` (its op, or its target's last component when the op is
+ * empty) or names no module of `program`. No errors.
  */
 [[nodiscard]] std::shared_ptr<const LoweredModule> loweredModuleFor(const ExportedProgram& program, const Node& node);
 

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "emit/memoryplanner.h"
 
+#include "emit/lowering.h"
+
 #include <algorithm>
 #include <numeric>
 
@@ -95,6 +97,36 @@ PlanResult planGreedy(const std::vector<PlanRequest>& requests, std::uint64_t al
         result.offsets[r] = objects[objectOf[r]].offset + localOffset[r];
     result.totalSize = total;
     return result;
+}
+
+std::uint64_t planMethodMemory(LoweredMethod& method, std::uint64_t alignment)
+{
+    std::vector<PlanRequest> requests;
+    std::vector<int> refs;
+    requests.reserve(method.values.size());
+    refs.reserve(method.values.size());
+    for (std::size_t i = 0; i < method.values.size(); ++i) {
+        const auto& v = method.values[i];
+        if (v.isSym || v.storage != LValue::Storage::Planned || v.first < 0 || v.aliasOf >= 0)
+            continue;
+        requests.push_back({ v.nbytes(), v.first, v.last });
+        refs.push_back(int(i));
+    }
+    const auto result = planGreedy(requests, alignment);
+    for (std::size_t k = 0; k < refs.size(); ++k) {
+        auto& v = method.values[std::size_t(refs[k])];
+        v.offset = result.offsets[k];
+        v.planned = true;
+    }
+    // Views share their base's memory (the base's lifetime already covers theirs).
+    for (auto& v : method.values) {
+        if (v.aliasOf < 0 || v.storage != LValue::Storage::Planned)
+            continue;
+        const auto& base = method.values[std::size_t(v.aliasOf)];
+        v.offset = base.offset;
+        v.planned = base.planned;
+    }
+    return result.totalSize;
 }
 
 } // namespace pte::emitcore

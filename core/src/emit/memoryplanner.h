@@ -29,4 +29,13 @@ struct PlanResult
  */
 [[nodiscard]] PlanResult planGreedy(const std::vector<PlanRequest>& requests, std::uint64_t alignment = 16);
 
+struct LoweredMethod;
+
+/**
+ * The memory-planning pass between lowering and emission: every planned tensor with a lifetime (not symbolic, not
+ * constant, not a view) is placed by planGreedy in value order; views take their base's offset. Sets LValue::offset
+ * and LValue::planned. @returns the size of the planned memory (memory id 1) in bytes. No errors.
+ */
+std::uint64_t planMethodMemory(LoweredMethod& method, std::uint64_t alignment);
+
 } // namespace pte::emitcore

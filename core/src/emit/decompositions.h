@@ -1,0 +1,26 @@
+// SPDX-FileCopyrightText: 2026 The ptelens authors
+// SPDX-License-Identifier: BSD-3-Clause
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+/**
+ * @file
+ * The composites the lowering decomposes (ExecuTorch's to_edge decompositions,
+ * the core ATen decomposition table): a table from the aten operator name to
+ * one function each (decompositions.cpp), used by Lowering::decompose.
+ */
+
+namespace pte::emitcore {
+
+/**
+ * The aten operators the lowering decomposes, sorted: the keys of the
+ * decomposition table, so the one list the lowering consults. Some are
+ * decomposed for certain overloads only (squeeze, sum and empty for one
+ * overload, _native_batch_norm_legit with or without stats, to.dtype); the
+ * other overloads are lowered as they are or refused. No errors.
+ */
+[[nodiscard]] std::vector<std::string_view> decomposedOperators();
+
+} // namespace pte::emitcore
