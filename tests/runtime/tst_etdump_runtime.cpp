@@ -16,7 +16,7 @@
 #include "pte/numericgap.h"
 #include "pte/profiletable.h"
 #include "pte/ptereader.h"
-#include "referenceruntime.h"
+#include "pte/referenceinterpreter.h"
 #include "testutils.h"
 
 #include <QFileInfo>
@@ -27,7 +27,6 @@
 #include <nlohmann/json.hpp>
 
 using namespace pte;
-using pte::test::HostTensor;
 
 namespace {
 
@@ -81,7 +80,7 @@ using Recorded = std::map<std::pair<std::size_t, std::int32_t>, std::vector<doub
 
 Result<Recorded> referenceValues(const Program& program, const std::string& method, const std::vector<HostTensor>& in)
 {
-    PTE_TRY(auto rt, test::ReferenceRuntime::load(program, method));
+    PTE_TRY(auto rt, ReferenceInterpreter::load(program, method));
     const auto& chain = program.method(method)->chains[0];
     Recorded recorded;
     auto* runtime = rt.get();
