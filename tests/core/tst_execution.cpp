@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
-// Emitted programs are written, read back and *run* by the reference runtime of the tests
-// (testutils/referenceruntime.h), and their results compared with values computed here by hand. This catches
+// Emitted programs are written, read back and *run* by the reference interpreter (pte/referenceinterpreter.h),
+// and their results compared with values computed here by hand. This catches
 // what structural checks cannot: argument order, overlapping memory plans, lost buffer write-backs, wrong jumps.
 // The runtime itself is first checked on programs written by the real ExecuTorch (corpus).
 #include "executiontestutils.h"

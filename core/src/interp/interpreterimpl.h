@@ -56,7 +56,8 @@ public:
     /** The dim-order check every portable kernel makes (tensors_have_same_dim_order). */
     Result<void> checkDimOrders(const std::string& op, const std::vector<std::int32_t>& a) const;
 
-    std::string where() const { return "instruction " + std::to_string(pc); }
+    /** Where an error happened: "method 'forward', instruction 3". */
+    std::string where() const { return "method '" + plan->name + "', instruction " + std::to_string(pc); }
     Result<std::shared_ptr<TensorState>> tensor(std::int64_t id) const
     {
         if (id < 0 || std::size_t(id) >= slots.size() || slots[std::size_t(id)].kind != ValueKind::Tensor)

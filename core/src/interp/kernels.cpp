@@ -240,6 +240,41 @@ Result<void> ReferenceInterpreter::Impl::kernel(const std::string& op, const std
         store(*to, result);
         return {};
     };
+    // [tensors, dim, out, ret] of cat and stack: the tensors, the dimension normalised against the output's rank (the
+    // tensors' rank + `extraRank`), the output.
+    struct ListArgs
+    {
+        std::vector<std::shared_ptr<TensorState>> parts;
+        std::size_t dim = 0;
+        std::shared_ptr<TensorState> out;
+    };
+    auto listArgs = [&](std::int64_t extraRank) -> Result<ListArgs> {
+        PTE_CHECK(need(4));
+        PTE_TRY(auto parts, tensorList(arg(0)));
+        PTE_TRY(const double dimD, scalar(arg(1)));
+        PTE_TRY(auto out, tensor(arg(2)));
+        if (parts.empty())
+            return fail(ErrorCode::InvalidInput, where() + ": " + op + " of no tensors");
+        const auto rank = std::int64_t(parts[0]->sizes.size()) + extraRank;
+        if (rank == 0 || dimD < double(-rank) || dimD >= double(rank))
+            return fail(ErrorCode::InvalidInput, where() + ": " + op + " dimension out of range");
+        return ListArgs { std::move(parts), std::size_t((std::int64_t(dimD) + rank) % rank), std::move(out) };
+    };
+    // The input and window of max_pool2d / avg_pool2d: [self, kernel_size, stride, padding, ..., ceil_mode at
+    // `ceilArg`].
+    auto poolWindow =
+        [&](const std::vector<std::int64_t>& dilation,
+            std::size_t ceilArg) -> Result<std::pair<std::shared_ptr<TensorState>, std::optional<Pool2d>>> {
+        PTE_TRY(auto in, tensor(arg(0)));
+        PTE_TRY(const auto kernelSize, intList(arg(1)));
+        PTE_TRY(const auto stride, intList(arg(2)));
+        PTE_TRY(const auto padding, intList(arg(3)));
+        PTE_TRY(const double ceilMode, scalar(arg(ceilArg)));
+        auto g = Pool2d::make(*in, kernelSize, stride, padding, dilation, ceilMode != 0);
+        if (!g)
+            return fail(ErrorCode::InvalidInput, where() + ": " + op + " needs a 3-D or 4-D input");
+        return std::pair { std::move(in), std::move(g) };
+    };
     auto unary = [&](std::int64_t x, std::int64_t out, const std::function<double(double)>& f) -> Result<void> {
         PTE_TRY(auto tx, tensor(x));
         PTE_TRY(auto to, tensor(out));
@@ -714,17 +749,11 @@ Result<void> ReferenceInterpreter::Impl::kernel(const std::string& op, const std
         if (op == "aten::max_pool2d_with_indices.out") {
             // [self, kernel_size, stride, padding, dilation, ceil_mode, out, indices, ret]
             PTE_CHECK(need(9));
-            PTE_TRY(auto in, tensor(arg(0)));
-            PTE_TRY(const auto kernelSize, intList(arg(1)));
-            PTE_TRY(const auto stride, intList(arg(2)));
-            PTE_TRY(const auto padding, intList(arg(3)));
             PTE_TRY(const auto dilation, intList(arg(4)));
-            PTE_TRY(const double ceilMode, scalar(arg(5)));
+            PTE_TRY(const auto window, poolWindow(dilation, 5));
+            const auto& [in, g] = window;
             PTE_TRY(auto out, tensor(arg(6)));
             PTE_TRY(auto indices, tensor(arg(7)));
-            const auto g = Pool2d::make(*in, kernelSize, stride, padding, dilation, ceilMode != 0);
-            if (!g)
-                return fail(ErrorCode::InvalidInput, where() + ": max_pool2d needs a 3-D or 4-D input");
             PTE_CHECK(resize(*out, g->outShape));
             PTE_CHECK(resize(*indices, g->outShape));
             const auto at = &Pool2d::at;
@@ -952,16 +981,8 @@ Result<void> ReferenceInterpreter::Impl::kernel(const std::string& op, const std
             return {};
         }
         if (op == "aten::cat.out") { // [tensors, dim, out, ret]
-            PTE_CHECK(need(4));
-            PTE_TRY(const auto parts, tensorList(arg(0)));
-            PTE_TRY(const double dimD, scalar(arg(1)));
-            PTE_TRY(auto out, tensor(arg(2)));
-            if (parts.empty())
-                return fail(ErrorCode::InvalidInput, where() + ": cat of no tensors");
-            const auto rank = std::int64_t(parts[0]->sizes.size());
-            if (rank == 0 || dimD < double(-rank) || dimD >= double(rank))
-                return fail(ErrorCode::InvalidInput, where() + ": cat dimension out of range");
-            const auto dim = std::size_t((std::int64_t(dimD) + rank) % rank);
+            PTE_TRY(const auto joined, listArgs(0));
+            const auto& [parts, dim, out] = joined;
             std::vector<std::int64_t> shape = parts[0]->sizes;
             shape[dim] = 0;
             for (const auto& p : parts) {
@@ -989,20 +1010,14 @@ Result<void> ReferenceInterpreter::Impl::kernel(const std::string& op, const std
         if (op == "aten::avg_pool2d.out") {
             // [self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override?, out, ret]
             PTE_CHECK(need(9));
-            PTE_TRY(auto in, tensor(arg(0)));
-            PTE_TRY(const auto kernelSize, intList(arg(1)));
-            PTE_TRY(const auto stride, intList(arg(2)));
-            PTE_TRY(const auto padding, intList(arg(3)));
-            PTE_TRY(const double ceilMode, scalar(arg(4)));
+            PTE_TRY(const auto window, poolWindow({ 1 }, 4));
+            const auto& [in, g] = window;
             PTE_TRY(const double includePad, scalar(arg(5)));
             double divisor = 0;
             if (!isNull(arg(6))) {
                 PTE_TRY(divisor, scalar(arg(6)));
             }
             PTE_TRY(auto out, tensor(arg(7)));
-            const auto g = Pool2d::make(*in, kernelSize, stride, padding, { 1 }, ceilMode != 0);
-            if (!g)
-                return fail(ErrorCode::InvalidInput, where() + ": avg_pool2d needs a 3-D or 4-D input");
             PTE_CHECK(resize(*out, g->outShape));
             const auto at = &Pool2d::at;
             const auto H = g->H;
@@ -1204,16 +1219,8 @@ Result<void> ReferenceInterpreter::Impl::kernel(const std::string& op, const std
             return {};
         }
         if (op == "aten::stack.out") { // [tensors, dim, out, ret]
-            PTE_CHECK(need(4));
-            PTE_TRY(const auto parts, tensorList(arg(0)));
-            PTE_TRY(const double dimD, scalar(arg(1)));
-            PTE_TRY(auto out, tensor(arg(2)));
-            if (parts.empty())
-                return fail(ErrorCode::InvalidInput, where() + ": stack of no tensors");
-            const auto rank = std::int64_t(parts[0]->sizes.size()) + 1;
-            if (dimD < double(-rank) || dimD >= double(rank))
-                return fail(ErrorCode::InvalidInput, where() + ": stack dimension out of range");
-            const auto dim = std::size_t((std::int64_t(dimD) + rank) % rank);
+            PTE_TRY(const auto stacked, listArgs(1));
+            const auto& [parts, dim, out] = stacked;
             std::vector<std::int64_t> shape = parts[0]->sizes;
             for (const auto& p : parts)
                 if (p->sizes != shape)

@@ -47,7 +47,7 @@ Result<void> ReferenceInterpreter::Impl::prepare()
         const Tensor* t = v.tensor();
         if (!t)
             continue;
-        const std::string what = "value " + std::to_string(id);
+        const std::string what = "method '" + plan->name + "', value " + std::to_string(id);
         if (!supportedDtype(t->scalarType))
             return fail(ErrorCode::Unsupported, what + ": dtype not supported by the reference runtime");
         if (t->dimOrder.size() != t->sizes.size() || t->sizes.size() > 16)
@@ -120,7 +120,7 @@ Result<std::unique_ptr<ReferenceInterpreter>> ReferenceInterpreter::load(
     if (!impl->plan)
         return fail(ErrorCode::InvalidInput, "no method '" + method + "'");
     if (impl->plan->chains.size() != 1)
-        return fail(ErrorCode::Unsupported, "only single-chain methods are supported");
+        return fail(ErrorCode::Unsupported, "method '" + method + "': only single-chain methods are supported");
     PTE_CHECK(impl->prepare());
     return std::unique_ptr<ReferenceInterpreter>(new ReferenceInterpreter(std::move(impl)));
 }
@@ -135,23 +135,27 @@ Result<std::vector<HostTensor>> ReferenceInterpreter::run(const std::vector<Host
             s.t = std::make_shared<TensorState>(*s.t);
     if (inputs.size() != d.plan->inputs.size())
         return fail(ErrorCode::InvalidInput,
-            "method takes " + std::to_string(d.plan->inputs.size()) + " inputs, got " + std::to_string(inputs.size()));
+            "method '" + d.plan->name + "' takes " + std::to_string(d.plan->inputs.size()) + " inputs, got "
+                + std::to_string(inputs.size()));
     for (std::size_t k = 0; k < inputs.size(); ++k) {
         Slot& s = d.slots.at(std::size_t(d.plan->inputs[k]));
         const HostTensor& in = inputs[k];
         if (s.kind == ValueKind::Int || s.kind == ValueKind::Double || s.kind == ValueKind::Bool) {
             if (in.values.size() != 1)
-                return fail(ErrorCode::InvalidInput, "input " + std::to_string(k) + " is a scalar");
+                return fail(ErrorCode::InvalidInput,
+                    "method '" + d.plan->name + "', input " + std::to_string(k) + " is a scalar");
             s.i = std::int64_t(in.values[0]);
             s.d = in.values[0];
             s.b = in.values[0] != 0;
             continue;
         }
         if (s.kind != ValueKind::Tensor || !s.t->data)
-            return fail(ErrorCode::InvalidInput, "input " + std::to_string(k) + " is not a planned tensor");
+            return fail(ErrorCode::InvalidInput,
+                "method '" + d.plan->name + "', input " + std::to_string(k) + " is not a planned tensor");
         PTE_CHECK(d.resize(*s.t, in.sizes));
         if (in.values.size() != s.t->numel())
-            return fail(ErrorCode::InvalidInput, "input " + std::to_string(k) + " has the wrong number of elements");
+            return fail(ErrorCode::InvalidInput,
+                "method '" + d.plan->name + "', input " + std::to_string(k) + " has the wrong number of elements");
         for (std::size_t e = 0; e < in.values.size(); ++e)
             s.t->set(e, in.values[e]);
     }
@@ -216,7 +220,8 @@ Result<void> ReferenceInterpreter::Impl::execute()
     pc = 0;
     while (pc < instructions.size()) {
         if (++executed > 1000000)
-            return fail(ErrorCode::InvalidInput, "more than a million instructions executed: endless loop?");
+            return fail(ErrorCode::InvalidInput,
+                "method '" + plan->name + "': more than a million instructions executed: endless loop?");
         const Instruction& ins = instructions[pc];
         if (const auto* k = std::get_if<KernelCall>(&ins.args)) {
             if (k->opIndex < 0 || std::size_t(k->opIndex) >= plan->operators.size())

@@ -6,6 +6,33 @@
 
 namespace pte::interp {
 
+namespace {
+
+float floatFromBits(std::uint32_t bits)
+{
+    float f;
+    std::memcpy(&f, &bits, 4);
+    return f;
+}
+
+std::uint32_t bitsOf(float f)
+{
+    std::uint32_t x;
+    std::memcpy(&x, &f, 4);
+    return x;
+}
+
+template <typename T> double loadAs(const std::uint8_t* p)
+{
+    T v;
+    std::memcpy(&v, p, sizeof v);
+    return double(v);
+}
+
+template <typename T> void storeAs(std::uint8_t* p, T v) { std::memcpy(p, &v, sizeof v); }
+
+} // namespace
+
 /** IEEE half <-> float (round to nearest even), as c10::Half converts. */
 float halfToFloat(std::uint16_t h)
 {
@@ -29,15 +56,12 @@ float halfToFloat(std::uint16_t h)
     } else {
         bits = sign | ((exp + 127 - 15) << 23) | (mant << 13);
     }
-    float f;
-    std::memcpy(&f, &bits, 4);
-    return f;
+    return floatFromBits(bits);
 }
 
 std::uint16_t floatToHalf(float f)
 {
-    std::uint32_t x;
-    std::memcpy(&x, &f, 4);
+    const std::uint32_t x = bitsOf(f);
     const std::uint16_t sign = std::uint16_t((x >> 16) & 0x8000u);
     const std::uint32_t absx = x & 0x7fffffffu;
     if (absx >= 0x7f800000u) // inf or nan
@@ -56,22 +80,82 @@ std::uint16_t floatToHalf(float f)
     return std::uint16_t(sign | h);
 }
 
-float bfloat16ToFloat(std::uint16_t b)
-{
-    const std::uint32_t bits = std::uint32_t(b) << 16;
-    float f;
-    std::memcpy(&f, &bits, 4);
-    return f;
-}
+float bfloat16ToFloat(std::uint16_t b) { return floatFromBits(std::uint32_t(b) << 16); }
 
 std::uint16_t floatToBFloat16(float f)
 {
-    std::uint32_t x;
-    std::memcpy(&x, &f, 4);
+    const std::uint32_t x = bitsOf(f);
     if ((x & 0x7fffffffu) > 0x7f800000u)
         return std::uint16_t((x >> 16) | 0x40u); // quiet NaN
     const std::uint32_t rounding = 0x7fffu + ((x >> 16) & 1u);
     return std::uint16_t((x + rounding) >> 16);
+}
+
+double TensorState::get(std::size_t i) const
+{
+    const std::uint8_t* p = data + physical(i) * elementSize(dtype);
+    switch (dtype) {
+    case ScalarType::Float:
+        return loadAs<float>(p);
+    case ScalarType::Double:
+        return loadAs<double>(p);
+    case ScalarType::Long:
+        return loadAs<std::int64_t>(p);
+    case ScalarType::Int:
+        return loadAs<std::int32_t>(p);
+    case ScalarType::Bool:
+    case ScalarType::Byte:
+        return loadAs<std::uint8_t>(p);
+    case ScalarType::Char:
+        return loadAs<std::int8_t>(p);
+    case ScalarType::Short:
+        return loadAs<std::int16_t>(p);
+    case ScalarType::Half:
+        return halfToFloat(std::uint16_t(loadAs<std::uint16_t>(p)));
+    case ScalarType::BFloat16:
+        return bfloat16ToFloat(std::uint16_t(loadAs<std::uint16_t>(p)));
+    default:
+        return std::nan("");
+    }
+}
+
+void TensorState::set(std::size_t i, double v)
+{
+    std::uint8_t* p = data + physical(i) * elementSize(dtype);
+    switch (dtype) {
+    case ScalarType::Float:
+        storeAs(p, float(v));
+        break;
+    case ScalarType::Double:
+        storeAs(p, v);
+        break;
+    case ScalarType::Long:
+        storeAs(p, std::int64_t(v));
+        break;
+    case ScalarType::Int:
+        storeAs(p, std::int32_t(v));
+        break;
+    case ScalarType::Bool:
+        storeAs(p, std::uint8_t(v != 0 ? 1 : 0));
+        break;
+    case ScalarType::Byte:
+        storeAs(p, std::uint8_t(v));
+        break;
+    case ScalarType::Char:
+        storeAs(p, std::int8_t(v));
+        break;
+    case ScalarType::Short:
+        storeAs(p, std::int16_t(v));
+        break;
+    case ScalarType::Half:
+        storeAs(p, floatToHalf(float(v)));
+        break;
+    case ScalarType::BFloat16:
+        storeAs(p, floatToBFloat16(float(v)));
+        break;
+    default:
+        break;
+    }
 }
 
 bool supportedDtype(ScalarType t)

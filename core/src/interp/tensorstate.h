@@ -59,96 +59,10 @@ struct TensorState
         }
         return index;
     }
-    [[nodiscard]] double get(std::size_t i) const
-    {
-        const std::uint8_t* p = data + physical(i) * elementSize(dtype);
-        switch (dtype) {
-        case ScalarType::Float: {
-            float f;
-            std::memcpy(&f, p, 4);
-            return f;
-        }
-        case ScalarType::Double: {
-            double d;
-            std::memcpy(&d, p, 8);
-            return d;
-        }
-        case ScalarType::Long: {
-            std::int64_t v;
-            std::memcpy(&v, p, 8);
-            return double(v);
-        }
-        case ScalarType::Int: {
-            std::int32_t v;
-            std::memcpy(&v, p, 4);
-            return double(v);
-        }
-        case ScalarType::Bool:
-        case ScalarType::Byte:
-            return double(*p);
-        case ScalarType::Char:
-            return double(std::int8_t(*p));
-        case ScalarType::Short: {
-            std::int16_t v;
-            std::memcpy(&v, p, 2);
-            return double(v);
-        }
-        case ScalarType::Half:
-        case ScalarType::BFloat16: {
-            std::uint16_t v;
-            std::memcpy(&v, p, 2);
-            return dtype == ScalarType::Half ? halfToFloat(v) : bfloat16ToFloat(v);
-        }
-        default:
-            return std::nan("");
-        }
-    }
-    void set(std::size_t i, double v)
-    {
-        std::uint8_t* p = data + physical(i) * elementSize(dtype);
-        switch (dtype) {
-        case ScalarType::Float: {
-            const float f = float(v);
-            std::memcpy(p, &f, 4);
-            break;
-        }
-        case ScalarType::Double:
-            std::memcpy(p, &v, 8);
-            break;
-        case ScalarType::Long: {
-            const auto x = std::int64_t(v);
-            std::memcpy(p, &x, 8);
-            break;
-        }
-        case ScalarType::Int: {
-            const auto x = std::int32_t(v);
-            std::memcpy(p, &x, 4);
-            break;
-        }
-        case ScalarType::Bool:
-            *p = v != 0 ? 1 : 0;
-            break;
-        case ScalarType::Byte:
-            *p = std::uint8_t(v);
-            break;
-        case ScalarType::Char:
-            *p = std::uint8_t(std::int8_t(v));
-            break;
-        case ScalarType::Short: {
-            const auto x = std::int16_t(v);
-            std::memcpy(p, &x, 2);
-            break;
-        }
-        case ScalarType::Half:
-        case ScalarType::BFloat16: {
-            const std::uint16_t x = dtype == ScalarType::Half ? floatToHalf(float(v)) : floatToBFloat16(float(v));
-            std::memcpy(p, &x, 2);
-            break;
-        }
-        default:
-            break;
-        }
-    }
+    /** Element `i` (row-major) as a double; NaN for a dtype the interpreter does not hold. */
+    [[nodiscard]] double get(std::size_t i) const;
+    /** Stores `v` converted to the dtype (C++ conversion; Half and BFloat16 round to nearest even). */
+    void set(std::size_t i, double v);
 };
 
 /** The element types the interpreter reads and writes. */
