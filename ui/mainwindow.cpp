@@ -224,6 +224,7 @@ void MainWindow::createViews()
     connect(m_diagnosticsView, &DiagnosticsView::diagnosticActivated, this, &MainWindow::activateDiagnostic);
     connect(m_graphPanel, &GraphPanel::nodesSelected, this, &MainWindow::onGraphSelectionChanged);
     connect(m_profileView, &ProfileView::selectionChanged, this, &MainWindow::onProfileSelectionChanged);
+    connect(m_profileView, &ProfileView::referenceInputsChosen, m_document, &Document::setReferenceInputs);
     // A new layout arrives after the selection was made: show the selected instruction in it.
     connect(m_graphPanel, &GraphPanel::layoutFinished, this, &MainWindow::onInstructionSelectionChanged);
 }

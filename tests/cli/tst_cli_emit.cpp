@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // `ptelens-cli emit` end to end on the hand-written dumps in tests/data/emit.
 #include "pte/ptereader.h"
-#include "referenceruntime.h"
+#include "pte/referenceinterpreter.h"
 #include "testutils.h"
 
 #include <QFile>
@@ -110,9 +110,9 @@ private Q_SLOTS:
         QVERIFY(steps);
         QCOMPARE(int(steps->scalarType), int(ScalarType::Long));
         QCOMPARE(steps->dataBufferIdx, std::uint32_t(1));
-        auto rt = test::ReferenceRuntime::load(program, "forward");
+        auto rt = ReferenceInterpreter::load(program, "forward");
         QVERIFY_RESULT(rt);
-        QVERIFY_RESULT((*rt)->run({ test::HostTensor::floats({ 4 }, { 1, 2, 3, 4 }) }));
+        QVERIFY_RESULT((*rt)->run({ HostTensor::floats({ 4 }, { 1, 2, 3, 4 }) }));
         auto now =
             (*rt)->readPlanned(steps->allocationInfo->memoryId, steps->allocationInfo->offset(), ScalarType::Long, 1);
         QVERIFY_RESULT(now);

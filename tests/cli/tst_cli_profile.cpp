@@ -3,6 +3,9 @@
 // `ptelens-cli profile` (the Inspector table, joined with a program) and the bundled-program side of `info`, `dump` and
 // `rewrite`: outputs, exit codes and messages, on ETDumps built here and on the corpus.
 #include "etdumptestutils.h"
+#include "executiontestutils.h"
+#include "pte/dumpreader.h"
+#include "pte/etdumpjoin.h"
 #include "testutils.h"
 
 #include <QFile>
@@ -44,6 +47,42 @@ QString writeDumpWithBuffer()
     return writeTemp(QStringLiteral("relu.etdp"), b.bytes());
 }
 
+/**
+ * (x + y) * 0.5 emitted from tests/data/emit/add_mul.json, and one execution of it as the runtime would log it on the
+ * runner's pattern fill (x[i] = 0.1 * (i % 7) + 0.5, y[i] = 0.1 * ((i + 1) % 7) + 0.5), except that add's element 4
+ * is off by `addError`. Returns the program's path and the ETDump's ("" on failure).
+ */
+std::pair<QString, QString> writeAddMulRun(float addError)
+{
+    auto dump = readDump((test::testDataDir() + QStringLiteral("/emit/add_mul.json")).toStdString());
+    if (!dump)
+        return {};
+    auto e = test::emitAndReload((*dump)->methods, "add_mul_cli");
+    if (!e)
+        return {};
+    const auto& plan = *e->file->program->method("forward");
+    std::vector<float> add, mul;
+    for (std::size_t i = 0; i < 6; ++i) {
+        const auto x = float(0.1 * double(i % 7) + 0.5);
+        const auto y = float(0.1 * double((i + 1) % 7) + 0.5);
+        add.push_back(x + y);
+        mul.push_back((x + y) * 0.5f);
+    }
+    add[4] += addError;
+    test::EtdumpBuilder b;
+    b.loadBlock();
+    b.block("Execute");
+    for (std::int32_t ins = 0; ins < 2; ++ins) {
+        const auto& k = std::get<KernelCall>(plan.chains[0].instructions[std::size_t(ins)].args);
+        b.debugTensor(0, ins, ScalarType::Float, { 2, 3 }, 24 * ins);
+        b.profile(kernelEventName(plan.operators[std::size_t(k.opIndex)]), 0, ins, 1000 * ins + 1, 1000 * ins + 9);
+        b.profile("OPERATOR_CALL", 0, ins, 1000 * ins, 1000 * ins + 10);
+    }
+    add.insert(add.end(), mul.begin(), mul.end());
+    writeTemp(QStringLiteral("add_mul_run.bin"), test::floatBuffer(add));
+    return { QString::fromStdString(e->file->path), writeTemp(QStringLiteral("add_mul_run.etdp"), b.bytes()) };
+}
+
 } // namespace
 
 class TestCliProfile : public QObject
@@ -64,6 +103,12 @@ private Q_SLOTS:
             QStringLiteral("hours") }
                                     << 2 << "unknown time scale 'hours'";
         QTest::newRow("missing") << QStringList { QStringLiteral("/nonexistent/x.etdp") } << 1 << "/nonexistent/x.etdp";
+        QTest::newRow("reference without program")
+            << QStringList { QStringLiteral("x.etdp"), QStringLiteral("--reference-inputs"), QStringLiteral("pattern") }
+            << 2 << "--reference-inputs needs --program";
+        QTest::newRow("reference case") << QStringList { QStringLiteral("x.etdp"), QStringLiteral("--program"),
+            QStringLiteral("x.pte"), QStringLiteral("--reference-inputs"), QStringLiteral("bundled:x") }
+                                        << 2 << "'bundled:' takes a test case number";
     }
 
     void usageErrors()
@@ -99,6 +144,52 @@ private Q_SLOTS:
         QVERIFY(logged["first"] == Json::parse("[0.0, 1.5, 2.0]"));
         QCOMPARE(logged["max"].get<double>(), 2.0);
         QVERIFY(std::abs(j["summary"]["execute_total"].get<double>() - 0.0019) < 1e-15);
+    }
+
+    void referenceInputsGiveEachLoggedValueItsGap()
+    {
+        const auto [program, etdump] = writeAddMulRun(0.5f);
+        QVERIFY(!etdump.isEmpty());
+        QByteArray out;
+        QByteArray err;
+        const QStringList args { QStringLiteral("profile"), etdump, QStringLiteral("--program"), program,
+            QStringLiteral("--reference-inputs"), QStringLiteral("pattern") };
+        QCOMPARE(test::runCli(args + QStringList { QStringLiteral("--json") }, &out, &err), 0);
+        const Json j = parseJson(out);
+        QVERIFY2(!j.is_discarded(), err.constData());
+        QCOMPARE(j["reference"].size(), std::size_t(1));
+        const Json& m = j["reference"][0];
+        QCOMPARE(m["method"].get<std::string>(), std::string("forward"));
+        QCOMPARE(m["inputs"].get<std::string>(), std::string("runner pattern fill"));
+        QVERIFY(m["inputs_assumed"].get<bool>());
+        QCOMPARE(m["values"].size(), std::size_t(2));
+        const Json& add = m["values"][0];
+        QCOMPARE(add["instruction"].get<int>(), 0);
+        QCOMPARE(add["operator"].get<std::string>(), std::string("aten::add.out"));
+        QVERIFY(std::abs(add["mse"].get<double>() - 0.25 / 6) < 1e-6); // one element off by 0.5
+        QVERIFY(std::abs(add["l1"].get<double>() - 0.5) < 1e-6);
+        QVERIFY(add["snr"].is_number());
+        QVERIFY(add["reason"].is_null());
+        const Json& mul = m["values"][1];
+        QCOMPARE(mul["instruction"].get<int>(), 1);
+        QCOMPARE(mul["mse"].get<double>(), 0.0);
+        QCOMPARE(mul["snr"].get<std::string>(), std::string("inf"));
+        // Other inputs than the run's: the gap shows everywhere. A file the spec names that is not there: exit 1.
+        QCOMPARE(
+            test::runCli({ QStringLiteral("profile"), etdump, QStringLiteral("--program"), program,
+                             QStringLiteral("--reference-inputs"), QStringLiteral("ones"), QStringLiteral("--json") },
+                &out),
+            0);
+        QVERIFY(parseJson(out)["reference"][0]["values"][1]["mse"].get<double>() > 0);
+        QCOMPARE(test::runCli({ QStringLiteral("profile"), etdump, QStringLiteral("--program"), program,
+                                  QStringLiteral("--reference-inputs"), QStringLiteral("/nonexistent/in.json") },
+                     &out, &err),
+            1);
+        QVERIFY2(err.contains("/nonexistent/in.json"), err.constData());
+        // The table output says where the expected values come from and lists each value.
+        QCOMPARE(test::runCli(args, &out), 0);
+        QVERIFY2(out.contains("Reference gap of 'forward' (inputs: runner pattern fill, assumed):"), out.constData());
+        QVERIFY(out.contains("aten::add.out"));
     }
 
     void textAndTables()

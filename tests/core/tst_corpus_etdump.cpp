@@ -12,7 +12,7 @@
 #include "pte/profiletable.h"
 #include "pte/ptereader.h"
 #include "pte/ptewriter.h"
-#include "referenceruntime.h"
+#include "pte/referenceinterpreter.h"
 #include "testutils.h"
 
 #include <QTest>
@@ -344,15 +344,15 @@ private Q_SLOTS:
         auto pte = readPteFile(test::corpusPath(name).toStdString());
         QVERIFY_RESULT(pte);
         const auto& f = **pte;
-        auto rt = test::ReferenceRuntime::load(*f.program, "forward");
+        auto rt = ReferenceInterpreter::load(*f.program, "forward");
         QVERIFY_RESULT(rt);
         for (const auto& tc : f.bundled->testSuites[0].testCases) {
-            std::vector<test::HostTensor> in;
+            std::vector<HostTensor> in;
             for (const auto& v : tc.inputs) {
                 auto values = bundledTensorValues(v);
                 QVERIFY_RESULT(values);
-                in.push_back(test::HostTensor {
-                    v.scalarType, std::vector<std::int64_t>(v.sizes.begin(), v.sizes.end()), *values });
+                in.push_back(
+                    HostTensor { v.scalarType, std::vector<std::int64_t>(v.sizes.begin(), v.sizes.end()), *values });
             }
             auto out = (*rt)->run(in);
             QVERIFY_RESULT(out);

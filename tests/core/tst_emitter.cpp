@@ -8,7 +8,7 @@
 #include "pte/kernelcoverage.h"
 #include "pte/ptereader.h"
 #include "pte/ptewriter.h"
-#include "referenceruntime.h"
+#include "pte/referenceinterpreter.h"
 #include "testutils.h"
 
 #include <QTest>
@@ -322,18 +322,18 @@ private:
 
     struct RunResult
     {
-        std::vector<test::HostTensor> outputs;
+        std::vector<HostTensor> outputs;
         std::size_t executed = 0;
     };
     /** Writes the program, reads it back and runs "forward" `runs` times on the reference runtime. */
     static Result<RunResult> runForward(
-        const EmitterOutput& out, const std::string& name, const std::vector<test::HostTensor>& inputs, int runs = 1)
+        const EmitterOutput& out, const std::string& name, const std::vector<HostTensor>& inputs, int runs = 1)
     {
         PTE_TRY(auto laid, layoutForSerialization(out.program, out.mutableData, out.namedData));
         const std::string path = (test::tempDir() + "/" + QString::fromStdString(name) + "_run.pte").toStdString();
         PTE_CHECK(writePte(laid, path));
         PTE_TRY(auto file, readPteFile(path));
-        PTE_TRY(auto rt, test::ReferenceRuntime::load(*file->program, "forward"));
+        PTE_TRY(auto rt, ReferenceInterpreter::load(*file->program, "forward"));
         RunResult r;
         for (int i = 0; i < runs; ++i) {
             PTE_TRY(r.outputs, rt->run(inputs));
@@ -850,7 +850,7 @@ private Q_SLOTS:
         checkPlanDisjoint(info);
         QVERIFY(r->debugHandleMap.at("forward").empty());
         checkRoundTrip(*r, "nestedmap");
-        auto run = runForward(*r, "nestedmap", { test::HostTensor::floats({ 2, 2, 2 }, { 1, 2, 3, 4, 5, 6, 7, 8 }) });
+        auto run = runForward(*r, "nestedmap", { HostTensor::floats({ 2, 2, 2 }, { 1, 2, 3, 4, 5, 6, 7, 8 }) });
         QVERIFY_RESULT(run);
         QCOMPARE(run->outputs.at(0).sizes, (std::vector<std::int64_t> { 2, 2, 2 }));
         QCOMPARE(run->outputs.at(0).values, (std::vector<double> { -1, -2, -3, -4, -5, -6, -7, -8 }));
@@ -858,9 +858,8 @@ private Q_SLOTS:
         QCOMPARE(run->executed, std::size_t(1 + 2 * (2 + 2 * 6 + 5) + 1));
     }
 
-    void runsMapScanAndViewsOnTheReferenceRuntime()
+    void runsMapScanAndViewsOnTheReferenceInterpreter()
     {
-        using test::HostTensor;
         // map.json: -(row * y + row) of -x, row by row. Run twice: the counter is reset by the trailing sub.
         auto map = emitProgram({ { "forward", loadDump("map.json") } });
         QVERIFY_RESULT(map);
@@ -1035,7 +1034,7 @@ private Q_SLOTS:
         QCOMPARE(describeInstructions(m), Strings({ "aten::add.out [1,2,4,3,3]" }));
         QCOMPARE(r->program.constantBuffer.size(), std::size_t(2));
         checkRoundTrip(*r, "constview");
-        auto run = runForward(*r, "constview", { test::HostTensor::floats({ 6 }, { 10, 20, 30, 40, 50, 60 }) });
+        auto run = runForward(*r, "constview", { HostTensor::floats({ 6 }, { 10, 20, 30, 40, 50, 60 }) });
         QVERIFY_RESULT(run);
         QCOMPARE(run->outputs.at(0).values, (std::vector<double> { 11, 22, 33, 44, 55, 66 }));
     }

@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
-// Emitted programs are written, read back and *run* by the reference runtime of the tests
-// (testutils/referenceruntime.h), and their results compared with values computed here by hand. This catches
+// Emitted programs are written, read back and *run* by the reference interpreter (pte/referenceinterpreter.h),
+// and their results compared with values computed here by hand. This catches
 // what structural checks cannot: argument order, overlapping memory plans, lost buffer write-backs, wrong jumps.
 // The runtime itself is first checked on programs written by the real ExecuTorch (corpus).
 #include "executiontestutils.h"
@@ -9,7 +9,7 @@
 #include "pte/emitter.h"
 #include "pte/ptereader.h"
 #include "pte/ptewriter.h"
-#include "referenceruntime.h"
+#include "pte/referenceinterpreter.h"
 #include "testutils.h"
 
 #include <QTest>
@@ -21,8 +21,6 @@
 using namespace pte;
 using pte::test::emitAndReload;
 using pte::test::Emitted;
-using pte::test::HostTensor;
-using pte::test::ReferenceRuntime;
 using pte::test::showValues;
 using pte::test::tensorArgJson;
 using pte::test::tensorMetaJson;
@@ -51,7 +49,7 @@ private Q_SLOTS:
         QVERIFY_RESULT(file);
         const auto* plan = (*file)->program->method("forward");
         QVERIFY(plan);
-        auto rt = ReferenceRuntime::load(*(*file)->program, "forward");
+        auto rt = ReferenceInterpreter::load(*(*file)->program, "forward");
         QVERIFY_RESULT(rt);
         std::vector<HostTensor> inputs;
         std::vector<std::vector<double>> given;
@@ -85,7 +83,7 @@ private Q_SLOTS:
             QStringLiteral("pte/pytorch_executorch__test__models__deprecated__ModuleLinear-no-constant-segment.pte"))
                                     .toStdString());
         QVERIFY_RESULT(file);
-        auto rt = ReferenceRuntime::load(*(*file)->program, "forward");
+        auto rt = ReferenceInterpreter::load(*(*file)->program, "forward");
         QVERIFY_RESULT(rt);
         auto out = (*rt)->run({ HostTensor::floats({ 2, 2 }, { 1, 2, 3, 4 }) });
         QVERIFY_RESULT(out);
@@ -99,7 +97,7 @@ private Q_SLOTS:
     {
         auto e = emitDumpFile(test::testDataDir() + "/emit/add_mul.json", "add_mul");
         QVERIFY_RESULT(e);
-        auto rt = ReferenceRuntime::load(*e->file->program, "forward");
+        auto rt = ReferenceInterpreter::load(*e->file->program, "forward");
         QVERIFY_RESULT(rt);
         auto out = (*rt)->run({ HostTensor::floats({ 2, 3 }, { 1, 2, 3, 4, 5, 6 }),
             HostTensor::floats({ 2, 3 }, { 10, 20, 30, 40, 50, 60 }) });
@@ -120,7 +118,7 @@ private Q_SLOTS:
             if (t.name == "b_steps")
                 steps = &t;
         QVERIFY2(steps, "the mutable buffer is planned");
-        auto rt = ReferenceRuntime::load(*e->file->program, "forward");
+        auto rt = ReferenceInterpreter::load(*e->file->program, "forward");
         QVERIFY_RESULT(rt);
         auto out = (*rt)->run({ HostTensor::floats({ 4 }, { 1, -2, 3, 0.5 }) });
         QVERIFY_RESULT(out);
@@ -141,7 +139,7 @@ private Q_SLOTS:
         // cond.json: pred ? x + 1 : x - 1.
         auto e = emitDumpFile(test::testDataDir() + "/dumps/cond.json", "cond");
         QVERIFY_RESULT(e);
-        auto rt = ReferenceRuntime::load(*e->file->program, "forward");
+        auto rt = ReferenceInterpreter::load(*e->file->program, "forward");
         QVERIFY_RESULT(rt);
         HostTensor yes { ScalarType::Bool, {}, { 1 } };
         HostTensor no { ScalarType::Bool, {}, { 0 } };
@@ -169,7 +167,7 @@ private Q_SLOTS:
         auto e = emitAndReload((*dump)->methods, "linear");
         QVERIFY_RESULT(e);
         const std::string method = e->file->program->executionPlan.at(0).name;
-        auto rt = ReferenceRuntime::load(*e->file->program, method);
+        auto rt = ReferenceInterpreter::load(*e->file->program, method);
         QVERIFY_RESULT(rt);
         const std::vector<double> x { 0.5, -1.25, 2 };
         auto out = (*rt)->run({ HostTensor::floats({ 3 }, x) });
@@ -244,7 +242,7 @@ private Q_SLOTS:
         // The plan really reuses memory (otherwise this test would not exercise overlap).
         const auto sizes = e->file->program->method("forward")->nonConstBufferSizes;
         QVERIFY(sizes.size() == 2 && sizes[1] < 61 * 32);
-        auto rt = ReferenceRuntime::load(*e->file->program, "forward");
+        auto rt = ReferenceInterpreter::load(*e->file->program, "forward");
         QVERIFY_RESULT(rt);
         auto out = (*rt)->run({ HostTensor::floats(shape, values[0]) });
         QVERIFY_RESULT(out);
@@ -435,7 +433,7 @@ private Q_SLOTS:
         }
         auto e = emitAndReload({ { "forward", *ep } }, "composites");
         QVERIFY_RESULT(e);
-        auto rt = ReferenceRuntime::load(*e->file->program, "forward");
+        auto rt = ReferenceInterpreter::load(*e->file->program, "forward");
         QVERIFY_RESULT(rt);
         auto out = (*rt)->run({ HostTensor::floats({ 1, 2, 4, 4 }, x) });
         QVERIFY_RESULT(out);
@@ -504,7 +502,7 @@ private:
                 inputs.push_back(std::move(h));
             }
         }
-        PTE_TRY(auto rt, ReferenceRuntime::load(*e.file->program, "forward"));
+        PTE_TRY(auto rt, ReferenceInterpreter::load(*e.file->program, "forward"));
         PTE_TRY(auto outputs, rt->run(inputs));
         return Run { std::move(outputs), rt->executedInstructions(), plan->chains.at(0).instructions.size() };
     }

@@ -10,7 +10,7 @@
 #include "pte/emitter.h"
 #include "pte/ptereader.h"
 #include "pte/ptewriter.h"
-#include "referenceruntime.h"
+#include "pte/referenceinterpreter.h"
 #include "testutils.h"
 
 #include <QTest>
@@ -26,8 +26,6 @@ using namespace pte;
 using nlohmann::json;
 using pte::test::emitAndReload;
 using pte::test::Emitted;
-using pte::test::HostTensor;
-using pte::test::ReferenceRuntime;
 using pte::test::showValues;
 using pte::test::tensorArgJson;
 using pte::test::tensorMetaJson;
@@ -47,7 +45,7 @@ namespace {
 struct Ran
 {
     Emitted emitted;
-    std::unique_ptr<ReferenceRuntime> rt;
+    std::unique_ptr<ReferenceInterpreter> rt;
     std::vector<HostTensor> out;
 };
 
@@ -60,7 +58,7 @@ Result<Ran> emitRun(const Dump& d, const std::string& label, const std::vector<H
     for (const auto& [op, portable] : e.output.methods.at("forward").kernelCoverage)
         if (!portable && !notPortable.count(op))
             return fail(ErrorCode::Unsupported, label + ": " + op + " is not a portable kernel");
-    PTE_TRY(auto rt, ReferenceRuntime::load(*e.file->program, "forward"));
+    PTE_TRY(auto rt, ReferenceInterpreter::load(*e.file->program, "forward"));
     PTE_TRY(auto out, rt->run(inputs));
     return Ran { std::move(e), std::move(rt), std::move(out) };
 }
@@ -876,7 +874,7 @@ private Q_SLOTS:
             QCOMPARE(now->at(0), 5.0 + call);
         }
         // A fresh load starts from the stored 5 again.
-        auto again = ReferenceRuntime::load(program, "forward");
+        auto again = ReferenceInterpreter::load(program, "forward");
         QVERIFY_RESULT(again);
         QVERIFY_RESULT((*again)->run({ HostTensor::floats({ 4 }, { 0, 0, 0, 0 }) }));
         auto first = (*again)->readPlanned(steps->memoryId, steps->offset, ScalarType::Long, 1);

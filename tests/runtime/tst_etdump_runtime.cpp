@@ -16,7 +16,8 @@
 #include "pte/numericgap.h"
 #include "pte/profiletable.h"
 #include "pte/ptereader.h"
-#include "referenceruntime.h"
+#include "pte/referencegap.h"
+#include "pte/referenceinterpreter.h"
 #include "testutils.h"
 
 #include <QFileInfo>
@@ -27,7 +28,6 @@
 #include <nlohmann/json.hpp>
 
 using namespace pte;
-using pte::test::HostTensor;
 
 namespace {
 
@@ -81,7 +81,7 @@ using Recorded = std::map<std::pair<std::size_t, std::int32_t>, std::vector<doub
 
 Result<Recorded> referenceValues(const Program& program, const std::string& method, const std::vector<HostTensor>& in)
 {
-    PTE_TRY(auto rt, test::ReferenceRuntime::load(program, method));
+    PTE_TRY(auto rt, ReferenceInterpreter::load(program, method));
     const auto& chain = program.method(method)->chains[0];
     Recorded recorded;
     auto* runtime = rt.get();
@@ -420,6 +420,84 @@ private Q_SLOTS:
         auto join = joinEtdump(*etdump, makeEtdumpSources((*pte)->program));
         QVERIFY_RESULT(join);
         QVERIFY((*join)->hasMismatch());
+    }
+    void referenceGapsOfARunnerRun_data()
+    {
+        QTest::addColumn<bool>("givenInputs");
+        QTest::newRow("runner pattern fill") << false;
+        QTest::newRow("runner --inputs") << true;
+    }
+
+    void referenceGapsOfARunnerRun()
+    {
+        // (x + y) * 0.5 run by ExecuTorch with every kernel output logged, then compared with the reference
+        // interpreter on the same inputs: the fill the runner documents, or the --inputs file it was given.
+        PTE_REQUIRE_ET_RUNNER();
+        QFETCH(bool, givenInputs);
+        auto loaded = readDump((test::testDataDir() + QStringLiteral("/emit/add_mul.json")).toStdString());
+        QVERIFY_RESULT(loaded);
+        auto e = test::emitAndReload((*loaded)->methods, "add_mul_reference");
+        QVERIFY_RESULT(e);
+        const auto& plan = *e->file->program->method("forward");
+        const nlohmann::json inputs = givenInputs
+            ? nlohmann::json { { "forward", { { { -1.5, 2, 0.25 }, { 3, -4, 8 } }, { 1, 2, 3, 4, 5, 6 } } } }
+            : nlohmann::json();
+        auto out = runOnRunner(e->file->path, givenInputs ? "reference_inputs" : "reference_fill", 1, inputs);
+        QVERIFY(out);
+        auto reference = givenInputs ? runnerJsonInputs(*e->file->program, "forward", inputs.dump(), "inputs.json")
+                                     : Result<ReferenceInputs>(runnerFillInputs(plan, RunnerFill::Pattern));
+        QVERIFY_RESULT(reference);
+        // The inputs are those the runner reports it set (floats printed with %.9g: exact after rounding to float).
+        const auto& reported = out->report["methods"]["forward"]["inputs"];
+        QCOMPARE(reported.size(), plan.inputs.size());
+        for (std::size_t k = 0; k < plan.inputs.size(); ++k) {
+            const auto& want = reference->values[k].values;
+            QCOMPARE(reported[k]["values"].size(), want.size());
+            for (std::size_t i = 0; i < want.size(); ++i)
+                QCOMPARE(double(float(reported[k]["values"][i].get<double>())), want[i]);
+        }
+        auto etdump = readEtdumpFile(out->etdump);
+        QVERIFY_RESULT(etdump);
+        auto join = joinEtdump(*etdump, makeEtdumpSources(e->file->program));
+        QVERIFY_RESULT(join);
+        auto gap = referenceGap(**join, "forward", *reference);
+        QVERIFY_RESULT(gap);
+        QCOMPARE(gap->rows.size(), std::size_t(3)); // add, mul, the output
+        for (const auto& row : gap->rows) {
+            QVERIFY2(row.gap, row.reason.c_str());
+            QCOMPARE(row.gap->mse, 0.0);
+            QCOMPARE(row.gap->l1, 0.0);
+            QVERIFY(std::isinf(row.gap->snr) && row.gap->snr > 0);
+        }
+
+        // A wrong expectation: the program's 0.5 changed after the run. The add is still right; the mul and the
+        // output, which depend on it, are not.
+        auto changed = std::make_shared<Program>(*e->file->program);
+        auto& values = changed->executionPlan.at(0).values;
+        const auto half = std::find_if(values.begin(), values.end(), [](const EValue& v) {
+            const auto* d = std::get_if<Double>(&v.val);
+            return d && d->doubleVal == 0.5;
+        });
+        QVERIFY2(half != values.end(), "the emitted program keeps mul's 0.5 as a Double value");
+        std::get<Double>(half->val).doubleVal = 0.25;
+        auto wrongJoin = joinEtdump(*etdump, makeEtdumpSources(changed));
+        QVERIFY_RESULT(wrongJoin);
+        auto wrong = referenceGap(**wrongJoin, "forward", *reference);
+        QVERIFY_RESULT(wrong);
+        QCOMPARE(wrong->rows.size(), std::size_t(3));
+        QCOMPARE(wrong->rows[0].op, std::string("aten::add.out"));
+        QCOMPARE(wrong->rows[0].gap->mse, 0.0);
+        for (std::size_t r = 1; r < 3; ++r) {
+            QVERIFY2(wrong->rows[r].gap, wrong->rows[r].reason.c_str());
+            QVERIFY(wrong->rows[r].gap->mse > 0);
+            QVERIFY(std::isfinite(wrong->rows[r].gap->snr));
+        }
+        // Each expected element is the logged one halved: (x + y) * 0.25 against (x + y) * 0.5.
+        auto logged =
+            loggedTensorValues(**etdump, (*etdump)->value((*etdump)->events[wrong->rows[1].event])->tensors[0]);
+        QVERIFY_RESULT(logged);
+        for (std::size_t i = 0; i < logged->size(); ++i)
+            QCOMPARE(wrong->rows[1].expected[i], (*logged)[i] * 0.5);
     }
 };
 

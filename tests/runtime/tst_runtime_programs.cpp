@@ -14,7 +14,7 @@
 #include "pte/kernelcoverage.h"
 #include "pte/ptereader.h"
 #include "pte/ptewriter.h"
-#include "referenceruntime.h"
+#include "pte/referenceinterpreter.h"
 #include "testutils.h"
 
 #include <QDir>
@@ -81,7 +81,7 @@ std::optional<std::string> runBoth(
             continue;
         }
         const auto inputs = sampleInputs(plan);
-        auto rt = ReferenceRuntime::load(program, plan.name, file.externalData ? &*file.externalData : nullptr);
+        auto rt = ReferenceInterpreter::load(program, plan.name, file.externalData ? &*file.externalData : nullptr);
         if (!rt)
             return "method '" + plan.name + "': the reference interpreter refuses it: " + rt.error().toString();
         auto out = (*rt)->run(inputs);
@@ -278,7 +278,7 @@ private Q_SLOTS:
         QVERIFY_RESULT(emitted);
         // The sound program runs on both.
         {
-            auto sound = ReferenceRuntime::load(*emitted->file->program, "forward");
+            auto sound = ReferenceInterpreter::load(*emitted->file->program, "forward");
             QVERIFY_RESULT(sound);
             QVERIFY_RESULT((*sound)->run(b.inputs));
         }
@@ -292,7 +292,7 @@ private Q_SLOTS:
         QVERIFY_RESULT(run);
         QVERIFY2(run->exitCode != 0, "the runtime accepted the broken program");
         QVERIFY2(QString::fromStdString(run->log).contains(runtimeSays), run->message().c_str());
-        auto rt = ReferenceRuntime::load(broken, "forward");
+        auto rt = ReferenceInterpreter::load(broken, "forward");
         std::string refused;
         if (!rt) {
             refused = rt.error().message;

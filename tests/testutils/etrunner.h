@@ -5,8 +5,8 @@
 // and reads its --json result. Tests that need it use PTE_REQUIRE_ET_RUNNER() and carry the label `runtime`.
 
 #include "pte/program.h"
+#include "pte/referenceinterpreter.h"
 #include "pte/result.h"
-#include "referenceruntime.h"
 
 #include <QString>
 #include <QTest>

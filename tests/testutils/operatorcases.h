@@ -7,7 +7,7 @@
 
 #include "dumpbuilder.h"
 #include "etrunner.h"
-#include "referenceruntime.h"
+#include "pte/referenceinterpreter.h"
 
 #include <functional>
 #include <map>

@@ -6,6 +6,7 @@
 // selection going both ways, export, and a mismatching ETDump said so.
 #include "document/profiledata.h"
 #include "etdumptestutils.h"
+#include "executiontestutils.h"
 #include "mainwindow.h"
 #include "models/bundledcasemodel.h"
 #include "models/instructioneventsproxy.h"
@@ -16,6 +17,7 @@
 #include "models/roles.h"
 #include "models/valuemodel.h"
 #include "pte/bundledprogram.h"
+#include "pte/dumpreader.h"
 #include "pte/etdumpwriter.h"
 #include "pte/mappedfile.h"
 #include "testutils.h"
@@ -27,6 +29,7 @@
 #include "widgets/tableview.h"
 
 #include <QAction>
+#include <QComboBox>
 #include <QFile>
 #include <QLabel>
 #include <QSignalSpy>
@@ -108,6 +111,48 @@ int rowNamed(const QAbstractItemModel& m, int column, const QString& text, int n
         if (m.index(r, column).data().toString() == text && nth-- == 0)
             return r;
     return -1;
+}
+
+/**
+ * (x + y) * 0.5 emitted from tests/data/emit/add_mul.json, opened as a .pte, with one execution logged as the runtime
+ * would on etrt_runner's pattern fill (x[i] = 0.1 * (i % 7) + 0.5, y[i] = 0.1 * ((i + 1) % 7) + 0.5), add's element 1
+ * off by 1.
+ */
+std::shared_ptr<Snapshot> addMulRunSnapshot()
+{
+    auto dump = pte::readDump(QString(pte::test::testDataDir() + QStringLiteral("/emit/add_mul.json")).toStdString());
+    if (!dump)
+        return nullptr;
+    auto e = pte::test::emitAndReload((*dump)->methods, "add_mul_values");
+    if (!e)
+        return nullptr;
+    auto snap = std::make_shared<Snapshot>();
+    snap->pteFile = std::const_pointer_cast<pte::PteFile>(e->file);
+    snap->program = e->file->program;
+    const auto& plan = *e->file->program->method("forward");
+    std::vector<float> logged(12);
+    for (std::size_t i = 0; i < 6; ++i) {
+        const auto x = float(0.1 * double(i % 7) + 0.5);
+        const auto y = float(0.1 * double((i + 1) % 7) + 0.5);
+        logged[i] = x + y;
+        logged[6 + i] = (x + y) * 0.5f;
+    }
+    logged[1] += 1.0f;
+    EtdumpBuilder b;
+    b.loadBlock();
+    b.block("Execute");
+    for (std::int32_t ins = 0; ins < 2; ++ins) {
+        const auto& k = std::get<pte::KernelCall>(plan.chains[0].instructions[std::size_t(ins)].args);
+        b.debugTensor(0, ins, pte::ScalarType::Float, { 2, 3 }, 24 * ins);
+        b.profile(pte::kernelEventName(plan.operators[std::size_t(k.opIndex)]), 0, ins, 100 * ins + 1, 100 * ins + 9);
+        b.profile("OPERATOR_CALL", 0, ins, 100 * ins, 100 * ins + 10);
+    }
+    auto etdump = b.read(pte::Bytes::fromVector(pte::test::floatBuffer(logged)));
+    if (!etdump)
+        return nullptr;
+    snap->finalize();
+    snap->profile = buildProfileData(*etdump, *snap);
+    return snap;
 }
 
 } // namespace
@@ -234,7 +279,15 @@ private Q_SLOTS:
         QCOMPARE(fixtures::cell(model, 2, ValueModel::LoggedColumn), QStringLiteral("f32[2, 3]"));
         QCOMPARE(fixtures::cell(model, 2, ValueModel::StatsColumn), QStringLiteral("1 … 6, mean 3.5"));
         QCOMPARE(fixtures::cell(model, 2, ValueModel::FirstColumn), QStringLiteral("[1, 2, 3, 4, 5, 6]"));
-        QCOMPARE(fixtures::cell(model, 2, ValueModel::GapColumn), QString()); // no expected value for intermediates
+        // The intermediate against the reference interpreter on the bundled input (ones): add(x, constant) with the
+        // fixture's constant bytes 0x01 (floats of 2.4e-38) expects 1 everywhere; the run logged 1..6: L1 = 0 + 1 + ...
+        // + 5 = 15, MSE = (0 + 1 + 4 + 9 + 16 + 25) / 6.
+        const auto* add = model.logged(2);
+        QVERIFY(add && add->gap);
+        QVERIFY(std::abs(add->gap->l1 - 15) < 1e-6);
+        QVERIFY(std::abs(add->gap->mse - 55.0 / 6) < 1e-6);
+        QCOMPARE(fixtures::cell(model, 2, ValueModel::ExpectedColumn),
+            QStringLiteral("reference interpreter on bundled test case 0"));
         // Value 5, the output, against the bundled expected output: one element differs by 0.1.
         QCOMPARE(fixtures::cell(model, 5, ValueModel::LoggedColumn), QStringLiteral("f32[2, 3] (output)"));
         const auto* lv = model.logged(5);
@@ -245,6 +298,63 @@ private Q_SLOTS:
         QVERIFY(fixtures::cell(model, 5, ValueModel::GapColumn, Qt::ToolTipRole)
                     .contains(QStringLiteral("bundled test case 0")));
         QCOMPARE(fixtures::cell(model, 0, ValueModel::LoggedColumn), QString());
+    }
+
+    void intermediatesAgainstTheReferenceInterpreter()
+    {
+        const auto snap = addMulRunSnapshot();
+        QVERIFY(snap && snap->profile && snap->profile->matches());
+        QCOMPARE(snap->profile->referenceSource, std::string("runner pattern fill (assumed)")); // no bundled case
+        ValueModel model;
+        fixtures::attachModelTester(&model);
+        model.setMethod(snap, QStringLiteral("forward"));
+        QCOMPARE(model.columnCount(), int(ValueModel::ColumnCount));
+        QCOMPARE(
+            model.headerData(ValueModel::ExpectedColumn, Qt::Horizontal).toString(), QStringLiteral("Expected from"));
+        int add = -1;
+        int mul = -1;
+        for (int r = 0; r < model.rowCount(); ++r)
+            if (const auto* lv = model.logged(r))
+                (lv->instruction == 0 ? add : mul) = r;
+        QVERIFY(add >= 0 && mul >= 0);
+        // add: one element off by 1 of 6: MSE 1/6, L1 1; red below 20 dB.
+        const auto* lv = model.logged(add);
+        QCOMPARE(lv->op, std::string("aten::add.out"));
+        QVERIFY(lv->gap && std::abs(lv->gap->mse - 1.0 / 6) < 1e-6 && std::abs(lv->gap->l1 - 1.0) < 1e-6);
+        QVERIFY(fixtures::cell(model, add, ValueModel::GapColumn).startsWith(QStringLiteral("SNR ")));
+        QCOMPARE(fixtures::cell(model, add, ValueModel::ExpectedColumn),
+            QStringLiteral("reference interpreter on runner pattern fill (assumed)"));
+        QVERIFY(fixtures::cell(model, add, ValueModel::GapColumn, Qt::ToolTipRole)
+                    .contains(QStringLiteral("reference interpreter on runner pattern fill")));
+        // mul is right.
+        QCOMPARE(fixtures::cell(model, mul, ValueModel::GapColumn), QStringLiteral("SNR ∞ dB, MSE 0, L1 0"));
+
+        // Other reference inputs: recomputed, the source says which.
+        pte::ReferenceInputSpec ones;
+        ones.fill = pte::RunnerFill::Ones;
+        auto other = std::make_shared<Snapshot>(*snap);
+        other->profile = buildProfileData(snap->profile->dump, *snap, ones);
+        model.setMethod(other, QStringLiteral("forward"));
+        QCOMPARE(fixtures::cell(model, mul, ValueModel::ExpectedColumn),
+            QStringLiteral("reference interpreter on runner ones fill (assumed)"));
+        QVERIFY(model.logged(mul)->gap->mse > 0);
+
+        // The Profile view offers the choice and says what the expected values come from.
+        ProfileView view;
+        view.setSnapshot(snap);
+        QVERIFY(view.statusLabel()->text().contains(
+            QStringLiteral("Expected values: reference interpreter on runner pattern fill (assumed)")));
+        auto* choice = view.referenceChoice();
+        QVERIFY(choice->isEnabled());
+        QCOMPARE(choice->count(), 4); // pattern, ones, zeros, a JSON file
+        QCOMPARE(choice->currentText(), QStringLiteral("Expected: runner pattern fill"));
+        std::vector<pte::ReferenceInputSpec> chosen;
+        connect(&view, &ProfileView::referenceInputsChosen, this,
+            [&chosen](const pte::ReferenceInputSpec& spec) { chosen.push_back(spec); });
+        Q_EMIT choice->activated(1);
+        QCOMPARE(chosen.size(), std::size_t(1));
+        QCOMPARE(int(chosen[0].kind), int(pte::ReferenceInputSpec::Kind::Fill));
+        QCOMPARE(int(chosen[0].fill), int(pte::RunnerFill::Ones));
     }
 
     void bundledTestCases()

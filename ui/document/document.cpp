@@ -438,7 +438,7 @@ void Document::emitProgram(const EmitSettings& settings)
                 after.emitted = output;
                 after.program = std::shared_ptr<const pte::Program>(output, &output->program);
                 after.delegates = delegates;
-                profile = buildProfileData(before->profile->dump, after);
+                profile = buildProfileData(before->profile->dump, after, before->profile->reference);
             }
             promise.addResult(EmitOutcome { std::move(output), {}, std::move(profile), std::move(delegates) });
         },
@@ -466,6 +466,26 @@ void Document::emitProgram(const EmitSettings& settings)
             }
             publish(snap);
             Q_EMIT emitFinished();
+        });
+}
+
+void Document::setReferenceInputs(const pte::ReferenceInputSpec& spec)
+{
+    if (!m_snapshot || !m_snapshot->profile)
+        return;
+    const std::shared_ptr<const Snapshot> before = m_snapshot;
+    runJob<std::shared_ptr<const ProfileData>>(
+        QStringLiteral("Computing expected values"),
+        [before, spec](QPromise<std::shared_ptr<const ProfileData>>& promise, std::atomic<bool>&) {
+            promise.addResult(buildProfileData(before->profile->dump, *before, spec));
+        },
+        [this, before](const std::shared_ptr<const ProfileData>& profile) {
+            auto snap = std::make_shared<Snapshot>(*before);
+            std::erase_if(snap->diagnostics, [&](const pte::Diagnostic& d) { return d.file == profile->dump->path; });
+            snap->profile = profile;
+            for (const auto& d : profile->diagnostics)
+                snap->diagnostics.push_back(d);
+            publish(snap);
         });
 }
 

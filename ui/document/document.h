@@ -4,6 +4,7 @@
 
 #include "document/snapshot.h"
 #include "pte/ptewriter.h"
+#include "pte/referenceinputs.h"
 
 #include <QFuture>
 #include <QList>
@@ -75,6 +76,8 @@ public:
     bool exportDebugMaps(const QString& path, QString* error = nullptr);
     /** Cancels the running job, if any. */
     void cancel();
+    /** Recomputes the open ETDump's expected values with these reference inputs (background); snapshotChanged. */
+    void setReferenceInputs(const pte::ReferenceInputSpec& spec);
 
     /** Renames a dump method (before emitting). False when the name is empty or taken. */
     bool renameMethod(int dumpIndex, const QString& name);

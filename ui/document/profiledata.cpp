@@ -4,6 +4,7 @@
 
 #include "document/snapshot.h"
 #include "pte/bundledprogram.h"
+#include "pte/referencegap.h"
 
 #include <set>
 
@@ -83,6 +84,7 @@ void collectLoggedValues(ProfileData& out, const Snapshot& snapshot)
             lv.event = i;
             lv.description = describe(*v);
             lv.output = j.outputIndex >= 0;
+            lv.instruction = lv.output ? -1 : j.instruction;
             if (v->type == pte::EtdumpValueType::Tensor && !v->tensors.empty()) {
                 auto numbers = pte::loggedTensorValues(dump, v->tensors.front(), std::size_t(1) << 24);
                 if (numbers) {
@@ -105,7 +107,63 @@ void collectLoggedValues(ProfileData& out, const Snapshot& snapshot)
     }
 }
 
+/** Gives the logged values without an expected output the reference interpreter's value as expected. */
+void addReferenceGaps(ProfileData& out, const Snapshot& snapshot)
+{
+    const pte::Program& program = *out.join->sources->program;
+    const pte::BundledProgram* bundled = snapshot.pteFile ? snapshot.pteFile->bundled.get() : nullptr;
+    pte::ReferenceGapOptions options;
+    if (snapshot.pteFile && snapshot.pteFile->externalData && snapshot.pteFile->program.get() == &program)
+        options.external = &*snapshot.pteFile->externalData;
+    for (auto& [method, values] : out.loggedValues) {
+        std::string reason;
+        std::optional<pte::ReferenceGap> gap;
+        auto inputs = pte::resolveReferenceInputs(out.reference, program, bundled, method);
+        if (!inputs) {
+            reason = inputs.error().message;
+        } else {
+            const std::string source = inputs->source + (inputs->assumed ? " (assumed)" : "");
+            if (out.referenceSource.empty())
+                out.referenceSource = source;
+            if (auto g = pte::referenceGap(*out.join, method, *inputs, options))
+                gap = std::move(g).value();
+            else
+                reason = g.error().message;
+            if (gap)
+                for (const auto& row : gap->rows) {
+                    const auto it = values.find(row.value);
+                    if (it == values.end() || it->second.event != row.event)
+                        continue;
+                    auto& lv = it->second;
+                    lv.op = row.op;
+                    if (lv.gap)
+                        continue; // a bundled expected output outranks the interpreter
+                    if (row.gap) {
+                        lv.gap = row.gap;
+                        lv.expectedFrom = "reference interpreter on " + source;
+                    } else {
+                        lv.gapReason = row.reason;
+                    }
+                }
+        }
+        if (out.referenceProblem.empty() && !inputs)
+            out.referenceProblem = reason;
+        for (auto& [id, lv] : values)
+            if (!lv.gap && lv.gapReason.empty())
+                lv.gapReason = reason;
+    }
+}
+
 } // namespace
+
+pte::ReferenceInputSpec defaultReferenceInputs(const Snapshot& snapshot)
+{
+    pte::ReferenceInputSpec spec;
+    const auto* bundled = snapshot.pteFile ? snapshot.pteFile->bundled.get() : nullptr;
+    if (bundled && !bundled->testSuites.empty())
+        spec.kind = pte::ReferenceInputSpec::Kind::Bundled;
+    return spec;
+}
 
 std::string ProfileData::methodName(int index) const
 {
@@ -114,10 +172,12 @@ std::string ProfileData::methodName(int index) const
     return join->sources->methods[std::size_t(index)].name;
 }
 
-std::shared_ptr<const ProfileData> buildProfileData(std::shared_ptr<const pte::EtDump> dump, const Snapshot& snapshot)
+std::shared_ptr<const ProfileData> buildProfileData(std::shared_ptr<const pte::EtDump> dump, const Snapshot& snapshot,
+    const std::optional<pte::ReferenceInputSpec>& reference)
 {
     auto out = std::make_shared<ProfileData>();
     out->dump = dump;
+    out->reference = reference.value_or(defaultReferenceInputs(snapshot));
     out->diagnostics = dump->diagnostics;
     std::vector<std::pair<std::string, std::shared_ptr<const pte::ExportedProgram>>> graphs;
     for (const auto& m : snapshot.dumpMethods)
@@ -141,6 +201,8 @@ std::shared_ptr<const ProfileData> buildProfileData(std::shared_ptr<const pte::E
     out->delegateTimes = alignDelegateTimes(*dump, out->join.get(), out->table, snapshot.delegates);
     if (out->join) {
         collectLoggedValues(*out, snapshot);
+        if (out->join->sources->program)
+            addReferenceGaps(*out, snapshot);
         for (auto& t : pte::methodTimings(*out->join)) {
             const std::string name = out->methodName(t.method);
             const auto& graph = out->join->sources->methods[std::size_t(t.method)].graph;

@@ -8,6 +8,7 @@
 #include "pte/etdumptiming.h"
 #include "pte/numericgap.h"
 #include "pte/profiletable.h"
+#include "pte/referenceinputs.h"
 
 #include <map>
 #include <memory>
@@ -27,8 +28,13 @@ struct LoggedValue
     bool output = false; ///< logged as a program output
     std::optional<pte::TensorStats> stats; ///< a tensor's numbers (needs the debug buffer)
     std::optional<pte::GapMetrics> gap; ///< against the expected value, when one is known
-    std::string expectedFrom; ///< what `gap` compares with ("bundled test case 1")
+    /** What `gap` compares with: "bundled test case 1" (expected outputs), or the reference interpreter's run on
+     *  "runner pattern fill (assumed)", "inputs.json", ... */
+    std::string expectedFrom;
     std::string problem; ///< why there are no numbers (no debug buffer, dtype, ...)
+    std::int32_t instruction = -1; ///< the instruction that logged it (-1: a program output after the last one)
+    std::string op; ///< its operator ("aten::add.out"), when a KernelCall logged it
+    std::string gapReason; ///< why there is no gap (no kernel in the reference interpreter, a delegate, ...)
 };
 
 /**
@@ -53,6 +59,11 @@ struct ProfileData
     std::map<std::string, std::map<std::int32_t, LoggedValue>> loggedValues;
     /** The XNNPACK events aligned with the inner nodes of the snapshot's delegates (empty without them). */
     DelegateTimes delegateTimes;
+    /** The inputs the reference interpreter ran with, to give every logged value an expected value. */
+    pte::ReferenceInputSpec reference;
+    /** Those inputs for display ("bundled test case 0", "runner pattern fill (assumed)"); empty when none. */
+    std::string referenceSource;
+    std::string referenceProblem; ///< why the inputs could not be had (a JSON file that does not fit, ...)
     pte::Diagnostics diagnostics; ///< the reader's, the join's and the table's
 
     [[nodiscard]] const pte::MethodTiming* timing(const std::string& method) const;
@@ -66,9 +77,15 @@ struct ProfileData
 /**
  * Joins `dump` with what `snapshot` holds: the program (loaded or emitted), the emission's maps or the ETRecord's,
  * and the graph dumps as graphs. `snapshot` may hold no program: the table is then the ETDump's alone. With the
- * snapshot's delegates decoded (set them first), their events are aligned with the inner nodes.
+ * snapshot's delegates decoded (set them first), their events are aligned with the inner nodes. With a program,
+ * each logged value gets an expected value from the reference interpreter run on `reference` (default:
+ * defaultReferenceInputs).
  */
-[[nodiscard]] std::shared_ptr<const ProfileData> buildProfileData(
-    std::shared_ptr<const pte::EtDump> dump, const Snapshot& snapshot);
+[[nodiscard]] std::shared_ptr<const ProfileData> buildProfileData(std::shared_ptr<const pte::EtDump> dump,
+    const Snapshot& snapshot, const std::optional<pte::ReferenceInputSpec>& reference = std::nullopt);
+
+/** The bundled program's test case when the snapshot's program has one (the last, as the Inspector picks), otherwise
+ *  the runner's pattern fill (an assumption about the run). */
+[[nodiscard]] pte::ReferenceInputSpec defaultReferenceInputs(const Snapshot& snapshot);
 
 } // namespace pte::ui

@@ -125,11 +125,15 @@ QVariant ValueModel::loggedCell(int row, int column, int role) const
     const LoggedValue* lv = logged(row);
     if (role == Qt::ForegroundRole && column == GapColumn && lv && lv->gap && lv->gap->snr < 20)
         return QColor(0xb0, 0x00, 0x20); // a wide gap: the delegate (or kernel) computes something else
+    if (role == Qt::ForegroundRole && column == ExpectedColumn && lv && !lv->gap)
+        return QColor(0x70, 0x70, 0x70); // a reason, not a source
     if (role == Qt::ToolTipRole) {
         if (!lv)
             return {};
         if (!lv->problem.empty())
             return toQString(lv->problem);
+        if ((column == GapColumn || column == ExpectedColumn) && !lv->gap)
+            return toQString(lv->gapReason);
         if (column == GapColumn && lv->gap)
             return QStringLiteral("Against the %1: MSE %2, L1 %3 (a sum), SNR %4 dB over %5 elements")
                 .arg(toQString(lv->expectedFrom))
@@ -180,6 +184,10 @@ QVariant ValueModel::loggedCell(int row, int column, int role) const
             .arg(std::isinf(lv->gap->snr) ? QStringLiteral("∞") : QString::number(lv->gap->snr, 'f', 1))
             .arg(lv->gap->mse, 0, 'g', 3)
             .arg(lv->gap->l1, 0, 'g', 3);
+    case ExpectedColumn:
+        if (lv->gap)
+            return toQString(lv->expectedFrom);
+        return lv->gapReason.empty() ? QString() : QStringLiteral("none: %1").arg(toQString(lv->gapReason));
     default:
         return {};
     }
@@ -190,7 +198,8 @@ QVariant ValueModel::headerCell(int column, int role) const
     if (role != Qt::DisplayRole)
         return {};
     static const char* const names[] = { "Value", "Name", "Type", "DType", "Shape", "Dim order", "Mem id", "Offset",
-        "Constant", "Size", "Details", "Logged", "Logged values", "First elements", "Gap to expected" };
+        "Constant", "Size", "Details", "Logged", "Logged values", "First elements", "Gap to expected",
+        "Expected from" };
     return QLatin1String(names[column]);
 }
 

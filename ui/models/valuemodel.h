@@ -35,6 +35,7 @@ public:
         StatsColumn, ///< min, max, mean of the logged tensor
         FirstColumn, ///< its first elements
         GapColumn, ///< MSE / L1 / SNR against the expected value
+        ExpectedColumn, ///< where the expected value comes from, or why there is none
         ColumnCount
     };
     using TableModelBase::TableModelBase;

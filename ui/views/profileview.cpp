@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "views/profileview.h"
 
+#include "document/snapshot.h"
 #include "models/profilefilterproxy.h"
 #include "models/profilemodel.h"
 #include "models/profilesummarymodel.h"
@@ -24,6 +25,8 @@
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace pte::ui {
 
@@ -64,10 +67,17 @@ ProfileView::ProfileView(QWidget* parent)
     menu->addAction(QStringLiteral("Export as TSV…"), this, [this] { exportDialog('\t'); });
     menu->addAction(QStringLiteral("Export as CSV…"), this, [this] { exportDialog(','); });
     m_export->setMenu(menu);
+    m_reference = new QComboBox(this);
+    m_reference->setObjectName(QStringLiteral("profileReference"));
+    m_reference->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_reference->setToolTip(QStringLiteral(
+        "The inputs the run used: ptelens' reference interpreter runs the method on them and each logged value is "
+        "compared with its result (MSE, L1, SNR in the Values view)"));
     bar->addWidget(m_textFilter, 3);
     bar->addWidget(m_blockFilter);
     bar->addWidget(m_delegatedOnly);
     bar->addWidget(m_count);
+    bar->addWidget(m_reference);
     bar->addWidget(m_export);
     layout->addLayout(bar);
 
@@ -108,6 +118,7 @@ ProfileView::ProfileView(QWidget* parent)
         m_proxy->setDelegatedOnly(on);
         updateCount();
     });
+    connect(m_reference, &QComboBox::activated, this, &ProfileView::referenceChoiceActivated);
     connect(m_grouping, &QComboBox::currentIndexChanged, this, [this] {
         m_summaryModel->setGrouping(ProfileSummaryModel::Grouping(m_grouping->currentData().toInt()));
         autoSize(m_summary);
@@ -123,6 +134,7 @@ QWidget* ProfileView::focusTarget() const { return m_table; }
 
 void ProfileView::setSnapshot(std::shared_ptr<const Snapshot> snapshot)
 {
+    m_snapshot = snapshot;
     m_model->setSnapshot(snapshot);
     m_summaryModel->setSnapshot(snapshot);
     {
@@ -137,8 +149,68 @@ void ProfileView::setSnapshot(std::shared_ptr<const Snapshot> snapshot)
     }
     autoSize(m_table);
     autoSize(m_summary);
+    updateReferenceChoice();
     updateStatus();
     updateCount();
+}
+
+void ProfileView::updateReferenceChoice()
+{
+    const QSignalBlocker blocker(m_reference);
+    m_reference->clear();
+    const ProfileData* p = m_model->profile();
+    const bool computable = p && p->join && p->join->sources->program;
+    m_reference->setEnabled(computable);
+    if (!computable)
+        return;
+    using Kind = pte::ReferenceInputSpec::Kind;
+    const pte::BundledProgram* bundled =
+        m_snapshot && m_snapshot->pteFile ? m_snapshot->pteFile->bundled.get() : nullptr;
+    if (bundled && !bundled->testSuites.empty()) {
+        std::size_t cases = 0;
+        for (const auto& s : bundled->testSuites)
+            cases = std::max(cases, s.testCases.size());
+        for (std::size_t k = 0; k < cases; ++k)
+            m_reference->addItem(
+                QStringLiteral("Expected: bundled test case %1").arg(k), QStringLiteral("bundled:%1").arg(k));
+    }
+    for (const auto fill : { pte::RunnerFill::Pattern, pte::RunnerFill::Ones, pte::RunnerFill::Zeros })
+        m_reference->addItem(QStringLiteral("Expected: runner %1 fill").arg(QLatin1String(pte::runnerFillName(fill))),
+            QLatin1String(pte::runnerFillName(fill)));
+    const auto& spec = p->reference;
+    if (spec.kind == Kind::JsonFile)
+        m_reference->addItem(
+            QStringLiteral("Expected: %1").arg(QFileInfo(toQString(spec.path)).fileName()), toQString(spec.path));
+    m_reference->addItem(QStringLiteral("Expected: inputs JSON…"), QString());
+    QString current;
+    if (spec.kind == Kind::Fill)
+        current = QLatin1String(pte::runnerFillName(spec.fill));
+    else if (spec.kind == Kind::JsonFile)
+        current = toQString(spec.path);
+    else if (bundled) {
+        std::size_t last = 0;
+        if (const auto* suite = bundled->testSuites.empty() ? nullptr : &bundled->testSuites.front())
+            last = suite->testCases.empty() ? 0 : suite->testCases.size() - 1;
+        current = QStringLiteral("bundled:%1").arg(spec.testCase.value_or(last));
+    }
+    const int at = current.isEmpty() ? -1 : m_reference->findData(current);
+    m_reference->setCurrentIndex(at >= 0 ? at : 0);
+}
+
+void ProfileView::referenceChoiceActivated(int index)
+{
+    QString text = m_reference->itemData(index).toString();
+    if (text.isEmpty()) {
+        text = QFileDialog::getOpenFileName(this, QStringLiteral("Inputs the run used (etrt_runner --inputs)"),
+            QString(), QStringLiteral("JSON (*.json);;All files (*)"));
+        if (text.isEmpty()) {
+            updateReferenceChoice();
+            return;
+        }
+    }
+    auto spec = pte::ReferenceInputSpec::parse(text.toStdString());
+    if (spec)
+        Q_EMIT referenceInputsChosen(*spec);
 }
 
 void ProfileView::setContentState(ContentState)
@@ -192,6 +264,11 @@ void ProfileView::updateStatus()
                            .arg(m_model->unit());
         text += QStringLiteral(". Joined with the program: ")
             + (methods.isEmpty() ? QStringLiteral("no execution") : methods.join(QStringLiteral(", ")));
+        if (!p->referenceSource.empty())
+            text += QStringLiteral(". Expected values: reference interpreter on %1")
+                        .arg(toQString(p->referenceSource).toHtmlEscaped());
+        else if (!p->referenceProblem.empty())
+            text += QStringLiteral(". No expected values: %1").arg(toQString(p->referenceProblem).toHtmlEscaped());
     }
     m_status->setText(text);
     setContentState(ContentState::Program);

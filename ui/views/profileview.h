@@ -2,8 +2,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
+#include "pte/referenceinputs.h"
 #include "views/dockview.h"
 
+#include <memory>
 #include <vector>
 
 class QCheckBox;
@@ -42,6 +44,8 @@ public:
     [[nodiscard]] ProfileFilterProxy* proxy() const { return m_proxy; }
     [[nodiscard]] ProfileSummaryModel* summaryModel() const { return m_summaryModel; }
     [[nodiscard]] QLabel* statusLabel() const { return m_status; }
+    /** Where the expected values of logged values come from (the reference interpreter's inputs). */
+    [[nodiscard]] QComboBox* referenceChoice() const { return m_reference; }
 
     /** Source rows of the selected events. */
     [[nodiscard]] std::vector<int> selectedSourceRows() const;
@@ -55,11 +59,15 @@ public:
 Q_SIGNALS:
     /** The user selected events. */
     void selectionChanged();
+    /** The user chose other inputs for the reference interpreter (Document::setReferenceInputs). */
+    void referenceInputsChosen(const pte::ReferenceInputSpec& spec);
 
 private:
     void updateStatus();
     void updateCount();
     void exportDialog(char separator);
+    void updateReferenceChoice();
+    void referenceChoiceActivated(int index);
 
     ProfileModel* m_model = nullptr;
     ProfileFilterProxy* m_proxy = nullptr;
@@ -71,6 +79,8 @@ private:
     QComboBox* m_blockFilter = nullptr;
     QCheckBox* m_delegatedOnly = nullptr;
     QComboBox* m_grouping = nullptr;
+    QComboBox* m_reference = nullptr;
+    std::shared_ptr<const Snapshot> m_snapshot;
     QLabel* m_count = nullptr;
     QToolButton* m_export = nullptr;
     QTimer* m_filterTimer = nullptr;

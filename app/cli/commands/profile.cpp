@@ -1,8 +1,9 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
-// `ptelens-cli profile ETDUMP [--program P.pte] [--etrecord E] [--debug-buffer B] [--json|--tsv|--csv]`: ExecuTorch's
-// Inspector table for an ETDump (same columns, same values: times scaled the way the Inspector does), joined with the
-// program and ETRecord when given, then where the time went by operator, backend and module.
+// `ptelens-cli profile ETDUMP [--program P.pte] [--etrecord E] [--debug-buffer B] [--reference-inputs SPEC]
+// [--json|--tsv|--csv]`: ExecuTorch's Inspector table for an ETDump (same columns, same values: times scaled the way
+// the Inspector does), joined with the program and ETRecord when given, then where the time went by operator, backend
+// and module; with --reference-inputs, each logged value against ptelens' reference interpreter (MSE, L1, SNR).
 // Exit codes: 0 ok; 1 unreadable input, or an ETDump that does not match the program (the rows are still printed,
 // unjoined); 2 usage.
 #include "command.h"
@@ -13,12 +14,15 @@
 #include "pte/numericgap.h"
 #include "pte/profiletable.h"
 #include "pte/ptereader.h"
+#include "pte/referencegap.h"
 
 #include <QCommandLineParser>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 namespace ptelens::cli {
 
@@ -133,6 +137,41 @@ std::string summaryText(const char* title, const std::vector<pte::ProfileSummary
     return t;
 }
 
+/** The gap of one logged value as JSON: SNR "inf" for identical values, null for NaN. */
+Json referenceRowJson(const pte::ReferenceGapRow& row)
+{
+    Json j { { "event", row.event }, { "instruction", row.instruction >= 0 ? Json(row.instruction) : Json(nullptr) },
+        { "value", row.value }, { "operator", row.op.empty() ? Json(nullptr) : Json(row.op) },
+        { "output", row.outputIndex >= 0 ? Json(row.outputIndex) : Json(nullptr) } };
+    j["mse"] = row.gap ? number(row.gap->mse) : Json(nullptr);
+    j["l1"] = row.gap ? number(row.gap->l1) : Json(nullptr);
+    j["snr"] = row.gap ? number(row.gap->snr) : Json(nullptr);
+    j["reason"] = row.gap ? Json(nullptr) : Json(row.reason);
+    return j;
+}
+
+std::string referenceText(const std::vector<pte::ReferenceGap>& gaps)
+{
+    std::string t;
+    for (const auto& g : gaps) {
+        t += "\nReference gap of '" + g.method + "' (inputs: " + g.inputSource + (g.inputsAssumed ? ", assumed" : "")
+            + "):\n" + pad("instr", 7) + pad("value", 7) + pad("operator", 34) + pad("MSE", 14) + pad("L1", 14)
+            + pad("SNR dB", 10) + "reason\n";
+        for (const auto& row : g.rows) {
+            const std::string where = row.outputIndex >= 0 ? "out" + std::to_string(row.outputIndex)
+                : row.instruction >= 0                     ? std::to_string(row.instruction)
+                                                           : "-";
+            auto snr = [](double v) { return std::isinf(v) ? std::string(v > 0 ? "inf" : "-inf") : fixed(v, 2); };
+            t += pad(where, 7) + pad(std::to_string(row.value), 7) + pad(row.op.empty() ? "-" : row.op, 34)
+                + (row.gap
+                        ? pad(fixed(row.gap->mse, 9), 14) + pad(fixed(row.gap->l1, 6), 14) + pad(snr(row.gap->snr), 10)
+                        : pad("-", 14) + pad("-", 14) + pad("-", 10) + row.reason)
+                + "\n";
+        }
+    }
+    return t;
+}
+
 int runProfile(const QStringList& args)
 {
     QCommandLineParser parser;
@@ -161,17 +200,34 @@ int runProfile(const QStringList& args)
         QStringLiteral("Unit of the table: ms (default), ns, us, s or cycles."), QStringLiteral("UNIT"));
     const QCommandLineOption layoutOpt(QStringLiteral("layout"),
         QStringLiteral("Event-block layout: auto (default), current or v0.1.0."), QStringLiteral("LAYOUT"));
+    const QCommandLineOption referenceOpt(QStringLiteral("reference-inputs"),
+        QStringLiteral("Run each executed method again on ptelens' reference interpreter and give each logged value's "
+                       "gap to it (MSE, L1, SNR, as ExecuTorch's Inspector computes them), or why there is none. SPEC "
+                       "is the inputs the run used: pattern, ones or zeros (etrt_runner's --fill), bundled[:N] (the "
+                       "bundled program's test case N, default the last), or FILE.json (etrt_runner's --inputs "
+                       "file). Needs --program."),
+        QStringLiteral("SPEC"));
     const QCommandLineOption jsonOpt(
         QStringLiteral("json"), QStringLiteral("Print rows, summaries and the join as JSON."));
     const QCommandLineOption tsvOpt(QStringLiteral("tsv"), QStringLiteral("Print the table as tab-separated values."));
     const QCommandLineOption csvOpt(QStringLiteral("csv"), QStringLiteral("Print the table as CSV (pandas to_csv)."));
-    parser.addOptions(
-        { programOpt, etrecordOpt, bufferOpt, methodOpt, sourceOpt, targetOpt, layoutOpt, jsonOpt, tsvOpt, csvOpt });
+    parser.addOptions({ programOpt, etrecordOpt, bufferOpt, methodOpt, sourceOpt, targetOpt, layoutOpt, referenceOpt,
+        jsonOpt, tsvOpt, csvOpt });
     if (const auto done = parseArguments(parser, args, "profile", 1, "exactly one ETDump"))
         return *done;
     if (int(parser.isSet(jsonOpt)) + int(parser.isSet(tsvOpt)) + int(parser.isSet(csvOpt)) > 1) {
         std::fprintf(stderr, "ptelens-cli profile: --json, --tsv and --csv exclude each other\n");
         return ExitUsage;
+    }
+    std::optional<pte::ReferenceInputSpec> referenceSpec;
+    if (parser.isSet(referenceOpt)) {
+        auto spec = pte::ReferenceInputSpec::parse(parser.value(referenceOpt).toStdString());
+        if (!spec || !parser.isSet(programOpt)) {
+            std::fprintf(stderr, "ptelens-cli profile: %s\n",
+                spec ? "--reference-inputs needs --program" : spec.error().message.c_str());
+            return ExitUsage;
+        }
+        referenceSpec = *spec;
     }
     pte::ProfileOptions profileOptions;
     for (const auto& [opt, target] :
@@ -247,6 +303,29 @@ int runProfile(const QStringList& args)
     const auto summary = pte::summarizeProfile(**dump, *table, join.get());
     const bool mismatch = join && join->hasMismatch();
     const int exitCode = mismatch ? ExitInvalidInput : ExitOk;
+    std::vector<pte::ReferenceGap> gaps;
+    if (referenceSpec && join && pte) {
+        pte::ReferenceGapOptions gapOptions;
+        gapOptions.external = pte->externalData ? &*pte->externalData : nullptr;
+        for (std::size_t i = 0; i < join->sources->methods.size(); ++i) {
+            const auto& m = join->sources->methods[i];
+            if (std::none_of(join->runs.begin(), join->runs.end(), [&](const pte::EtdumpRunJoin& r) {
+                    return r.joined && r.kind != pte::EtdumpRunKind::Load && r.method == int(i);
+                }))
+                continue; // the method did not run
+            auto inputs = pte::resolveReferenceInputs(*referenceSpec, *pte->program, pte->bundled.get(), m.name);
+            if (!inputs) {
+                printError(inputs.error());
+                return ExitInvalidInput;
+            }
+            auto gap = pte::referenceGap(*join, m.name, *inputs, gapOptions);
+            if (!gap) {
+                printError(gap.error());
+                return ExitInvalidInput;
+            }
+            gaps.push_back(std::move(gap).value());
+        }
+    }
     const auto& d = **dump;
     const std::string unit = std::string(" ") + pte::timeScaleName(profileOptions.target);
 
@@ -351,6 +430,20 @@ int runProfile(const QStringList& args)
             { "by_operator", summaryJson(summary.byOperator) }, { "by_backend", summaryJson(summary.byBackend) },
             { "by_module", summaryJson(summary.byModule) } };
         j["join"] = Json { { "joined", join != nullptr }, { "mismatch", mismatch } };
+        if (referenceSpec) {
+            Json methods = Json::array();
+            for (const auto& g : gaps) {
+                Json values = Json::array();
+                for (const auto& row : g.rows)
+                    values.push_back(referenceRowJson(row));
+                methods.push_back(Json { { "method", g.method }, { "run", g.run }, { "inputs", g.inputSource },
+                    { "inputs_assumed", g.inputsAssumed },
+                    { "interpreter_problem",
+                        g.interpreterProblem.empty() ? Json(nullptr) : Json(g.interpreterProblem) },
+                    { "values", std::move(values) } });
+            }
+            j["reference"] = std::move(methods);
+        }
         Json diags = Json::array();
         for (const auto& diag : diagnostics)
             diags.push_back(
@@ -397,6 +490,7 @@ int runProfile(const QStringList& args)
     t += summaryText("By operator:", summary.byOperator, unit.c_str());
     t += summaryText("By backend:", summary.byBackend, unit.c_str());
     t += summaryText("By module:", summary.byModule, unit.c_str());
+    t += referenceText(gaps);
     printOut(t);
     for (const auto& diag : diagnostics)
         if (diag.severity != pte::Severity::Info)

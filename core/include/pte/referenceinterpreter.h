@@ -12,14 +12,20 @@
 #include <string>
 #include <vector>
 
-namespace pte::test {
+/**
+ * @file
+ * ptelens' own interpreter of `.pte` methods: the expected values of a run (program outputs and every kernel's
+ * outputs), to compare with what a runtime logged in an ETDump, and the tests' oracle for emitted programs.
+ */
 
-/** A dense, contiguous tensor held by the test (inputs and outputs of a run). */
+namespace pte {
+
+/** A dense, contiguous tensor held by the caller (inputs and outputs of a run), elements in row-major order. */
 struct HostTensor
 {
     ScalarType dtype = ScalarType::Float;
     std::vector<std::int64_t> sizes;
-    std::vector<double> values; ///< element values, whatever the dtype (exact for the small ints tests use)
+    std::vector<double> values; ///< element values, whatever the dtype (integers beyond 2^53 are rounded)
     std::string text; ///< a String output's value (then no values)
 
     static HostTensor floats(std::vector<std::int64_t> sizes, std::vector<double> values)
@@ -29,7 +35,7 @@ struct HostTensor
 };
 
 /**
- * A small interpreter of `.pte` methods, written for the tests from the runtime's documented semantics
+ * A small interpreter of `.pte` methods, written from the runtime's documented semantics
  * (runtime-checks.md, emitter-semantics.md): planned memory arenas sized by non_const_buffer_sizes with
  * tensors placed at their planned offsets, constants from the constant segment, mutable-data initial state
  * copied in at load, inputs copied into their planned tensors, instructions run with a program counter
@@ -39,19 +45,21 @@ struct HostTensor
  * It exists to catch what a structural check cannot: wrong argument order, a memory plan that lets two
  * live tensors overlap, a missing buffer write-back, a wrong jump target. Arenas persist across run()
  * calls like a loaded Method's planned memory, so mutable buffers carry state from one call to the next.
- * Unknown operators, delegates and unsupported layouts are errors naming the instruction.
+ * Errors: load() fails with InvalidInput for an unknown method or a tensor that does not fit its memory, Unsupported
+ * for several chains or a dtype it cannot hold; run() fails with Unsupported for an operator it has no kernel for or
+ * a delegate call, InvalidInput for bad arguments: each naming the instruction ("instruction 3: ...").
  */
-class ReferenceRuntime
+class ReferenceInterpreter
 {
 public:
     /** Prepares `method` of `program` (which must outlive the runtime); EXTERNAL constants come from `external`
      *  (a .ptd, as the runtime's named data map), which must outlive the runtime too. */
-    static Result<std::unique_ptr<ReferenceRuntime>> load(
+    static Result<std::unique_ptr<ReferenceInterpreter>> load(
         const Program& program, const std::string& method, const ExternalData* external = nullptr);
 
-    ~ReferenceRuntime();
-    ReferenceRuntime(const ReferenceRuntime&) = delete;
-    ReferenceRuntime& operator=(const ReferenceRuntime&) = delete;
+    ~ReferenceInterpreter();
+    ReferenceInterpreter(const ReferenceInterpreter&) = delete;
+    ReferenceInterpreter& operator=(const ReferenceInterpreter&) = delete;
 
     /** Sets the inputs (tensors by value; Int/Double/Bool inputs from a one-element HostTensor), runs the
      *  chain and returns every output (non-tensor outputs as 0-D tensors of their value). */
@@ -75,8 +83,8 @@ public:
     class Impl;
 
 private:
-    explicit ReferenceRuntime(std::unique_ptr<Impl> impl);
+    explicit ReferenceInterpreter(std::unique_ptr<Impl> impl);
     std::unique_ptr<Impl> m_impl;
 };
 
-} // namespace pte::test
+} // namespace pte

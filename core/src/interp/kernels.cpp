@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
-#include "referenceruntime.h"
+// The portable kernels the reference interpreter runs, on float/int/bool elements.
+#include "interp/interpreterimpl.h"
 
 #include <algorithm>
 #include <array>
@@ -11,242 +12,21 @@
 #include <numeric>
 #include <optional>
 
-namespace pte::test {
+namespace pte {
+
+namespace interp {
+
+void store(TensorState& out, const std::vector<double>& values)
+{
+    for (std::size_t e = 0; e < values.size(); ++e)
+        out.set(e, values[e]);
+}
+
+} // namespace interp
+
+using namespace interp;
 
 namespace {
-
-/** IEEE half <-> float (round to nearest even), as c10::Half converts. */
-float halfToFloat(std::uint16_t h)
-{
-    const std::uint32_t sign = std::uint32_t(h & 0x8000u) << 16;
-    std::uint32_t exp = (h >> 10) & 0x1fu;
-    std::uint32_t mant = h & 0x3ffu;
-    std::uint32_t bits = 0;
-    if (exp == 0x1f) {
-        bits = sign | 0x7f800000u | (mant << 13);
-    } else if (exp == 0) {
-        if (mant == 0) {
-            bits = sign;
-        } else { // subnormal: normalise
-            exp = 127 - 15 + 1;
-            while (!(mant & 0x400u)) {
-                mant <<= 1;
-                --exp;
-            }
-            bits = sign | (exp << 23) | ((mant & 0x3ffu) << 13);
-        }
-    } else {
-        bits = sign | ((exp + 127 - 15) << 23) | (mant << 13);
-    }
-    float f;
-    std::memcpy(&f, &bits, 4);
-    return f;
-}
-
-std::uint16_t floatToHalf(float f)
-{
-    std::uint32_t x;
-    std::memcpy(&x, &f, 4);
-    const std::uint16_t sign = std::uint16_t((x >> 16) & 0x8000u);
-    const std::uint32_t absx = x & 0x7fffffffu;
-    if (absx >= 0x7f800000u) // inf or nan
-        return std::uint16_t(sign | 0x7c00u | (absx > 0x7f800000u ? 0x200u : 0));
-    if (absx >= 0x477ff000u) // rounds to >= 65520: infinity
-        return std::uint16_t(sign | 0x7c00u);
-    if (absx < 0x38800000u) { // subnormal or zero in half
-        const float scaled = std::fabs(f) * 16777216.0f; // 2^24: one half subnormal step is 2^-24
-        return std::uint16_t(sign | std::uint16_t(std::nearbyint(scaled)));
-    }
-    const std::uint32_t mant = absx & 0x7fffffu;
-    std::uint32_t h = ((absx >> 23) - 127 + 15) << 10 | (mant >> 13);
-    const std::uint32_t rest = mant & 0x1fffu;
-    if (rest > 0x1000u || (rest == 0x1000u && (h & 1u)))
-        ++h;
-    return std::uint16_t(sign | h);
-}
-
-float bfloat16ToFloat(std::uint16_t b)
-{
-    const std::uint32_t bits = std::uint32_t(b) << 16;
-    float f;
-    std::memcpy(&f, &bits, 4);
-    return f;
-}
-
-std::uint16_t floatToBFloat16(float f)
-{
-    std::uint32_t x;
-    std::memcpy(&x, &f, 4);
-    if ((x & 0x7fffffffu) > 0x7f800000u)
-        return std::uint16_t((x >> 16) | 0x40u); // quiet NaN
-    const std::uint32_t rounding = 0x7fffu + ((x >> 16) & 1u);
-    return std::uint16_t((x + rounding) >> 16);
-}
-
-/** A tensor as the runtime holds it: element type, current sizes, and a data pointer into an arena,
- *  a constant copy, or nothing. Shared between value slots that alias it (MoveCall, et_view). */
-struct TensorState
-{
-    ScalarType dtype = ScalarType::Float;
-    std::vector<std::int64_t> sizes;
-    /** The order of the dimensions in memory, outermost first (ExecuTorch's dim order); empty = contiguous. */
-    std::vector<std::uint8_t> dimOrder;
-    ShapeDynamism dynamism = ShapeDynamism::Static;
-    std::uint8_t* data = nullptr;
-    std::size_t capacity = 0; ///< bytes available at data
-
-    [[nodiscard]] std::size_t numel() const
-    {
-        return std::size_t(std::accumulate(sizes.begin(), sizes.end(), std::int64_t(1), std::multiplies<>()));
-    }
-    [[nodiscard]] bool contiguous() const
-    {
-        for (std::size_t k = 0; k < dimOrder.size(); ++k)
-            if (dimOrder[k] != k)
-                return false;
-        return true;
-    }
-    /** Where element `i` (row-major over the sizes, as kernels index) lives in memory under the dim order. */
-    [[nodiscard]] std::size_t physical(std::size_t i) const
-    {
-        if (contiguous() || dimOrder.size() != sizes.size())
-            return i;
-        std::array<std::size_t, 16> stride {};
-        std::size_t st = 1;
-        for (std::size_t k = dimOrder.size(); k-- > 0;) {
-            stride[dimOrder[k]] = st;
-            st *= std::size_t(sizes[dimOrder[k]]);
-        }
-        std::size_t index = 0;
-        for (std::size_t k = sizes.size(); k-- > 0;) {
-            index += (i % std::size_t(sizes[k])) * stride[k];
-            i /= std::size_t(sizes[k]);
-        }
-        return index;
-    }
-    [[nodiscard]] double get(std::size_t i) const
-    {
-        const std::uint8_t* p = data + physical(i) * elementSize(dtype);
-        switch (dtype) {
-        case ScalarType::Float: {
-            float f;
-            std::memcpy(&f, p, 4);
-            return f;
-        }
-        case ScalarType::Double: {
-            double d;
-            std::memcpy(&d, p, 8);
-            return d;
-        }
-        case ScalarType::Long: {
-            std::int64_t v;
-            std::memcpy(&v, p, 8);
-            return double(v);
-        }
-        case ScalarType::Int: {
-            std::int32_t v;
-            std::memcpy(&v, p, 4);
-            return double(v);
-        }
-        case ScalarType::Bool:
-        case ScalarType::Byte:
-            return double(*p);
-        case ScalarType::Char:
-            return double(std::int8_t(*p));
-        case ScalarType::Short: {
-            std::int16_t v;
-            std::memcpy(&v, p, 2);
-            return double(v);
-        }
-        case ScalarType::Half:
-        case ScalarType::BFloat16: {
-            std::uint16_t v;
-            std::memcpy(&v, p, 2);
-            return dtype == ScalarType::Half ? halfToFloat(v) : bfloat16ToFloat(v);
-        }
-        default:
-            return std::nan("");
-        }
-    }
-    void set(std::size_t i, double v)
-    {
-        std::uint8_t* p = data + physical(i) * elementSize(dtype);
-        switch (dtype) {
-        case ScalarType::Float: {
-            const float f = float(v);
-            std::memcpy(p, &f, 4);
-            break;
-        }
-        case ScalarType::Double:
-            std::memcpy(p, &v, 8);
-            break;
-        case ScalarType::Long: {
-            const auto x = std::int64_t(v);
-            std::memcpy(p, &x, 8);
-            break;
-        }
-        case ScalarType::Int: {
-            const auto x = std::int32_t(v);
-            std::memcpy(p, &x, 4);
-            break;
-        }
-        case ScalarType::Bool:
-            *p = v != 0 ? 1 : 0;
-            break;
-        case ScalarType::Byte:
-            *p = std::uint8_t(v);
-            break;
-        case ScalarType::Char:
-            *p = std::uint8_t(std::int8_t(v));
-            break;
-        case ScalarType::Short: {
-            const auto x = std::int16_t(v);
-            std::memcpy(p, &x, 2);
-            break;
-        }
-        case ScalarType::Half:
-        case ScalarType::BFloat16: {
-            const std::uint16_t x = dtype == ScalarType::Half ? floatToHalf(float(v)) : floatToBFloat16(float(v));
-            std::memcpy(p, &x, 2);
-            break;
-        }
-        default:
-            break;
-        }
-    }
-};
-
-bool supportedDtype(ScalarType t)
-{
-    switch (t) {
-    case ScalarType::Float:
-    case ScalarType::Double:
-    case ScalarType::Long:
-    case ScalarType::Int:
-    case ScalarType::Bool:
-    case ScalarType::Byte:
-    case ScalarType::Char:
-    case ScalarType::Short:
-    case ScalarType::Half:
-    case ScalarType::BFloat16:
-        return true;
-    default:
-        return false;
-    }
-}
-
-struct Slot
-{
-    ValueKind kind = ValueKind::None;
-    std::int64_t i = 0;
-    double d = 0;
-    bool b = false;
-    std::string s;
-    std::shared_ptr<TensorState> t;
-    std::vector<std::int64_t> ids; ///< IntList / TensorList / OptionalTensorList value ids (-1 = None)
-    std::vector<double> doubles;
-    std::vector<bool> bools;
-};
 
 std::vector<std::int64_t> broadcastShape(const std::vector<std::int64_t>& a, const std::vector<std::int64_t>& b)
 {
@@ -319,13 +99,6 @@ double dotProduct(const TensorState& a, std::size_t a0, std::size_t as, const Te
     return acc;
 }
 
-/** Writes computed element values into a tensor (after all inputs were read, so outputs may alias inputs). */
-void store(TensorState& out, const std::vector<double>& values)
-{
-    for (std::size_t e = 0; e < values.size(); ++e)
-        out.set(e, values[e]);
-}
-
 /**
  * The window geometry max_pool2d and avg_pool2d share: parameters given once or per spatial dimension, an empty
  * stride meaning the kernel size, and PyTorch's output-size rule (with ceil_mode, the last window must start inside
@@ -373,366 +146,6 @@ struct Pool2d
 
 } // namespace
 
-class ReferenceRuntime::Impl
-{
-public:
-    const Program* program = nullptr;
-    const ExecutionPlan* plan = nullptr;
-    const ExternalData* external = nullptr;
-    std::vector<std::vector<std::uint8_t>> arenas;
-    std::vector<std::vector<std::uint8_t>> constants; // owned copies, one per constant tensor value
-    std::vector<Slot> initial;
-    std::vector<Slot> slots;
-    std::size_t executed = 0;
-    std::size_t pc = 0;
-    std::function<void(std::size_t)> kernelObserver;
-
-    Result<void> prepare();
-    Result<void> execute();
-    Result<void> kernel(const std::string& op, const std::vector<std::int32_t>& a);
-    /** The dim-order check every portable kernel makes (tensors_have_same_dim_order). */
-    Result<void> checkDimOrders(const std::string& op, const std::vector<std::int32_t>& a) const;
-
-    std::string where() const { return "instruction " + std::to_string(pc); }
-    Result<std::shared_ptr<TensorState>> tensor(std::int64_t id) const
-    {
-        if (id < 0 || std::size_t(id) >= slots.size() || slots[std::size_t(id)].kind != ValueKind::Tensor)
-            return fail(ErrorCode::InvalidInput, where() + ": value " + std::to_string(id) + " is not a tensor");
-        return slots[std::size_t(id)].t;
-    }
-    /** A `Tensor?` argument: nullptr for None. */
-    Result<std::shared_ptr<TensorState>> optionalTensor(std::int64_t id) const
-    {
-        if (isNull(id))
-            return std::shared_ptr<TensorState>();
-        return tensor(id);
-    }
-    Result<double> scalar(std::int64_t id) const
-    {
-        if (id < 0 || std::size_t(id) >= slots.size())
-            return fail(ErrorCode::InvalidInput, where() + ": value " + std::to_string(id) + " out of range");
-        const Slot& s = slots[std::size_t(id)];
-        switch (s.kind) {
-        case ValueKind::Int:
-            return double(s.i);
-        case ValueKind::Double:
-            return s.d;
-        case ValueKind::Bool:
-            return s.b ? 1.0 : 0.0;
-        default:
-            return fail(ErrorCode::InvalidInput, where() + ": value " + std::to_string(id) + " is not a scalar");
-        }
-    }
-    bool isNull(std::int64_t id) const
-    {
-        return id >= 0 && std::size_t(id) < slots.size() && slots[std::size_t(id)].kind == ValueKind::Null;
-    }
-    Result<std::vector<std::int64_t>> intList(std::int64_t id) const
-    {
-        if (id < 0 || std::size_t(id) >= slots.size() || slots[std::size_t(id)].kind != ValueKind::IntList)
-            return fail(ErrorCode::InvalidInput, where() + ": value " + std::to_string(id) + " is not an IntList");
-        std::vector<std::int64_t> out;
-        for (const auto item : slots[std::size_t(id)].ids) {
-            PTE_TRY(const double v, scalar(item));
-            out.push_back(std::int64_t(v));
-        }
-        return out;
-    }
-    /** The tensors of TensorList value `id`. */
-    Result<std::vector<std::shared_ptr<TensorState>>> tensorList(std::int64_t id) const
-    {
-        if (id < 0 || std::size_t(id) >= slots.size() || slots[std::size_t(id)].kind != ValueKind::TensorList)
-            return fail(ErrorCode::InvalidInput, where() + ": value " + std::to_string(id) + " is not a TensorList");
-        std::vector<std::shared_ptr<TensorState>> out;
-        for (const auto item : slots[std::size_t(id)].ids) {
-            PTE_TRY(auto t, tensor(item));
-            out.push_back(std::move(t));
-        }
-        return out;
-    }
-    /** Copies the `len` positions start, start + step, ... of dimension `dim` of `src` into `dst`; without
-     *  `keepDim` the dimension is dropped (select, unbind). */
-    Result<void> sliceDim(const TensorState& src, TensorState& dst, std::size_t dim, std::int64_t start,
-        std::int64_t step, std::int64_t len, bool keepDim) const
-    {
-        if (dim >= src.sizes.size() || start < 0 || (len > 0 && start + (len - 1) * step >= src.sizes[dim]))
-            return fail(ErrorCode::InvalidInput, where() + ": slice out of range");
-        std::vector<std::int64_t> shape = src.sizes;
-        if (keepDim)
-            shape[dim] = len;
-        else
-            shape.erase(shape.begin() + std::ptrdiff_t(dim));
-        PTE_CHECK(resize(dst, shape));
-        std::size_t inner = 1;
-        for (std::size_t k = dim + 1; k < src.sizes.size(); ++k)
-            inner *= std::size_t(src.sizes[k]);
-        const auto srcLen = std::size_t(src.sizes[dim]);
-        const auto n = std::size_t(len);
-        std::vector<double> r(dst.numel());
-        for (std::size_t e = 0; e < r.size(); ++e) {
-            const std::size_t o = e / (n * inner);
-            const std::size_t k = (e / inner) % n;
-            r[e] = src.get((o * srcLen + std::size_t(start) + k * std::size_t(step)) * inner + e % inner);
-        }
-        store(dst, r);
-        return {};
-    }
-    /** Sets `out`'s sizes as the runtime's resize does: a static tensor must already have them. */
-    Result<void> resize(TensorState& out, const std::vector<std::int64_t>& sizes) const
-    {
-        if (out.sizes == sizes)
-            return {};
-        if (out.dynamism == ShapeDynamism::Static)
-            return fail(ErrorCode::InvalidInput, where() + ": cannot resize a static tensor");
-        std::size_t numel = 1;
-        for (const auto s : sizes)
-            numel *= std::size_t(s);
-        if (numel * elementSize(out.dtype) > out.capacity)
-            return fail(ErrorCode::InvalidInput, where() + ": resize beyond the tensor's planned capacity");
-        out.sizes = sizes;
-        return {};
-    }
-};
-
-Result<void> ReferenceRuntime::Impl::prepare()
-{
-    arenas.clear();
-    for (const auto size : plan->nonConstBufferSizes)
-        arenas.emplace_back(std::size_t(std::max<std::int64_t>(size, 0)), std::uint8_t(0xA5)); // garbage, not zeros
-    initial.assign(plan->values.size(), {});
-    for (std::size_t id = 0; id < plan->values.size(); ++id) {
-        const EValue& v = plan->values[id];
-        Slot& s = initial[id];
-        s.kind = v.kind();
-        std::visit(
-            [&](const auto& x) {
-                using T = std::decay_t<decltype(x)>;
-                if constexpr (std::is_same_v<T, Int>)
-                    s.i = x.intVal;
-                else if constexpr (std::is_same_v<T, Double>)
-                    s.d = x.doubleVal;
-                else if constexpr (std::is_same_v<T, Bool>)
-                    s.b = x.boolVal;
-                else if constexpr (std::is_same_v<T, String>)
-                    s.s = x.stringVal;
-                else if constexpr (std::is_same_v<T, IntList>)
-                    s.ids = x.items;
-                else if constexpr (std::is_same_v<T, DoubleList>)
-                    s.doubles = x.items;
-                else if constexpr (std::is_same_v<T, BoolList>)
-                    s.bools = x.items;
-                else if constexpr (std::is_same_v<T, TensorList> || std::is_same_v<T, OptionalTensorList>)
-                    s.ids.assign(x.items.begin(), x.items.end());
-            },
-            v.val);
-        const Tensor* t = v.tensor();
-        if (!t)
-            continue;
-        const std::string what = "value " + std::to_string(id);
-        if (!supportedDtype(t->scalarType))
-            return fail(ErrorCode::Unsupported, what + ": dtype not supported by the reference runtime");
-        if (t->dimOrder.size() != t->sizes.size() || t->sizes.size() > 16)
-            return fail(ErrorCode::InvalidInput, what + ": the dim order does not match the rank");
-        auto st = std::make_shared<TensorState>();
-        st->dtype = t->scalarType;
-        st->sizes.assign(t->sizes.begin(), t->sizes.end());
-        st->dimOrder = t->dimOrder;
-        st->dynamism = t->shapeDynamism;
-        const std::size_t nbytes = t->nbytes().value_or(0);
-        if (t->allocationInfo) {
-            const auto mem = t->allocationInfo->memoryId;
-            const auto off = t->allocationInfo->offset();
-            if (mem >= arenas.size() || off + nbytes > arenas[mem].size())
-                return fail(ErrorCode::InvalidInput, what + ": planned outside memory " + std::to_string(mem));
-            st->data = arenas[mem].data() + off;
-            st->capacity = nbytes;
-            if (t->dataBufferIdx > 0) { // initial state from the mutable data segment
-                if (!program->mutableDataSegments || program->mutableDataSegments->empty())
-                    return fail(ErrorCode::InvalidInput, what + ": initial state without mutable_data_segments");
-                const auto& mds = program->mutableDataSegments->front();
-                if (t->dataBufferIdx >= mds.offsets.size() || mds.segmentIndex >= program->segments.size())
-                    return fail(ErrorCode::InvalidInput, what + ": mutable data index out of range");
-                const auto bytes = program->segments[mds.segmentIndex].range(mds.offsets[t->dataBufferIdx], nbytes);
-                if (bytes.size() != nbytes)
-                    return fail(ErrorCode::InvalidInput, what + ": mutable data out of range");
-                std::memcpy(st->data, bytes.data(), nbytes);
-            }
-        } else if (t->extraTensorInfo && t->extraTensorInfo->location == TensorDataLocation::External) {
-            // Bytes from the .ptd the runtime is given (its NamedDataMap), by fully qualified name.
-            const auto& fqn = t->extraTensorInfo->fullyQualifiedName;
-            const ExternalTensor* ext = nullptr;
-            if (external && fqn)
-                if (const auto found = external->tensors.find(*fqn); found != external->tensors.end())
-                    ext = &found->second;
-            if (!ext)
-                return fail(ErrorCode::InvalidInput,
-                    what + ": external constant '" + fqn.value_or("") + "' is not in the named data given");
-            if (ext->data.size() < nbytes)
-                return fail(ErrorCode::InvalidInput, what + ": external data shorter than the tensor");
-            constants.emplace_back(ext->data.data(), ext->data.data() + nbytes);
-            st->data = constants.back().data();
-            st->capacity = nbytes;
-        } else if (t->dataBufferIdx > 0) {
-            const Bytes bytes = constantData(*program, t->dataBufferIdx);
-            if (bytes.size() < nbytes)
-                return fail(ErrorCode::InvalidInput, what + ": constant data shorter than the tensor");
-            constants.emplace_back(bytes.data(), bytes.data() + nbytes);
-            st->data = constants.back().data();
-            st->capacity = nbytes;
-        }
-        s.t = std::move(st);
-    }
-    return {};
-}
-
-ReferenceRuntime::ReferenceRuntime(std::unique_ptr<Impl> impl)
-    : m_impl(std::move(impl))
-{ }
-
-ReferenceRuntime::~ReferenceRuntime() = default;
-
-Result<std::unique_ptr<ReferenceRuntime>> ReferenceRuntime::load(
-    const Program& program, const std::string& method, const ExternalData* external)
-{
-    auto impl = std::make_unique<Impl>();
-    impl->program = &program;
-    impl->external = external;
-    impl->plan = program.method(method);
-    if (!impl->plan)
-        return fail(ErrorCode::InvalidInput, "no method '" + method + "'");
-    if (impl->plan->chains.size() != 1)
-        return fail(ErrorCode::Unsupported, "only single-chain methods are supported");
-    PTE_CHECK(impl->prepare());
-    return std::unique_ptr<ReferenceRuntime>(new ReferenceRuntime(std::move(impl)));
-}
-
-Result<std::vector<HostTensor>> ReferenceRuntime::run(const std::vector<HostTensor>& inputs)
-{
-    Impl& d = *m_impl;
-    // Each run starts from the loaded values (aliases made by MoveCalls are undone); the arenas persist.
-    d.slots = d.initial;
-    for (auto& s : d.slots)
-        if (s.t)
-            s.t = std::make_shared<TensorState>(*s.t);
-    if (inputs.size() != d.plan->inputs.size())
-        return fail(ErrorCode::InvalidInput,
-            "method takes " + std::to_string(d.plan->inputs.size()) + " inputs, got " + std::to_string(inputs.size()));
-    for (std::size_t k = 0; k < inputs.size(); ++k) {
-        Slot& s = d.slots.at(std::size_t(d.plan->inputs[k]));
-        const HostTensor& in = inputs[k];
-        if (s.kind == ValueKind::Int || s.kind == ValueKind::Double || s.kind == ValueKind::Bool) {
-            if (in.values.size() != 1)
-                return fail(ErrorCode::InvalidInput, "input " + std::to_string(k) + " is a scalar");
-            s.i = std::int64_t(in.values[0]);
-            s.d = in.values[0];
-            s.b = in.values[0] != 0;
-            continue;
-        }
-        if (s.kind != ValueKind::Tensor || !s.t->data)
-            return fail(ErrorCode::InvalidInput, "input " + std::to_string(k) + " is not a planned tensor");
-        PTE_CHECK(d.resize(*s.t, in.sizes));
-        if (in.values.size() != s.t->numel())
-            return fail(ErrorCode::InvalidInput, "input " + std::to_string(k) + " has the wrong number of elements");
-        for (std::size_t e = 0; e < in.values.size(); ++e)
-            s.t->set(e, in.values[e]);
-    }
-    PTE_CHECK(d.execute());
-    std::vector<HostTensor> out;
-    for (const auto id : d.plan->outputs) {
-        PTE_TRY(auto h, value(id));
-        out.push_back(std::move(h));
-    }
-    return out;
-}
-
-void ReferenceRuntime::setKernelObserver(std::function<void(std::size_t instruction)> observer)
-{
-    m_impl->kernelObserver = std::move(observer);
-}
-
-Result<HostTensor> ReferenceRuntime::value(std::int32_t id) const
-{
-    const Impl& d = *m_impl;
-    if (id < 0 || std::size_t(id) >= d.slots.size())
-        return fail(ErrorCode::InvalidInput, "value " + std::to_string(id) + " out of range");
-    const Slot& s = d.slots[std::size_t(id)];
-    HostTensor h;
-    if (s.kind == ValueKind::Tensor) {
-        h.dtype = s.t->dtype;
-        h.sizes = s.t->sizes;
-        if (!s.t->data && s.t->numel() > 0)
-            return fail(ErrorCode::InvalidInput, "output value " + std::to_string(id) + " has no memory");
-        for (std::size_t e = 0; e < s.t->numel(); ++e)
-            h.values.push_back(s.t->get(e));
-    } else if (s.kind == ValueKind::String) {
-        h.text = s.s;
-    } else if (s.kind != ValueKind::Null) {
-        PTE_TRY(const double v, d.scalar(id));
-        h.dtype = s.kind == ValueKind::Double ? ScalarType::Double : ScalarType::Long;
-        h.values = { v };
-    }
-    return h;
-}
-
-Result<std::vector<double>> ReferenceRuntime::readPlanned(
-    std::uint32_t memoryId, std::uint64_t offset, ScalarType dtype, std::size_t count) const
-{
-    if (memoryId >= m_impl->arenas.size() || offset + count * elementSize(dtype) > m_impl->arenas[memoryId].size())
-        return fail(ErrorCode::InvalidInput, "planned range out of bounds");
-    TensorState t;
-    t.dtype = dtype;
-    t.data = const_cast<std::uint8_t*>(m_impl->arenas[memoryId].data()) + offset;
-    std::vector<double> out;
-    for (std::size_t e = 0; e < count; ++e)
-        out.push_back(t.get(e));
-    return out;
-}
-
-std::size_t ReferenceRuntime::executedInstructions() const { return m_impl->executed; }
-
-Result<void> ReferenceRuntime::Impl::execute()
-{
-    const auto& instructions = plan->chains[0].instructions;
-    executed = 0;
-    pc = 0;
-    while (pc < instructions.size()) {
-        if (++executed > 1000000)
-            return fail(ErrorCode::InvalidInput, "more than a million instructions executed: endless loop?");
-        const Instruction& ins = instructions[pc];
-        if (const auto* k = std::get_if<KernelCall>(&ins.args)) {
-            if (k->opIndex < 0 || std::size_t(k->opIndex) >= plan->operators.size())
-                return fail(ErrorCode::InvalidInput, where() + ": operator index out of range");
-            PTE_CHECK(kernel(plan->operators[std::size_t(k->opIndex)].qualifiedName(), k->args));
-            if (kernelObserver)
-                kernelObserver(pc);
-            ++pc;
-        } else if (const auto* m = std::get_if<MoveCall>(&ins.args)) {
-            slots.at(std::size_t(m->moveTo)) = slots.at(std::size_t(m->moveFrom));
-            ++pc;
-        } else if (const auto* j = std::get_if<JumpFalseCall>(&ins.args)) {
-            const Slot& c = slots.at(std::size_t(j->condValueIndex));
-            bool value = false;
-            if (c.kind == ValueKind::Bool) {
-                value = c.b;
-            } else if (c.kind == ValueKind::Tensor && c.t->dtype == ScalarType::Bool) {
-                value = true;
-                for (std::size_t e = 0; e < c.t->numel(); ++e)
-                    value = value && c.t->get(e) != 0;
-            } else {
-                return fail(ErrorCode::InvalidInput, where() + ": JumpFalseCall condition is not a Bool");
-            }
-            pc = value ? pc + 1 : std::size_t(j->destinationInstruction);
-        } else if (const auto* f = std::get_if<FreeCall>(&ins.args)) {
-            PTE_TRY(auto t, tensor(f->valueIndex));
-            t->data = nullptr;
-            ++pc;
-        } else {
-            return fail(ErrorCode::Unsupported, where() + ": delegate calls are not supported");
-        }
-    }
-    return {};
-}
-
 namespace {
 
 bool isChannelsLast(const std::vector<std::uint8_t>& order)
@@ -749,7 +162,7 @@ bool isChannelsLast(const std::vector<std::uint8_t>& order)
 
 } // namespace
 
-Result<void> ReferenceRuntime::Impl::checkDimOrders(const std::string& op, const std::vector<std::int32_t>& a) const
+Result<void> ReferenceInterpreter::Impl::checkDimOrders(const std::string& op, const std::vector<std::int32_t>& a) const
 {
     // ExecuTorch's portable kernels accept their tensors only when all are in the contiguous dim order or all in the
     // channels-last one ("N input tensors have different dim orders"); tensors of other ranks count too. A
@@ -790,7 +203,7 @@ Result<void> ReferenceRuntime::Impl::checkDimOrders(const std::string& op, const
     return {};
 }
 
-Result<void> ReferenceRuntime::Impl::kernel(const std::string& op, const std::vector<std::int32_t>& a)
+Result<void> ReferenceInterpreter::Impl::kernel(const std::string& op, const std::vector<std::int32_t>& a)
 {
     auto arg = [&](std::size_t k) -> std::int64_t { return k < a.size() ? a[k] : -1; };
     auto need = [&](std::size_t n) -> Result<void> {
@@ -826,6 +239,41 @@ Result<void> ReferenceRuntime::Impl::kernel(const std::string& op, const std::ve
                 f(tx->get(broadcastIndex(shape, tx->sizes, e)), ty ? ty->get(broadcastIndex(shape, ty->sizes, e)) : sy);
         store(*to, result);
         return {};
+    };
+    // [tensors, dim, out, ret] of cat and stack: the tensors, the dimension normalised against the output's rank (the
+    // tensors' rank + `extraRank`), the output.
+    struct ListArgs
+    {
+        std::vector<std::shared_ptr<TensorState>> parts;
+        std::size_t dim = 0;
+        std::shared_ptr<TensorState> out;
+    };
+    auto listArgs = [&](std::int64_t extraRank) -> Result<ListArgs> {
+        PTE_CHECK(need(4));
+        PTE_TRY(auto parts, tensorList(arg(0)));
+        PTE_TRY(const double dimD, scalar(arg(1)));
+        PTE_TRY(auto out, tensor(arg(2)));
+        if (parts.empty())
+            return fail(ErrorCode::InvalidInput, where() + ": " + op + " of no tensors");
+        const auto rank = std::int64_t(parts[0]->sizes.size()) + extraRank;
+        if (rank == 0 || dimD < double(-rank) || dimD >= double(rank))
+            return fail(ErrorCode::InvalidInput, where() + ": " + op + " dimension out of range");
+        return ListArgs { std::move(parts), std::size_t((std::int64_t(dimD) + rank) % rank), std::move(out) };
+    };
+    // The input and window of max_pool2d / avg_pool2d: [self, kernel_size, stride, padding, ..., ceil_mode at
+    // `ceilArg`].
+    auto poolWindow =
+        [&](const std::vector<std::int64_t>& dilation,
+            std::size_t ceilArg) -> Result<std::pair<std::shared_ptr<TensorState>, std::optional<Pool2d>>> {
+        PTE_TRY(auto in, tensor(arg(0)));
+        PTE_TRY(const auto kernelSize, intList(arg(1)));
+        PTE_TRY(const auto stride, intList(arg(2)));
+        PTE_TRY(const auto padding, intList(arg(3)));
+        PTE_TRY(const double ceilMode, scalar(arg(ceilArg)));
+        auto g = Pool2d::make(*in, kernelSize, stride, padding, dilation, ceilMode != 0);
+        if (!g)
+            return fail(ErrorCode::InvalidInput, where() + ": " + op + " needs a 3-D or 4-D input");
+        return std::pair { std::move(in), std::move(g) };
     };
     auto unary = [&](std::int64_t x, std::int64_t out, const std::function<double(double)>& f) -> Result<void> {
         PTE_TRY(auto tx, tensor(x));
@@ -885,10 +333,10 @@ Result<void> ReferenceRuntime::Impl::kernel(const std::string& op, const std::ve
 
     const auto colon = op.find("::");
     const std::string ns = op.substr(0, colon);
-    const std::string rest = op.substr(colon + 2);
-    const auto dot = rest.find('.');
-    const std::string name = rest.substr(0, dot);
-    const std::string overload = dot == std::string::npos ? std::string() : rest.substr(dot + 1);
+    const std::string unqualified = op.substr(colon + 2);
+    const auto dot = unqualified.find('.');
+    const std::string name = unqualified.substr(0, dot);
+    const std::string overload = dot == std::string::npos ? std::string() : unqualified.substr(dot + 1);
 
     if (ns == "aten") {
         PTE_CHECK(checkDimOrders(op, a));
@@ -1301,17 +749,11 @@ Result<void> ReferenceRuntime::Impl::kernel(const std::string& op, const std::ve
         if (op == "aten::max_pool2d_with_indices.out") {
             // [self, kernel_size, stride, padding, dilation, ceil_mode, out, indices, ret]
             PTE_CHECK(need(9));
-            PTE_TRY(auto in, tensor(arg(0)));
-            PTE_TRY(const auto kernelSize, intList(arg(1)));
-            PTE_TRY(const auto stride, intList(arg(2)));
-            PTE_TRY(const auto padding, intList(arg(3)));
             PTE_TRY(const auto dilation, intList(arg(4)));
-            PTE_TRY(const double ceilMode, scalar(arg(5)));
+            PTE_TRY(const auto window, poolWindow(dilation, 5));
+            const auto& [in, g] = window;
             PTE_TRY(auto out, tensor(arg(6)));
             PTE_TRY(auto indices, tensor(arg(7)));
-            const auto g = Pool2d::make(*in, kernelSize, stride, padding, dilation, ceilMode != 0);
-            if (!g)
-                return fail(ErrorCode::InvalidInput, where() + ": max_pool2d needs a 3-D or 4-D input");
             PTE_CHECK(resize(*out, g->outShape));
             PTE_CHECK(resize(*indices, g->outShape));
             const auto at = &Pool2d::at;
@@ -1525,30 +967,22 @@ Result<void> ReferenceRuntime::Impl::kernel(const std::string& op, const std::ve
         if (op == "aten::where.self_out") { // [condition, self, other, out, ret]
             PTE_CHECK(need(5));
             PTE_TRY(auto cond, tensor(arg(0)));
-            PTE_TRY(auto a, tensor(arg(1)));
+            PTE_TRY(auto self, tensor(arg(1)));
             PTE_TRY(auto b, tensor(arg(2)));
             PTE_TRY(auto out, tensor(arg(3)));
-            const auto shape = broadcastShape(broadcastShape(cond->sizes, a->sizes), b->sizes);
+            const auto shape = broadcastShape(broadcastShape(cond->sizes, self->sizes), b->sizes);
             PTE_CHECK(resize(*out, shape));
             std::vector<double> r(out->numel());
             for (std::size_t e = 0; e < r.size(); ++e)
                 r[e] = cond->get(broadcastIndex(shape, cond->sizes, e)) != 0
-                    ? a->get(broadcastIndex(shape, a->sizes, e))
+                    ? self->get(broadcastIndex(shape, self->sizes, e))
                     : b->get(broadcastIndex(shape, b->sizes, e));
             store(*out, r);
             return {};
         }
         if (op == "aten::cat.out") { // [tensors, dim, out, ret]
-            PTE_CHECK(need(4));
-            PTE_TRY(const auto parts, tensorList(arg(0)));
-            PTE_TRY(const double dimD, scalar(arg(1)));
-            PTE_TRY(auto out, tensor(arg(2)));
-            if (parts.empty())
-                return fail(ErrorCode::InvalidInput, where() + ": cat of no tensors");
-            const auto rank = std::int64_t(parts[0]->sizes.size());
-            if (rank == 0 || dimD < double(-rank) || dimD >= double(rank))
-                return fail(ErrorCode::InvalidInput, where() + ": cat dimension out of range");
-            const auto dim = std::size_t((std::int64_t(dimD) + rank) % rank);
+            PTE_TRY(const auto joined, listArgs(0));
+            const auto& [parts, dim, out] = joined;
             std::vector<std::int64_t> shape = parts[0]->sizes;
             shape[dim] = 0;
             for (const auto& p : parts) {
@@ -1576,20 +1010,14 @@ Result<void> ReferenceRuntime::Impl::kernel(const std::string& op, const std::ve
         if (op == "aten::avg_pool2d.out") {
             // [self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override?, out, ret]
             PTE_CHECK(need(9));
-            PTE_TRY(auto in, tensor(arg(0)));
-            PTE_TRY(const auto kernelSize, intList(arg(1)));
-            PTE_TRY(const auto stride, intList(arg(2)));
-            PTE_TRY(const auto padding, intList(arg(3)));
-            PTE_TRY(const double ceilMode, scalar(arg(4)));
+            PTE_TRY(const auto window, poolWindow({ 1 }, 4));
+            const auto& [in, g] = window;
             PTE_TRY(const double includePad, scalar(arg(5)));
             double divisor = 0;
             if (!isNull(arg(6))) {
                 PTE_TRY(divisor, scalar(arg(6)));
             }
             PTE_TRY(auto out, tensor(arg(7)));
-            const auto g = Pool2d::make(*in, kernelSize, stride, padding, { 1 }, ceilMode != 0);
-            if (!g)
-                return fail(ErrorCode::InvalidInput, where() + ": avg_pool2d needs a 3-D or 4-D input");
             PTE_CHECK(resize(*out, g->outShape));
             const auto at = &Pool2d::at;
             const auto H = g->H;
@@ -1791,16 +1219,8 @@ Result<void> ReferenceRuntime::Impl::kernel(const std::string& op, const std::ve
             return {};
         }
         if (op == "aten::stack.out") { // [tensors, dim, out, ret]
-            PTE_CHECK(need(4));
-            PTE_TRY(const auto parts, tensorList(arg(0)));
-            PTE_TRY(const double dimD, scalar(arg(1)));
-            PTE_TRY(auto out, tensor(arg(2)));
-            if (parts.empty())
-                return fail(ErrorCode::InvalidInput, where() + ": stack of no tensors");
-            const auto rank = std::int64_t(parts[0]->sizes.size()) + 1;
-            if (dimD < double(-rank) || dimD >= double(rank))
-                return fail(ErrorCode::InvalidInput, where() + ": stack dimension out of range");
-            const auto dim = std::size_t((std::int64_t(dimD) + rank) % rank);
+            PTE_TRY(const auto stacked, listArgs(1));
+            const auto& [parts, dim, out] = stacked;
             std::vector<std::int64_t> shape = parts[0]->sizes;
             for (const auto& p : parts)
                 if (p->sizes != shape)
@@ -1933,4 +1353,4 @@ Result<void> ReferenceRuntime::Impl::kernel(const std::string& op, const std::ve
     return fail(ErrorCode::Unsupported, where() + ": no reference kernel for " + op);
 }
 
-} // namespace pte::test
+} // namespace pte

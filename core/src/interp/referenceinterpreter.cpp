@@ -1,0 +1,260 @@
+// SPDX-FileCopyrightText: 2026 The ptelens authors
+// SPDX-License-Identifier: BSD-3-Clause
+#include "pte/referenceinterpreter.h"
+
+#include "interp/interpreterimpl.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace pte {
+
+using interp::Slot;
+using interp::supportedDtype;
+using interp::TensorState;
+
+Result<void> ReferenceInterpreter::Impl::prepare()
+{
+    arenas.clear();
+    for (const auto size : plan->nonConstBufferSizes)
+        arenas.emplace_back(std::size_t(std::max<std::int64_t>(size, 0)), std::uint8_t(0xA5)); // garbage, not zeros
+    initial.assign(plan->values.size(), {});
+    for (std::size_t id = 0; id < plan->values.size(); ++id) {
+        const EValue& v = plan->values[id];
+        Slot& s = initial[id];
+        s.kind = v.kind();
+        std::visit(
+            [&](const auto& x) {
+                using T = std::decay_t<decltype(x)>;
+                if constexpr (std::is_same_v<T, Int>)
+                    s.i = x.intVal;
+                else if constexpr (std::is_same_v<T, Double>)
+                    s.d = x.doubleVal;
+                else if constexpr (std::is_same_v<T, Bool>)
+                    s.b = x.boolVal;
+                else if constexpr (std::is_same_v<T, String>)
+                    s.s = x.stringVal;
+                else if constexpr (std::is_same_v<T, IntList>)
+                    s.ids = x.items;
+                else if constexpr (std::is_same_v<T, DoubleList>)
+                    s.doubles = x.items;
+                else if constexpr (std::is_same_v<T, BoolList>)
+                    s.bools = x.items;
+                else if constexpr (std::is_same_v<T, TensorList> || std::is_same_v<T, OptionalTensorList>)
+                    s.ids.assign(x.items.begin(), x.items.end());
+            },
+            v.val);
+        const Tensor* t = v.tensor();
+        if (!t)
+            continue;
+        const std::string what = "method '" + plan->name + "', value " + std::to_string(id);
+        if (!supportedDtype(t->scalarType))
+            return fail(ErrorCode::Unsupported, what + ": dtype not supported by the reference runtime");
+        if (t->dimOrder.size() != t->sizes.size() || t->sizes.size() > 16)
+            return fail(ErrorCode::InvalidInput, what + ": the dim order does not match the rank");
+        auto st = std::make_shared<TensorState>();
+        st->dtype = t->scalarType;
+        st->sizes.assign(t->sizes.begin(), t->sizes.end());
+        st->dimOrder = t->dimOrder;
+        st->dynamism = t->shapeDynamism;
+        const std::size_t nbytes = t->nbytes().value_or(0);
+        if (t->allocationInfo) {
+            const auto mem = t->allocationInfo->memoryId;
+            const auto off = t->allocationInfo->offset();
+            if (mem >= arenas.size() || off + nbytes > arenas[mem].size())
+                return fail(ErrorCode::InvalidInput, what + ": planned outside memory " + std::to_string(mem));
+            st->data = arenas[mem].data() + off;
+            st->capacity = nbytes;
+            if (t->dataBufferIdx > 0) { // initial state from the mutable data segment
+                if (!program->mutableDataSegments || program->mutableDataSegments->empty())
+                    return fail(ErrorCode::InvalidInput, what + ": initial state without mutable_data_segments");
+                const auto& mds = program->mutableDataSegments->front();
+                if (t->dataBufferIdx >= mds.offsets.size() || mds.segmentIndex >= program->segments.size())
+                    return fail(ErrorCode::InvalidInput, what + ": mutable data index out of range");
+                const auto bytes = program->segments[mds.segmentIndex].range(mds.offsets[t->dataBufferIdx], nbytes);
+                if (bytes.size() != nbytes)
+                    return fail(ErrorCode::InvalidInput, what + ": mutable data out of range");
+                std::memcpy(st->data, bytes.data(), nbytes);
+            }
+        } else if (t->extraTensorInfo && t->extraTensorInfo->location == TensorDataLocation::External) {
+            // Bytes from the .ptd the runtime is given (its NamedDataMap), by fully qualified name.
+            const auto& fqn = t->extraTensorInfo->fullyQualifiedName;
+            const ExternalTensor* ext = nullptr;
+            if (external && fqn)
+                if (const auto found = external->tensors.find(*fqn); found != external->tensors.end())
+                    ext = &found->second;
+            if (!ext)
+                return fail(ErrorCode::InvalidInput,
+                    what + ": external constant '" + fqn.value_or("") + "' is not in the named data given");
+            if (ext->data.size() < nbytes)
+                return fail(ErrorCode::InvalidInput, what + ": external data shorter than the tensor");
+            constants.emplace_back(ext->data.data(), ext->data.data() + nbytes);
+            st->data = constants.back().data();
+            st->capacity = nbytes;
+        } else if (t->dataBufferIdx > 0) {
+            const Bytes bytes = constantData(*program, t->dataBufferIdx);
+            if (bytes.size() < nbytes)
+                return fail(ErrorCode::InvalidInput, what + ": constant data shorter than the tensor");
+            constants.emplace_back(bytes.data(), bytes.data() + nbytes);
+            st->data = constants.back().data();
+            st->capacity = nbytes;
+        }
+        s.t = std::move(st);
+    }
+    return {};
+}
+
+ReferenceInterpreter::ReferenceInterpreter(std::unique_ptr<Impl> impl)
+    : m_impl(std::move(impl))
+{ }
+
+ReferenceInterpreter::~ReferenceInterpreter() = default;
+
+Result<std::unique_ptr<ReferenceInterpreter>> ReferenceInterpreter::load(
+    const Program& program, const std::string& method, const ExternalData* external)
+{
+    auto impl = std::make_unique<Impl>();
+    impl->program = &program;
+    impl->external = external;
+    impl->plan = program.method(method);
+    if (!impl->plan)
+        return fail(ErrorCode::InvalidInput, "no method '" + method + "'");
+    if (impl->plan->chains.size() != 1)
+        return fail(ErrorCode::Unsupported, "method '" + method + "': only single-chain methods are supported");
+    PTE_CHECK(impl->prepare());
+    return std::unique_ptr<ReferenceInterpreter>(new ReferenceInterpreter(std::move(impl)));
+}
+
+Result<std::vector<HostTensor>> ReferenceInterpreter::run(const std::vector<HostTensor>& inputs)
+{
+    Impl& d = *m_impl;
+    // Each run starts from the loaded values (aliases made by MoveCalls are undone); the arenas persist.
+    d.slots = d.initial;
+    for (auto& s : d.slots)
+        if (s.t)
+            s.t = std::make_shared<TensorState>(*s.t);
+    if (inputs.size() != d.plan->inputs.size())
+        return fail(ErrorCode::InvalidInput,
+            "method '" + d.plan->name + "' takes " + std::to_string(d.plan->inputs.size()) + " inputs, got "
+                + std::to_string(inputs.size()));
+    for (std::size_t k = 0; k < inputs.size(); ++k) {
+        Slot& s = d.slots.at(std::size_t(d.plan->inputs[k]));
+        const HostTensor& in = inputs[k];
+        if (s.kind == ValueKind::Int || s.kind == ValueKind::Double || s.kind == ValueKind::Bool) {
+            if (in.values.size() != 1)
+                return fail(ErrorCode::InvalidInput,
+                    "method '" + d.plan->name + "', input " + std::to_string(k) + " is a scalar");
+            s.i = std::int64_t(in.values[0]);
+            s.d = in.values[0];
+            s.b = in.values[0] != 0;
+            continue;
+        }
+        if (s.kind != ValueKind::Tensor || !s.t->data)
+            return fail(ErrorCode::InvalidInput,
+                "method '" + d.plan->name + "', input " + std::to_string(k) + " is not a planned tensor");
+        PTE_CHECK(d.resize(*s.t, in.sizes));
+        if (in.values.size() != s.t->numel())
+            return fail(ErrorCode::InvalidInput,
+                "method '" + d.plan->name + "', input " + std::to_string(k) + " has the wrong number of elements");
+        for (std::size_t e = 0; e < in.values.size(); ++e)
+            s.t->set(e, in.values[e]);
+    }
+    PTE_CHECK(d.execute());
+    std::vector<HostTensor> out;
+    for (const auto id : d.plan->outputs) {
+        PTE_TRY(auto h, value(id));
+        out.push_back(std::move(h));
+    }
+    return out;
+}
+
+void ReferenceInterpreter::setKernelObserver(std::function<void(std::size_t instruction)> observer)
+{
+    m_impl->kernelObserver = std::move(observer);
+}
+
+Result<HostTensor> ReferenceInterpreter::value(std::int32_t id) const
+{
+    const Impl& d = *m_impl;
+    if (id < 0 || std::size_t(id) >= d.slots.size())
+        return fail(ErrorCode::InvalidInput, "value " + std::to_string(id) + " out of range");
+    const Slot& s = d.slots[std::size_t(id)];
+    HostTensor h;
+    if (s.kind == ValueKind::Tensor) {
+        h.dtype = s.t->dtype;
+        h.sizes = s.t->sizes;
+        if (!s.t->data && s.t->numel() > 0)
+            return fail(ErrorCode::InvalidInput, "output value " + std::to_string(id) + " has no memory");
+        for (std::size_t e = 0; e < s.t->numel(); ++e)
+            h.values.push_back(s.t->get(e));
+    } else if (s.kind == ValueKind::String) {
+        h.text = s.s;
+    } else if (s.kind != ValueKind::Null) {
+        PTE_TRY(const double v, d.scalar(id));
+        h.dtype = s.kind == ValueKind::Double ? ScalarType::Double : ScalarType::Long;
+        h.values = { v };
+    }
+    return h;
+}
+
+Result<std::vector<double>> ReferenceInterpreter::readPlanned(
+    std::uint32_t memoryId, std::uint64_t offset, ScalarType dtype, std::size_t count) const
+{
+    if (memoryId >= m_impl->arenas.size() || offset + count * elementSize(dtype) > m_impl->arenas[memoryId].size())
+        return fail(ErrorCode::InvalidInput, "planned range out of bounds");
+    TensorState t;
+    t.dtype = dtype;
+    t.data = const_cast<std::uint8_t*>(m_impl->arenas[memoryId].data()) + offset;
+    std::vector<double> out;
+    for (std::size_t e = 0; e < count; ++e)
+        out.push_back(t.get(e));
+    return out;
+}
+
+std::size_t ReferenceInterpreter::executedInstructions() const { return m_impl->executed; }
+
+Result<void> ReferenceInterpreter::Impl::execute()
+{
+    const auto& instructions = plan->chains[0].instructions;
+    executed = 0;
+    pc = 0;
+    while (pc < instructions.size()) {
+        if (++executed > 1000000)
+            return fail(ErrorCode::InvalidInput,
+                "method '" + plan->name + "': more than a million instructions executed: endless loop?");
+        const Instruction& ins = instructions[pc];
+        if (const auto* k = std::get_if<KernelCall>(&ins.args)) {
+            if (k->opIndex < 0 || std::size_t(k->opIndex) >= plan->operators.size())
+                return fail(ErrorCode::InvalidInput, where() + ": operator index out of range");
+            PTE_CHECK(kernel(plan->operators[std::size_t(k->opIndex)].qualifiedName(), k->args));
+            if (kernelObserver)
+                kernelObserver(pc);
+            ++pc;
+        } else if (const auto* m = std::get_if<MoveCall>(&ins.args)) {
+            slots.at(std::size_t(m->moveTo)) = slots.at(std::size_t(m->moveFrom));
+            ++pc;
+        } else if (const auto* j = std::get_if<JumpFalseCall>(&ins.args)) {
+            const Slot& c = slots.at(std::size_t(j->condValueIndex));
+            bool value = false;
+            if (c.kind == ValueKind::Bool) {
+                value = c.b;
+            } else if (c.kind == ValueKind::Tensor && c.t->dtype == ScalarType::Bool) {
+                value = true;
+                for (std::size_t e = 0; e < c.t->numel(); ++e)
+                    value = value && c.t->get(e) != 0;
+            } else {
+                return fail(ErrorCode::InvalidInput, where() + ": JumpFalseCall condition is not a Bool");
+            }
+            pc = value ? pc + 1 : std::size_t(j->destinationInstruction);
+        } else if (const auto* f = std::get_if<FreeCall>(&ins.args)) {
+            PTE_TRY(auto t, tensor(f->valueIndex));
+            t->data = nullptr;
+            ++pc;
+        } else {
+            return fail(ErrorCode::Unsupported, where() + ": delegate calls are not supported");
+        }
+    }
+    return {};
+}
+
+} // namespace pte
