@@ -6,6 +6,7 @@
 #include "dumpbuilder.h"
 #include "emit/decompositions.h"
 #include "emit/opschema.h"
+#include "errorcheck.h"
 #include "pte/emitter.h"
 #include "testutils.h"
 
@@ -46,9 +47,6 @@ private slots:
         QFETCH(QString, op);
         const std::string name = op.toStdString();
         const std::string bound = name == "feature_dropout" || name == "alpha_dropout" ? "dropout" : name;
-        if (name == "_convolution")
-            QEXPECT_FAIL(
-                "", "known: aten::_convolution has no schema, so its decomposition fails (Internal)", Continue);
         QVERIFY2(!emitcore::SchemaRegistry::instance().overloads("aten::" + bound).empty(),
             qPrintable(QString::fromStdString("aten::" + bound + " is not in the schema registry")));
     }
@@ -104,6 +102,40 @@ private slots:
         const bool kept = std::any_of(operators.begin(), operators.end(),
             [&](const Operator& o) { return o.name == "aten::" + op.toStdString(); });
         QCOMPARE(kept, !decomposed);
+    }
+
+    void channelDropoutsInTraining_data()
+    {
+        QTest::addColumn<QString>("op");
+        QTest::addColumn<bool>("train");
+        QTest::addColumn<bool>("emitted");
+        for (const char* op : { "feature_dropout", "alpha_dropout" }) {
+            QTest::newRow((std::string(op) + " eval").c_str()) << op << false << true;
+            QTest::newRow((std::string(op) + " training").c_str()) << op << true << false;
+        }
+        QTest::newRow("dropout training") << "dropout" << true << true;
+    }
+
+    /** feature_dropout and alpha_dropout are identities in eval mode; in training they are not plain dropout, so
+     *  emission refuses them instead of computing something else. */
+    void channelDropoutsInTraining()
+    {
+        QFETCH(QString, op);
+        QFETCH(bool, train);
+        QFETCH(bool, emitted);
+        Dump d;
+        d.input("x", { 2, 3 });
+        d.node("y", op.toStdString() + ".default",
+            json::array({ arg("input", T("x")), arg("p", F(0.5)), arg("train", B(train)) }), { 2, 3 });
+        d.output("y");
+        auto ep = d.build(op.toStdString());
+        QVERIFY_RESULT(ep);
+        auto out = emitProgram({ { "forward", *ep } }, EmitOptions {});
+        if (emitted) {
+            QVERIFY_RESULT(out);
+        } else {
+            QVERIFY_ERROR(out, ErrorCode::Unsupported, "aten::" + op.toStdString() + " in training mode");
+        }
     }
 };
 

@@ -1245,10 +1245,10 @@ void nn(std::vector<OpCase>& v)
             out, y);
         return c;
     }));
-    v.push_back(make(
-        "aten::convolution.out", "aten.convolution (transposed)",
-        [] {
-            // conv_transpose2d(x [1, 2, 3, 3], w [2, 3, 3, 3], stride 2, padding 1, output_padding 1) -> [1, 3, 6, 6]:
+    // conv_transpose2d(x [1, 2, 3, 3], w [2, 3, 3, 3], stride 2, padding 1, output_padding 1) -> [1, 3, 6, 6], as
+    // aten.convolution and as aten._convolution (the same with four backend hints the out variant drops).
+    auto transposed = [](bool underscore) {
+        return [underscore] {
             // out[o][iy*2 - 1 + ky][ix*2 - 1 + kx] += x[c][iy][ix] * w[c][o][ky][kx].
             Case c;
             c.in("x", { 1, 2, 3, 3 }, vals(18, 90, -2, 2));
@@ -1267,14 +1267,19 @@ void nn(std::vector<OpCase>& v)
                                             c.inputs[0].values[std::size_t((ch * 3 + iy) * 3 + ix)]
                                             * w[std::size_t(((ch * 3 + o) * 3 + ky) * 3 + kx)];
                                 }
-            c.op("y", "convolution.default",
-                json::array({ arg("input", T("x")), arg("weight", T("p_w")), arg("bias", None()),
-                    arg("stride", Ints({ 2, 2 })), arg("padding", Ints({ 1, 1 })), arg("dilation", Ints({ 1, 1 })),
-                    arg("transposed", B(true)), arg("output_padding", Ints({ 1, 1 })), arg("groups", I(1)) }),
-                { 1, 3, 6, 6 }, y);
+            auto args = json::array({ arg("input", T("x")), arg("weight", T("p_w")), arg("bias", None()),
+                arg("stride", Ints({ 2, 2 })), arg("padding", Ints({ 1, 1 })), arg("dilation", Ints({ 1, 1 })),
+                arg("transposed", B(true)), arg("output_padding", Ints({ 1, 1 })), arg("groups", I(1)) });
+            if (underscore)
+                for (const char* hint : { "benchmark", "deterministic", "cudnn_enabled", "allow_tf32" })
+                    args.push_back(arg(hint, B(false)));
+            c.op("y", underscore ? "_convolution.default" : "convolution.default", args, { 1, 3, 6, 6 }, y);
             return c;
-        },
-        "transposed"));
+        };
+    };
+    v.push_back(make("aten::convolution.out", "aten.convolution (transposed)", transposed(false), "transposed"));
+    v.push_back(make("aten::convolution.out", "aten._convolution (transposed, backend hints dropped)", transposed(true),
+        "_convolution"));
     v.push_back(make("aten::convolution_backward.out", "aten.convolution_backward (joint graphs)", [] {
         // Gradients of y = conv2d(x [1, 2, 4, 4], w [3, 2, 3, 3], stride 1, padding 1) by definition.
         Case c;

@@ -283,12 +283,21 @@ Result<bool> Decomposer::linear()
 // conv1d/2d/3d -> convolution
 Result<bool> Decomposer::convolution()
 {
+    const bool underscore = q == "aten::_convolution";
     if (!t.overload.empty())
-        return fail(nodeError(n, ErrorCode::Unsupported, "convolution with padding='same'/'valid' strings"));
+        return fail(nodeError(n, ErrorCode::Unsupported,
+            underscore ? q + "." + t.overload + " (only the default overload is lowered)"
+                       : std::string("convolution with padding='same'/'valid' strings")));
     PTE_TRY(auto a, bound(q.c_str(), ""));
-    const std::int64_t dims = q == "aten::conv1d" ? 1 : q == "aten::conv2d" ? 2 : 3;
-    a["transposed"] = LArg::boolean(false);
-    a["output_padding"] = LArg::intList(std::vector<std::int64_t>(std::size_t(dims), 0));
+    if (underscore) {
+        // aten::_convolution is convolution plus backend hints the out variant has no slot for.
+        for (const char* hint : { "benchmark", "deterministic", "cudnn_enabled", "allow_tf32" })
+            a.erase(hint);
+    } else {
+        const std::int64_t dims = q == "aten::conv1d" ? 1 : q == "aten::conv2d" ? 2 : 3;
+        a["transposed"] = LArg::boolean(false);
+        a["output_padding"] = LArg::intList(std::vector<std::int64_t>(std::size_t(dims), 0));
+    }
     PTE_TRY(const auto outs, nodeOutputs(n));
     PTE_TRY(const OpSchema* conv, need("aten::convolution", "out"));
     PTE_CHECK(emitKernel(*conv, std::move(a), outs, n));
@@ -530,6 +539,9 @@ Result<bool> Decomposer::dropout()
         alias(n, x); // identity in eval mode
         return true;
     }
+    if (p > 0 && (q == "aten::feature_dropout" || q == "aten::alpha_dropout"))
+        return fail(nodeError(n, ErrorCode::Unsupported,
+            q + " in training mode (it drops whole channels or keeps the self-normalising mean, not plain dropout)"));
     PTE_TRY(const auto outs, nodeOutputs(n));
     if (outs.empty() || (native && outs.size() != 2))
         return fail(nodeError(n, ErrorCode::InvalidInput, "dropout without its outputs"));
