@@ -1,5 +1,6 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
+#include "base/flatbuffervectors.h"
 #include "etdump/flatbufferwalk.h"
 #include "pte/etdump.h"
 #include "pte/mappedfile.h"
@@ -94,18 +95,6 @@ Error identifyForeign(std::span<const std::uint8_t> d, const std::string& name)
         d.size() >= 12 ? 8 : 4);
 }
 
-/** Scalar vector elements, read byte-wise (the verifier does not check the alignment of 8-byte elements). */
-template <typename T> std::vector<T> vec(const flatbuffers::Vector<T>* v)
-{
-    std::vector<T> out;
-    if (v) {
-        out.resize(v->size());
-        if (v->size())
-            std::memcpy(out.data(), v->Data(), std::size_t(v->size()) * sizeof(T));
-    }
-    return out;
-}
-
 class Decoder
 {
 public:
@@ -178,8 +167,8 @@ private:
     {
         EtdumpTensor out;
         out.scalarType = static_cast<ScalarType>(static_cast<std::int8_t>(t->scalar_type()));
-        out.sizes = vec(t->sizes());
-        out.strides = vec(t->strides());
+        out.sizes = detail::scalarVector(t->sizes());
+        out.strides = detail::scalarVector(t->strides());
         out.offset = t->offset();
         return out;
     }

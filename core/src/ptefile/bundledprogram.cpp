@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "pte/bundledprogram.h"
 
+#include "base/flatbuffervectors.h"
 #include "pte/schema/bundled_program_generated.h"
 
 #include <cmath>
@@ -17,17 +18,6 @@ namespace fbb = ::bundled_program_flatbuffer;
 
 std::string at(const std::string& base, std::size_t i) { return base + "[" + std::to_string(i) + "]"; }
 
-template <typename T> std::vector<T> vec(const flatbuffers::Vector<T>* v)
-{
-    std::vector<T> out;
-    if (v) {
-        out.resize(v->size());
-        if (v->size())
-            std::memcpy(out.data(), v->Data(), std::size_t(v->size()) * sizeof(T));
-    }
-    return out;
-}
-
 BundledValue decodeValue(const fbb::Value* v, const Bytes& file)
 {
     BundledValue out;
@@ -38,8 +28,8 @@ BundledValue decodeValue(const fbb::Value* v, const Bytes& file)
         if (const auto* t = v->val_as_Tensor()) {
             out.kind = BundledValue::Kind::Tensor;
             out.scalarType = static_cast<ScalarType>(static_cast<std::int8_t>(t->scalar_type()));
-            out.sizes = vec(t->sizes());
-            out.dimOrder = vec(t->dim_order());
+            out.sizes = detail::scalarVector(t->sizes());
+            out.dimOrder = detail::scalarVector(t->dim_order());
             if (const auto* d = t->data())
                 out.data = file.slice(std::size_t(d->data() - file.data()), d->size());
         }
