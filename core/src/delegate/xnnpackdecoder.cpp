@@ -9,7 +9,9 @@
 
 #include <array>
 #include <cstring>
+#include <iterator>
 #include <limits>
+#include <span>
 
 namespace pte::delegate {
 
@@ -128,6 +130,36 @@ std::string toHex(std::uint32_t v)
     } while (v);
     return s;
 }
+
+/** One operand of a node table: its role, whether the node writes it, and the table's accessor of its value id. */
+template <typename T> struct OperandField
+{
+    const char* role;
+    bool output;
+    std::uint32_t (T::*id)() const;
+};
+
+/** The operand lists of the node tables, in the order the nodes show them. */
+template <typename T>
+constexpr OperandField<T> kInOut[] = { { "input", false, &T::input_id }, { "output", true, &T::output_id } };
+template <typename T>
+constexpr OperandField<T> kFilterBiasOperands[] = { { "input", false, &T::input1_id },
+    { "filter", false, &T::filter_id }, { "bias", false, &T::bias_id }, { "output", true, &T::output_id } };
+constexpr OperandField<xf::_XNNNode2x1> kBinaryOperands[] = { { "input1", false, &xf::_XNNNode2x1::input1_id },
+    { "input2", false, &xf::_XNNNode2x1::input2_id }, { "output", true, &xf::_XNNNode2x1::output_id } };
+constexpr OperandField<xf::_XNNCat> kCatOperands[] = { { "input1", false, &xf::_XNNCat::input1_id },
+    { "input2", false, &xf::_XNNCat::input2_id }, { "input3", false, &xf::_XNNCat::input3_id },
+    { "input4", false, &xf::_XNNCat::input4_id }, { "input5", false, &xf::_XNNCat::input5_id },
+    { "output", true, &xf::_XNNCat::output_id } };
+constexpr OperandField<xf::XNNArgMaxPooling2d> kArgMaxOperands[] = {
+    { "input", false, &xf::XNNArgMaxPooling2d::input_id },
+    { "output value", true, &xf::XNNArgMaxPooling2d::output_value_id },
+    { "output index", true, &xf::XNNArgMaxPooling2d::output_index_id },
+};
+using Sdpa = xf::XNNScaledDotProductAttention;
+constexpr OperandField<Sdpa> kSdpaOperands[] = { { "query", false, &Sdpa::query_id }, { "key", false, &Sdpa::key_id },
+    { "value", false, &Sdpa::value_id }, { "scale", false, &Sdpa::scale_id }, { "mask", false, &Sdpa::mask_id },
+    { "output", true, &Sdpa::output_id } };
 
 class XnnpackDecoder
 {
@@ -478,162 +510,115 @@ private:
             + std::to_string(l);
     }
 
+    /** The kind-specific parameters of a node table, in display order (none for the plain operand tables). */
+    template <typename T> void params(InnerNode&, const T&) { }
+    void params(InnerNode& n, const xf::_XNNCat& t) { param(n, "axis", std::to_string(t.axis())); }
+    void params(InnerNode& n, const xf::_XNNNodeConv& t)
+    {
+        param(n, "kernel", pair(t.kernel_height(), t.kernel_width()));
+        param(n, "stride", pair(t.subsampling_height(), t.subsampling_width()));
+        param(n, "dilation", pair(t.dilation_height(), t.dilation_width()));
+        param(n, "padding", padding(t.padding_top(), t.padding_right(), t.padding_bottom(), t.padding_left()));
+        param(n, "groups", std::to_string(t.groups()));
+        param(n, "group_input_channels", std::to_string(t.group_input_channels()));
+        param(n, "group_output_channels", std::to_string(t.group_output_channels()));
+        if (t.adjustment_height() || t.adjustment_width() || n.kind == "ConvTranspose2d")
+            param(n, "adjustment", pair(t.adjustment_height(), t.adjustment_width()));
+    }
+    void params(InnerNode& n, const xf::_XNNPooling2D& t)
+    {
+        param(n, "pooling", pair(t.pooling_height(), t.pooling_width()));
+        param(n, "stride", pair(t.stride_height(), t.stride_width()));
+        param(n, "dilation", pair(t.dilation_height(), t.dilation_width()));
+        param(n, "padding", padding(t.padding_top(), t.padding_right(), t.padding_bottom(), t.padding_left()));
+    }
+    void params(InnerNode& n, const xf::XNNStaticTranspose& t) { param(n, "perm", formatList(toVector(t.perm()))); }
+    void params(InnerNode& n, const xf::XNNStaticResizeBilinear2D& t)
+    {
+        param(n, "new_size", pair(t.new_height(), t.new_width()));
+    }
+    void params(InnerNode& n, const xf::XNNStaticConstantPad& t)
+    {
+        param(n, "pre_paddings", formatList(toVector(t.pre_paddings())));
+        param(n, "post_paddings", formatList(toVector(t.post_paddings())));
+        param(n, "padding_value", formatFloat(t.padding_value()));
+    }
+    void params(InnerNode& n, const xf::XNNStaticReshape& t)
+    {
+        param(n, "new_shape", formatList(toVector(t.new_shape())));
+    }
+    void params(InnerNode& n, const xf::XNNArgMaxPooling2d& t)
+    {
+        param(n, "pooling", pair(t.pooling_height(), t.pooling_width()));
+        param(n, "padding", padding(t.padding_top(), t.padding_right(), t.padding_bottom(), t.padding_left()));
+    }
+    void params(InnerNode& n, const xf::XNNLeakyReLU& t)
+    {
+        param(n, "negative_slope", formatFloat(t.negative_slope()));
+    }
+    void params(InnerNode& n, const xf::XNNELU& t) { param(n, "alpha", formatFloat(t.alpha())); }
+    void params(InnerNode& n, const xf::XNNStaticSlice& t)
+    {
+        param(n, "offsets", formatList(toVector(t.offsets())));
+        param(n, "sizes", formatList(toVector(t.sizes())));
+    }
+
+    /** A node table of type T: its parameters, then its operands in the order given, then its flags when set. */
+    template <typename T>
+    void node(InnerNode& n, const void* table, std::span<const OperandField<T>> operands, const std::string& path)
+    {
+        const auto& t = *static_cast<const T*>(table);
+        params(n, t);
+        for (const auto& o : operands)
+            operand(n, o.output, o.role, (t.*o.id)(), path);
+        if (t.flags())
+            param(n, "flags", "0x" + toHex(t.flags()));
+    }
+    template <typename T, std::size_t N>
+    void node(InnerNode& n, const void* table, const OperandField<T> (&operands)[N], const std::string& path)
+    {
+        node<T>(n, table, std::span<const OperandField<T>>(operands), path);
+    }
+
     void decodeNode(InnerNode& n, Layout layout, const void* table, const std::string& path)
     {
-        std::uint32_t flags = 0;
         switch (layout) {
-        case Layout::Unary: {
-            const auto* t = static_cast<const xf::_XNNNode1x1*>(table);
-            operand(n, false, "input", t->input_id(), path);
-            operand(n, true, "output", t->output_id(), path);
-            flags = t->flags();
-            break;
-        }
-        case Layout::Binary: {
-            const auto* t = static_cast<const xf::_XNNNode2x1*>(table);
-            operand(n, false, "input1", t->input1_id(), path);
-            operand(n, false, "input2", t->input2_id(), path);
-            operand(n, true, "output", t->output_id(), path);
-            flags = t->flags();
-            break;
-        }
+        case Layout::Unary:
+            return node(n, table, kInOut<xf::_XNNNode1x1>, path);
+        case Layout::Binary:
+            return node(n, table, kBinaryOperands, path);
         case Layout::Cat: {
-            const auto* t = static_cast<const xf::_XNNCat*>(table);
-            param(n, "axis", std::to_string(t->axis()));
-            const std::uint32_t count = n.kind.back() == '2' ? 2
-                : n.kind.back() == '3'                       ? 3
-                : n.kind.back() == '4'                       ? 4
-                                                             : 5;
-            const std::uint32_t ids[5] = { t->input1_id(), t->input2_id(), t->input3_id(), t->input4_id(),
-                t->input5_id() };
-            static const char* roles[5] = { "input1", "input2", "input3", "input4", "input5" };
-            for (std::uint32_t i = 0; i < count; ++i)
-                operand(n, false, roles[i], ids[i], path);
-            operand(n, true, "output", t->output_id(), path);
-            flags = t->flags();
-            break;
+            // ConcatenateK reads input1..inputK; the unused inputs of the shared table are not operands.
+            const auto count = std::size_t(n.kind.back() - '0');
+            std::vector<OperandField<xf::_XNNCat>> operands(kCatOperands, kCatOperands + count);
+            operands.push_back(kCatOperands[std::size(kCatOperands) - 1]);
+            return node<xf::_XNNCat>(n, table, operands, path);
         }
-        case Layout::Conv: {
-            const auto* t = static_cast<const xf::_XNNNodeConv*>(table);
-            param(n, "kernel", pair(t->kernel_height(), t->kernel_width()));
-            param(n, "stride", pair(t->subsampling_height(), t->subsampling_width()));
-            param(n, "dilation", pair(t->dilation_height(), t->dilation_width()));
-            param(n, "padding", padding(t->padding_top(), t->padding_right(), t->padding_bottom(), t->padding_left()));
-            param(n, "groups", std::to_string(t->groups()));
-            param(n, "group_input_channels", std::to_string(t->group_input_channels()));
-            param(n, "group_output_channels", std::to_string(t->group_output_channels()));
-            if (t->adjustment_height() || t->adjustment_width() || n.kind == "ConvTranspose2d")
-                param(n, "adjustment", pair(t->adjustment_height(), t->adjustment_width()));
-            operand(n, false, "input", t->input1_id(), path);
-            operand(n, false, "filter", t->filter_id(), path);
-            operand(n, false, "bias", t->bias_id(), path);
-            operand(n, true, "output", t->output_id(), path);
-            flags = t->flags();
-            break;
+        case Layout::Conv:
+            return node(n, table, kFilterBiasOperands<xf::_XNNNodeConv>, path);
+        case Layout::Pool:
+            return node(n, table, kInOut<xf::_XNNPooling2D>, path);
+        case Layout::FullyConnected:
+            return node(n, table, kFilterBiasOperands<xf::XNNFullyConnected>, path);
+        case Layout::Transpose:
+            return node(n, table, kInOut<xf::XNNStaticTranspose>, path);
+        case Layout::Resize:
+            return node(n, table, kInOut<xf::XNNStaticResizeBilinear2D>, path);
+        case Layout::Pad:
+            return node(n, table, kInOut<xf::XNNStaticConstantPad>, path);
+        case Layout::Reshape:
+            return node(n, table, kInOut<xf::XNNStaticReshape>, path);
+        case Layout::ArgMaxPool:
+            return node(n, table, kArgMaxOperands, path);
+        case Layout::LeakyReLU:
+            return node(n, table, kInOut<xf::XNNLeakyReLU>, path);
+        case Layout::ELU:
+            return node(n, table, kInOut<xf::XNNELU>, path);
+        case Layout::Slice:
+            return node(n, table, kInOut<xf::XNNStaticSlice>, path);
+        case Layout::Sdpa:
+            return node(n, table, kSdpaOperands, path);
         }
-        case Layout::Pool: {
-            const auto* t = static_cast<const xf::_XNNPooling2D*>(table);
-            param(n, "pooling", pair(t->pooling_height(), t->pooling_width()));
-            param(n, "stride", pair(t->stride_height(), t->stride_width()));
-            param(n, "dilation", pair(t->dilation_height(), t->dilation_width()));
-            param(n, "padding", padding(t->padding_top(), t->padding_right(), t->padding_bottom(), t->padding_left()));
-            operand(n, false, "input", t->input_id(), path);
-            operand(n, true, "output", t->output_id(), path);
-            flags = t->flags();
-            break;
-        }
-        case Layout::FullyConnected: {
-            const auto* t = static_cast<const xf::XNNFullyConnected*>(table);
-            operand(n, false, "input", t->input1_id(), path);
-            operand(n, false, "filter", t->filter_id(), path);
-            operand(n, false, "bias", t->bias_id(), path);
-            operand(n, true, "output", t->output_id(), path);
-            flags = t->flags();
-            break;
-        }
-        case Layout::Transpose: {
-            const auto* t = static_cast<const xf::XNNStaticTranspose*>(table);
-            param(n, "perm", formatList(toVector(t->perm())));
-            operand(n, false, "input", t->input_id(), path);
-            operand(n, true, "output", t->output_id(), path);
-            flags = t->flags();
-            break;
-        }
-        case Layout::Resize: {
-            const auto* t = static_cast<const xf::XNNStaticResizeBilinear2D*>(table);
-            param(n, "new_size", pair(t->new_height(), t->new_width()));
-            operand(n, false, "input", t->input_id(), path);
-            operand(n, true, "output", t->output_id(), path);
-            flags = t->flags();
-            break;
-        }
-        case Layout::Pad: {
-            const auto* t = static_cast<const xf::XNNStaticConstantPad*>(table);
-            param(n, "pre_paddings", formatList(toVector(t->pre_paddings())));
-            param(n, "post_paddings", formatList(toVector(t->post_paddings())));
-            param(n, "padding_value", formatFloat(t->padding_value()));
-            operand(n, false, "input", t->input_id(), path);
-            operand(n, true, "output", t->output_id(), path);
-            flags = t->flags();
-            break;
-        }
-        case Layout::Reshape: {
-            const auto* t = static_cast<const xf::XNNStaticReshape*>(table);
-            param(n, "new_shape", formatList(toVector(t->new_shape())));
-            operand(n, false, "input", t->input_id(), path);
-            operand(n, true, "output", t->output_id(), path);
-            flags = t->flags();
-            break;
-        }
-        case Layout::ArgMaxPool: {
-            const auto* t = static_cast<const xf::XNNArgMaxPooling2d*>(table);
-            param(n, "pooling", pair(t->pooling_height(), t->pooling_width()));
-            param(n, "padding", padding(t->padding_top(), t->padding_right(), t->padding_bottom(), t->padding_left()));
-            operand(n, false, "input", t->input_id(), path);
-            operand(n, true, "output value", t->output_value_id(), path);
-            operand(n, true, "output index", t->output_index_id(), path);
-            flags = t->flags();
-            break;
-        }
-        case Layout::LeakyReLU: {
-            const auto* t = static_cast<const xf::XNNLeakyReLU*>(table);
-            param(n, "negative_slope", formatFloat(t->negative_slope()));
-            operand(n, false, "input", t->input_id(), path);
-            operand(n, true, "output", t->output_id(), path);
-            flags = t->flags();
-            break;
-        }
-        case Layout::ELU: {
-            const auto* t = static_cast<const xf::XNNELU*>(table);
-            param(n, "alpha", formatFloat(t->alpha()));
-            operand(n, false, "input", t->input_id(), path);
-            operand(n, true, "output", t->output_id(), path);
-            flags = t->flags();
-            break;
-        }
-        case Layout::Slice: {
-            const auto* t = static_cast<const xf::XNNStaticSlice*>(table);
-            param(n, "offsets", formatList(toVector(t->offsets())));
-            param(n, "sizes", formatList(toVector(t->sizes())));
-            operand(n, false, "input", t->input_id(), path);
-            operand(n, true, "output", t->output_id(), path);
-            flags = t->flags();
-            break;
-        }
-        case Layout::Sdpa: {
-            const auto* t = static_cast<const xf::XNNScaledDotProductAttention*>(table);
-            operand(n, false, "query", t->query_id(), path);
-            operand(n, false, "key", t->key_id(), path);
-            operand(n, false, "value", t->value_id(), path);
-            operand(n, false, "scale", t->scale_id(), path);
-            operand(n, false, "mask", t->mask_id(), path);
-            operand(n, true, "output", t->output_id(), path);
-            flags = t->flags();
-            break;
-        }
-        }
-        if (flags)
-            param(n, "flags", "0x" + toHex(flags));
     }
 
     void decodeNodes()
