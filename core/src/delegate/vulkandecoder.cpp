@@ -2,11 +2,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Vulkan payloads (delegate-payloads.md section 3): the VH00 header, the VkGraph flatbuffer (operator chain, values,
 // tensors with storage type and memory layout), and constants in the bytes section or in named data.
-#include "payloaddecoders.h"
+#include "flatbufferpayload.h"
 #include "pte/schema/vulkan_generated.h"
-#include "ptefile/ptereader_p.h"
 
-#include <cstring>
 #include <limits>
 
 namespace pte::delegate {
@@ -82,6 +80,21 @@ std::string layoutText(vk::VkMemoryLayout l)
     return "layout " + std::to_string(int(l));
 }
 
+constexpr std::string_view kIdentifiers[] = { "VK00" };
+constexpr FlatbufferPayloadRules kPayloadRules {
+    .header = { .magic = "VH00",
+        .lengthPath = "header_size",
+        .dataName = "constant bytes",
+        .dataField = "bytes",
+        .dataPath = "bytes_offset",
+        .zeroSizeMeansRest = true },
+    .root = "VkGraph",
+    .identifiers = kIdentifiers,
+    .expected = "VK00",
+    .bareFormat = "bare VK00 flatbuffer (before the VH00 header)",
+    .notPayloadFormat = "not a Vulkan payload",
+};
+
 class VulkanDecoder
 {
 public:
@@ -92,50 +105,17 @@ public:
 
     void run()
     {
-        const auto b = m_out.bytes.span();
-        std::uint64_t fbOffset = 0;
-        std::uint64_t fbSize = b.size();
-        if (b.size() >= 8 && std::memcmp(b.data() + 4, "VH00", 4) == 0) {
-            m_out.format = "VH00 header";
-            if (!readHeader(fbOffset, fbSize))
-                return;
-        } else {
-            m_out.format = "bare VK00 flatbuffer (before the VH00 header)";
-            m_out.regions.push_back({ "flatbuffer", 0, b.size() });
-        }
-        if (fbSize < 8) {
-            report(m_out, m_ctx, Severity::Error, ErrorCode::Truncated,
-                "the VkGraph flatbuffer is " + std::to_string(fbSize) + " bytes, fewer than the 8 a flatbuffer needs",
-                fbOffset);
+        const auto location = locateFlatbuffer(m_out, m_ctx, kPayloadRules);
+        if (!location)
             return;
-        }
-        if (std::memcmp(b.data() + fbOffset + 4, "VK00", 4) != 0) {
-            if (!m_hasHeader)
-                m_out.format = "not a Vulkan payload";
-            report(m_out, m_ctx, Severity::Error, ErrorCode::NotAPteFile,
-                "the VkGraph flatbuffer identifier (bytes " + std::to_string(fbOffset + 4) + ".."
-                    + std::to_string(fbOffset + 7) + ") is " + detail::describeMagic(b.data() + fbOffset + 4, 4)
-                    + ", not VK00",
-                fbOffset + 4);
-            return;
-        }
+        m_hasHeader = location->hasHeader;
+        m_bytesOffset = location->segments.dataOffset;
+        m_bytesSize = location->segments.dataSize;
         if (m_hasHeader)
             m_out.format = "VH00 header + VK00 flatbuffer";
-        if (fbSize >= FLATBUFFERS_MAX_BUFFER_SIZE) {
-            report(m_out, m_ctx, Severity::Error, ErrorCode::Unsupported, "the VkGraph flatbuffer is larger than 2 GiB",
-                fbOffset);
+        m_graph = verifiedRoot<vk::VkGraph>(m_out, m_ctx, kPayloadRules, *location, m_fb);
+        if (!m_graph)
             return;
-        }
-        m_fb = alignedSlice(m_out.bytes, fbOffset, fbSize);
-        flatbuffers::Verifier verifier(m_fb.data(), m_fb.size(), 64, 1000000);
-        if (!verifier.VerifyBuffer<vk::VkGraph>(nullptr)) {
-            report(m_out, m_ctx, Severity::Error, ErrorCode::VerificationFailed,
-                "the flatbuffers verifier rejected the VkGraph (bytes " + std::to_string(fbOffset) + ".."
-                    + std::to_string(fbOffset + fbSize) + " of the payload); the payload is corrupt or truncated",
-                fbOffset);
-            return;
-        }
-        m_graph = flatbuffers::GetRoot<vk::VkGraph>(m_fb.data());
         if (m_graph->version())
             m_out.version = m_graph->version()->str();
         addField(m_out, "graph version", m_out.version.empty() ? std::string("(none)") : m_out.version);
@@ -175,21 +155,6 @@ private:
     void warn(const std::string& message, std::string path)
     {
         report(m_out, m_ctx, Severity::Warning, ErrorCode::InvalidProgram, message, std::nullopt, std::move(path));
-    }
-
-    bool readHeader(std::uint64_t& fbOffset, std::uint64_t& fbSize)
-    {
-        static const SegmentHeaderRules rules { "VH00", "header_size", "constant bytes", "bytes", "bytes_offset", true,
-            false };
-        m_hasHeader = true;
-        const auto h = readSegmentHeader(m_out, m_ctx, rules);
-        if (!h)
-            return false;
-        fbOffset = h->flatbufferOffset;
-        fbSize = h->flatbufferSize;
-        m_bytesOffset = h->dataOffset;
-        m_bytesSize = h->dataSize;
-        return true;
     }
 
     std::optional<ConstantRef> resolveConstant(std::int32_t cid, const std::string& path)

@@ -3,9 +3,8 @@
 // XNNPACK payloads (delegate-payloads.md section 2): the optional XH00 header, the XNNGraph flatbuffer (bare XN00
 // from 2023, XN00 or XN01 behind the header), every node and value kind, quantization parameters, and constants
 // resolved as the runtime resolves them (inline buffers, the header's constant section, named data, a .ptd).
-#include "payloaddecoders.h"
+#include "flatbufferpayload.h"
 #include "pte/schema/xnnpack_generated.h"
-#include "ptefile/ptereader_p.h"
 
 #include <array>
 #include <cstring>
@@ -161,6 +160,21 @@ constexpr OperandField<Sdpa> kSdpaOperands[] = { { "query", false, &Sdpa::query_
     { "value", false, &Sdpa::value_id }, { "scale", false, &Sdpa::scale_id }, { "mask", false, &Sdpa::mask_id },
     { "output", true, &Sdpa::output_id } };
 
+constexpr std::string_view kIdentifiers[] = { "XN00", "XN01" };
+constexpr FlatbufferPayloadRules kPayloadRules {
+    .header = { .magic = "XH00",
+        .lengthPath = "header_length",
+        .dataName = "constant data",
+        .dataField = "constant data",
+        .dataPath = "constant_data_offset",
+        .dataAfterFlatbuffer = true },
+    .root = "XNNGraph",
+    .identifiers = kIdentifiers,
+    .expected = "XN00 or XN01 (the runtime refuses it)",
+    .bareFormat = nullptr,
+    .notPayloadFormat = "not an XNNPACK payload",
+};
+
 class XnnpackDecoder
 {
 public:
@@ -171,49 +185,20 @@ public:
 
     void run()
     {
-        const auto b = m_out.bytes.span();
-        std::uint64_t fbOffset = 0;
-        std::uint64_t fbSize = b.size();
-        if (b.size() >= 8 && std::memcmp(b.data() + 4, "XH00", 4) == 0) {
-            if (!readHeader(fbOffset, fbSize))
-                return;
-        } else {
-            m_out.regions.push_back({ "flatbuffer", 0, b.size() });
-        }
-        if (fbSize < 8) {
-            error(ErrorCode::Truncated,
-                "the XNNGraph flatbuffer is " + std::to_string(fbSize) + " bytes, fewer than the 8 a flatbuffer needs",
-                fbOffset);
+        const auto location = locateFlatbuffer(m_out, m_ctx, kPayloadRules);
+        if (!location)
             return;
-        }
-        const std::string identifier(reinterpret_cast<const char*>(b.data() + fbOffset + 4), 4);
-        if (identifier != "XN00" && identifier != "XN01") {
-            m_out.format = m_hasHeader ? "XH00 header" : "not an XNNPACK payload";
-            error(ErrorCode::NotAPteFile,
-                "the XNNGraph flatbuffer identifier (bytes " + std::to_string(fbOffset + 4) + ".."
-                    + std::to_string(fbOffset + 7) + ") is " + detail::describeMagic(b.data() + fbOffset + 4, 4)
-                    + ", not XN00 or XN01 (the runtime refuses it)",
-                fbOffset + 4);
-            return;
-        }
+        const std::string& identifier = location->identifier;
+        m_hasHeader = location->hasHeader;
+        m_fbOffset = location->segments.flatbufferOffset;
+        m_constantOffset = location->segments.dataOffset;
+        m_constantSize = location->segments.dataSize;
         m_out.format = m_hasHeader ? "XH00 header + " + identifier + " flatbuffer"
                                    : "bare " + identifier + " flatbuffer (no header, constants inline)";
         addField(m_out, "flatbuffer identifier", identifier);
-        if (fbSize >= FLATBUFFERS_MAX_BUFFER_SIZE) {
-            error(ErrorCode::Unsupported, "the XNNGraph flatbuffer is larger than 2 GiB", fbOffset);
+        const auto* graph = verifiedRoot<xf::XNNGraph>(m_out, m_ctx, kPayloadRules, *location, m_fb);
+        if (!graph)
             return;
-        }
-        m_fbOffset = fbOffset;
-        m_fb = alignedSlice(m_out.bytes, fbOffset, fbSize);
-        flatbuffers::Verifier verifier(m_fb.data(), m_fb.size(), 64, 1000000);
-        if (!verifier.VerifyBuffer<xf::XNNGraph>(nullptr)) {
-            error(ErrorCode::VerificationFailed,
-                "the flatbuffers verifier rejected the XNNGraph (bytes " + std::to_string(fbOffset) + ".."
-                    + std::to_string(fbOffset + fbSize) + " of the payload); the payload is corrupt or truncated",
-                fbOffset);
-            return;
-        }
-        const auto* graph = flatbuffers::GetRoot<xf::XNNGraph>(m_fb.data());
         m_graph = graph;
         if (graph->version())
             m_out.version = graph->version()->str();
@@ -232,22 +217,6 @@ public:
     }
 
 private:
-    bool readHeader(std::uint64_t& fbOffset, std::uint64_t& fbSize)
-    {
-        static const SegmentHeaderRules rules { "XH00", "header_length", "constant data", "constant data",
-            "constant_data_offset", false, true };
-        m_hasHeader = true;
-        m_out.format = "XH00 header";
-        const auto h = readSegmentHeader(m_out, m_ctx, rules);
-        if (!h)
-            return false;
-        fbOffset = h->flatbufferOffset;
-        fbSize = h->flatbufferSize;
-        m_constantOffset = h->dataOffset;
-        m_constantSize = h->dataSize;
-        return true;
-    }
-
     void error(ErrorCode code, const std::string& message, std::optional<std::uint64_t> offset = {},
         std::string fieldPath = {})
     {
