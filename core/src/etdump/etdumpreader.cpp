@@ -247,7 +247,8 @@ private:
         }
     }
 
-    void event(const fbe::Event* ev, const EtdumpRun& run, const std::string& path)
+    /** An Event: its profile event, else its other member (member()); an event with several members is noted. */
+    template <typename EventTable> void event(const EventTable* ev, const EtdumpRun& run, const std::string& path)
     {
         EtdumpEvent e;
         e.fileOffset = offsetOf(ev);
@@ -257,24 +258,24 @@ private:
             multi(ev, path);
         if (const auto* p = ev->profile_event())
             profile(e, p);
-        else if (const auto* d = ev->debug_event())
-            debug(e, d);
-        else if (const auto* a = ev->allocation_event())
-            allocation(e, a, run, path);
+        else
+            member(e, ev, run, path);
         m_dump.events.push_back(e);
     }
 
-    void event(const fbv::Event* ev, const EtdumpRun& run, const std::string& path)
+    /** The current layout: a debug event, else an allocation event. */
+    void member(EtdumpEvent& e, const fbe::Event* ev, const EtdumpRun& run, const std::string& path)
     {
-        EtdumpEvent e;
-        e.fileOffset = offsetOf(ev);
-        const int members = int(ev->profile_event() != nullptr) + int(ev->allocation_event() != nullptr)
-            + int(ev->debug_event() != nullptr);
-        if (members > 1)
-            multi(ev, path);
-        if (const auto* p = ev->profile_event())
-            profile(e, p);
+        if (const auto* d = ev->debug_event())
+            debug(e, d);
         else if (const auto* a = ev->allocation_event())
+            allocation(e, a, run, path);
+    }
+
+    /** v0.1.0: an allocation event, else a debug event, which is counted but not decoded. */
+    void member(EtdumpEvent& e, const fbv::Event* ev, const EtdumpRun& run, const std::string& path)
+    {
+        if (const auto* a = ev->allocation_event())
             allocation(e, a, run, path);
         else if (const auto* d = ev->debug_event()) {
             if (!m_undecodedDebug++) {
@@ -282,7 +283,6 @@ private:
                 m_firstUndecodedPath = path + ".debug_event";
             }
         }
-        m_dump.events.push_back(e);
     }
 
     static std::int32_t bundledInputIndex(const fbe::RunData* r) { return r->bundled_input_index(); }
