@@ -3,6 +3,7 @@
 // Comparing and hashing payloads in chunks, and the element-wise difference of two constant tensors.
 #include "diff/contentcompare.h"
 
+#include "base/float16.h"
 #include "pte/chunkreader.h"
 
 #include <cmath>
@@ -21,33 +22,6 @@ constexpr std::size_t kChunk = std::size_t(4) << 20;
 bool cancelled(const std::atomic<bool>* cancel) { return cancel && cancel->load(std::memory_order_relaxed); }
 
 Unexpected cancelledError() { return fail(ErrorCode::Cancelled, "the comparison was cancelled"); }
-
-float halfToFloat(std::uint16_t h)
-{
-    const std::uint32_t sign = std::uint32_t(h & 0x8000u) << 16;
-    const std::uint32_t exponent = (h >> 10) & 0x1fu;
-    std::uint32_t mantissa = h & 0x3ffu;
-    std::uint32_t bits = 0;
-    if (exponent == 0) {
-        if (mantissa == 0) {
-            bits = sign;
-        } else { // subnormal: normalise
-            int e = -1;
-            do {
-                ++e;
-                mantissa <<= 1;
-            } while ((mantissa & 0x400u) == 0);
-            bits = sign | (std::uint32_t(127 - 15 - e) << 23) | ((mantissa & 0x3ffu) << 13);
-        }
-    } else if (exponent == 0x1f) {
-        bits = sign | 0x7f800000u | (mantissa << 13);
-    } else {
-        bits = sign | ((exponent + 127 - 15) << 23) | (mantissa << 13);
-    }
-    float f = 0;
-    std::memcpy(&f, &bits, 4);
-    return f;
-}
 
 template <typename T> double load(const std::uint8_t* p)
 {
@@ -86,19 +60,10 @@ Decoder decoderFor(ScalarType t)
     case ScalarType::Double:
         return &load<double>;
     case ScalarType::Half:
-        return [](const std::uint8_t* p) {
-            std::uint16_t h;
-            std::memcpy(&h, p, 2);
-            return double(halfToFloat(h));
-        };
+        return [](const std::uint8_t* p) { return double(detail::halfToFloat(std::uint16_t(load<std::uint16_t>(p)))); };
     case ScalarType::BFloat16:
         return [](const std::uint8_t* p) {
-            std::uint16_t h;
-            std::memcpy(&h, p, 2);
-            const std::uint32_t bits = std::uint32_t(h) << 16;
-            float f;
-            std::memcpy(&f, &bits, 4);
-            return double(f);
+            return double(detail::bfloat16ToFloat(std::uint16_t(load<std::uint16_t>(p))));
         };
     default:
         return nullptr;

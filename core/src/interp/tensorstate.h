@@ -15,11 +15,6 @@
 
 namespace pte::interp {
 
-float halfToFloat(std::uint16_t h);
-std::uint16_t floatToHalf(float f);
-float bfloat16ToFloat(std::uint16_t b);
-std::uint16_t floatToBFloat16(float f);
-
 struct TensorState
 {
     ScalarType dtype = ScalarType::Float;
