@@ -61,6 +61,71 @@ std::size_t broadcastIndex(
     return index;
 }
 
+/** `d` as a dimension of a tensor of rank `rank` (negative counts back); nullopt when out of range or rank is 0. */
+std::optional<std::size_t> dimIndex(double d, std::int64_t rank)
+{
+    if (rank == 0 || d < double(-rank) || d >= double(rank))
+        return std::nullopt;
+    return std::size_t((std::int64_t(d) + rank) % rank);
+}
+
+/** The product of `sizes[from..]`: the elements of one step of dimension `from - 1` (1 when `from` is the rank). */
+std::size_t numelFrom(const std::vector<std::int64_t>& sizes, std::size_t from)
+{
+    std::size_t n = 1;
+    for (std::size_t k = from; k < sizes.size(); ++k)
+        n *= std::size_t(sizes[k]);
+    return n;
+}
+
+/** Row-major strides of a tensor of `sizes` (the last dimension's is 1). */
+std::vector<std::size_t> contiguousStrides(const std::vector<std::int64_t>& sizes)
+{
+    std::vector<std::size_t> stride(sizes.size(), 1);
+    for (std::size_t k = sizes.size(); k-- > 1;)
+        stride[k - 1] = stride[k] * std::size_t(sizes[k]);
+    return stride;
+}
+
+/**
+ * Where input element `e` (row-major over `sizes`) lands in a reduction over the dimensions marked in `reduce`: its
+ * position in the output (the kept dimensions, row-major), and its coordinate along the outermost reduced dimension.
+ */
+std::pair<std::size_t, std::size_t> reducedPosition(
+    const std::vector<std::int64_t>& sizes, const std::vector<bool>& reduce, std::size_t e)
+{
+    std::size_t index = 0;
+    std::size_t stride = 1;
+    std::size_t along = 0;
+    for (std::size_t k = sizes.size(); k-- > 0;) {
+        const std::size_t coord = e % std::size_t(sizes[k]);
+        e /= std::size_t(sizes[k]);
+        if (reduce[k]) {
+            along = coord;
+            continue;
+        }
+        index += coord * stride;
+        stride *= std::size_t(sizes[k]);
+    }
+    return { index, along };
+}
+
+/** The fixed pseudo-random sequence of rand and dropout: xorshift32 from a fixed seed, as doubles in [0, 1). */
+class UniformSequence
+{
+public:
+    double next()
+    {
+        m_state ^= m_state << 13;
+        m_state ^= m_state >> 17;
+        m_state ^= m_state << 5;
+        return double(m_state) / 4294967296.0;
+    }
+
+private:
+    std::uint32_t m_state = 2463534242u;
+};
+
 /** A reduction over `dims` (every dimension when empty): which dimensions it removes and its output shape (kept
  *  as 1 with `keep`); nullopt when a dimension is out of range. */
 std::optional<std::pair<std::vector<bool>, std::vector<std::int64_t>>> reduction(
@@ -255,10 +320,10 @@ Result<void> ReferenceInterpreter::Impl::kernel(const std::string& op, const std
         PTE_TRY(auto out, tensor(arg(2)));
         if (parts.empty())
             return fail(ErrorCode::InvalidInput, where() + ": " + op + " of no tensors");
-        const auto rank = std::int64_t(parts[0]->sizes.size()) + extraRank;
-        if (rank == 0 || dimD < double(-rank) || dimD >= double(rank))
+        const auto dim = dimIndex(dimD, std::int64_t(parts[0]->sizes.size()) + extraRank);
+        if (!dim)
             return fail(ErrorCode::InvalidInput, where() + ": " + op + " dimension out of range");
-        return ListArgs { std::move(parts), std::size_t((std::int64_t(dimD) + rank) % rank), std::move(out) };
+        return ListArgs { std::move(parts), *dim, std::move(out) };
     };
     // The input and window of max_pool2d / avg_pool2d: [self, kernel_size, stride, padding, ..., ceil_mode at
     // `ceilArg`].
@@ -452,9 +517,7 @@ Result<void> ReferenceInterpreter::Impl::kernel(const std::string& op, const std
             if (dims.size() != rank)
                 return fail(ErrorCode::InvalidInput, where() + ": permute dims do not match the rank");
             std::vector<std::int64_t> shape(rank);
-            std::vector<std::size_t> inStride(rank, 1);
-            for (std::size_t k = rank; k-- > 1;)
-                inStride[k - 1] = inStride[k] * std::size_t(self->sizes[k]);
+            const std::vector<std::size_t> inStride = contiguousStrides(self->sizes);
             for (std::size_t k = 0; k < rank; ++k)
                 shape[k] = self->sizes[std::size_t((dims[k] + std::int64_t(rank)) % std::int64_t(rank))];
             return gather(*self, *out, shape, [&](std::size_t e) {
@@ -490,10 +553,10 @@ Result<void> ReferenceInterpreter::Impl::kernel(const std::string& op, const std
             PTE_TRY(const double dimD, scalar(arg(1)));
             PTE_TRY(const double indexD, scalar(arg(2)));
             PTE_TRY(auto out, tensor(arg(3)));
-            const auto rank = std::int64_t(self->sizes.size());
-            if (rank == 0 || dimD < double(-rank) || dimD >= double(rank))
+            const auto dimOrNone = dimIndex(dimD, std::int64_t(self->sizes.size()));
+            if (!dimOrNone)
                 return fail(ErrorCode::InvalidInput, where() + ": select_copy dimension out of range");
-            const auto dim = std::size_t((std::int64_t(dimD) + rank) % rank);
+            const std::size_t dim = *dimOrNone;
             const auto len = self->sizes[dim];
             const auto index = std::int64_t(indexD) < 0 ? std::int64_t(indexD) + len : std::int64_t(indexD);
             if (index < 0 || index >= len)
@@ -580,9 +643,7 @@ Result<void> ReferenceInterpreter::Impl::kernel(const std::string& op, const std
                 return fail(
                     ErrorCode::InvalidInput, where() + ": " + op + ": the input is not in the contiguous dim order");
             const auto C = std::size_t(in->sizes[1]);
-            std::size_t inner = 1;
-            for (std::size_t k = 2; k < in->sizes.size(); ++k)
-                inner *= std::size_t(in->sizes[k]);
+            const std::size_t inner = numelFrom(in->sizes, 2);
             return unary(arg(0), arg(7), [&, i = std::size_t(0)](double v) mutable {
                 const std::size_t c = (i++ / inner) % C;
                 const double norm = (v - mean->get(c)) / std::sqrt(var->get(c) + eps);
@@ -600,9 +661,7 @@ Result<void> ReferenceInterpreter::Impl::kernel(const std::string& op, const std
             std::shared_ptr<TensorState> bias;
             PTE_TRY(weight, optionalTensor(arg(2)));
             PTE_TRY(bias, optionalTensor(arg(3)));
-            std::size_t inner = 1;
-            for (const auto s : shape)
-                inner *= std::size_t(s);
+            const std::size_t inner = numelFrom(shape, 0);
             PTE_CHECK(resize(*out, in->sizes));
             const std::size_t rows = in->numel() / std::max<std::size_t>(inner, 1);
             std::vector<double> r(in->numel());
@@ -631,9 +690,7 @@ Result<void> ReferenceInterpreter::Impl::kernel(const std::string& op, const std
             const auto rank = std::int64_t(in->sizes.size());
             const auto dim = std::size_t((std::int64_t(dimD) + rank) % std::max<std::int64_t>(rank, 1));
             PTE_CHECK(resize(*out, in->sizes));
-            std::size_t inner = 1;
-            for (std::size_t k = dim + 1; k < in->sizes.size(); ++k)
-                inner *= std::size_t(in->sizes[k]);
+            const std::size_t inner = numelFrom(in->sizes, dim + 1);
             const auto len = in->sizes.empty() ? std::size_t(1) : std::size_t(in->sizes[dim]);
             const std::size_t outer = in->numel() / std::max<std::size_t>(len * inner, 1);
             std::vector<double> r(in->numel());
@@ -843,10 +900,10 @@ Result<void> ReferenceInterpreter::Impl::kernel(const std::string& op, const std
             PTE_TRY(auto self, tensor(arg(0)));
             PTE_TRY(const double dimD, scalar(arg(unbind ? 1 : 2)));
             PTE_TRY(const auto outs, tensorList(arg(unbind ? 2 : 3)));
-            const auto rank = std::int64_t(self->sizes.size());
-            if (rank == 0 || dimD < double(-rank) || dimD >= double(rank))
+            const auto dimOrNone = dimIndex(dimD, std::int64_t(self->sizes.size()));
+            if (!dimOrNone)
                 return fail(ErrorCode::InvalidInput, where() + ": " + op + ": dimension out of range");
-            const auto dim = std::size_t((std::int64_t(dimD) + rank) % rank);
+            const std::size_t dim = *dimOrNone;
             const std::int64_t len = self->sizes[dim];
             std::vector<std::int64_t> pieces;
             if (unbind) {
@@ -877,10 +934,10 @@ Result<void> ReferenceInterpreter::Impl::kernel(const std::string& op, const std
             PTE_TRY(const double dimD, scalar(arg(1)));
             PTE_TRY(const double stepD, scalar(arg(4)));
             PTE_TRY(auto out, tensor(arg(5)));
-            const auto rank = std::int64_t(self->sizes.size());
-            if (rank == 0 || dimD < double(-rank) || dimD >= double(rank) || stepD < 1)
+            const auto dimOrNone = dimIndex(dimD, std::int64_t(self->sizes.size()));
+            if (!dimOrNone || stepD < 1)
                 return fail(ErrorCode::InvalidInput, where() + ": slice_copy: bad dimension or step");
-            const auto dim = std::size_t((std::int64_t(dimD) + rank) % rank);
+            const std::size_t dim = *dimOrNone;
             const std::int64_t len = self->sizes[dim];
             auto clampIndex = [&](std::int64_t id, std::int64_t fallback) -> Result<std::int64_t> {
                 if (isNull(id))
@@ -926,9 +983,7 @@ Result<void> ReferenceInterpreter::Impl::kernel(const std::string& op, const std
             const auto d1 = std::size_t((std::int64_t(d1D) + rank) % std::max<std::int64_t>(rank, 1));
             std::vector<std::int64_t> shape = self->sizes;
             std::swap(shape[d0], shape[d1]);
-            std::vector<std::size_t> inStride(self->sizes.size(), 1);
-            for (std::size_t k = self->sizes.size(); k-- > 1;)
-                inStride[k - 1] = inStride[k] * std::size_t(self->sizes[k]);
+            std::vector<std::size_t> inStride = contiguousStrides(self->sizes);
             std::swap(inStride[d0], inStride[d1]);
             return gather(*self, *out, shape, [&](std::size_t e) {
                 std::size_t index = 0;
@@ -991,9 +1046,7 @@ Result<void> ReferenceInterpreter::Impl::kernel(const std::string& op, const std
                 shape[dim] += p->sizes[dim];
             }
             PTE_CHECK(resize(*out, shape));
-            std::size_t inner = 1;
-            for (std::size_t k = dim + 1; k < shape.size(); ++k)
-                inner *= std::size_t(shape[k]);
+            const std::size_t inner = numelFrom(shape, dim + 1);
             const std::size_t outer = out->numel() / std::max<std::size_t>(std::size_t(shape[dim]) * inner, 1);
             std::size_t e = 0;
             for (std::size_t o = 0; o < outer; ++o)
@@ -1078,21 +1131,8 @@ Result<void> ReferenceInterpreter::Impl::kernel(const std::string& op, const std
             std::vector<double> where_(out->numel(), -1);
             std::vector<std::size_t> count(out->numel(), 0);
             for (std::size_t e = 0; e < self->numel(); ++e) {
-                std::size_t rest = e;
-                std::size_t index = 0;
-                std::size_t stride = 1;
-                std::size_t along = e; // position along the reduced dimension (argmax)
-                for (std::size_t k = self->sizes.size(); k-- > 0;) {
-                    const std::size_t coord = rest % std::size_t(self->sizes[k]);
-                    rest /= std::size_t(self->sizes[k]);
-                    if (reduce[k]) {
-                        if (!dims.empty())
-                            along = coord;
-                        continue;
-                    }
-                    index += coord * stride;
-                    stride *= std::size_t(self->sizes[k]);
-                }
+                const auto [index, coord] = reducedPosition(self->sizes, reduce, e);
+                const std::size_t along = dims.empty() ? e : coord; // position along the reduced dimension (argmax)
                 const double v = self->get(e);
                 ++count[index];
                 if (mean || sum) {
@@ -1131,18 +1171,8 @@ Result<void> ReferenceInterpreter::Impl::kernel(const std::string& op, const std
             PTE_CHECK(resize(*out, red->second));
             // index of each input element's output element
             std::vector<std::size_t> to(self->numel());
-            for (std::size_t e = 0; e < to.size(); ++e) {
-                std::size_t rest = e, index = 0, stride = 1;
-                for (std::size_t k = self->sizes.size(); k-- > 0;) {
-                    const std::size_t coord = rest % std::size_t(self->sizes[k]);
-                    rest /= std::size_t(self->sizes[k]);
-                    if (reduce[k])
-                        continue;
-                    index += coord * stride;
-                    stride *= std::size_t(self->sizes[k]);
-                }
-                to[e] = index;
-            }
+            for (std::size_t e = 0; e < to.size(); ++e)
+                to[e] = reducedPosition(self->sizes, reduce, e).first;
             std::vector<double> mean(out->numel(), 0.0), sq(out->numel(), 0.0);
             std::vector<double> count(out->numel(), 0.0);
             for (std::size_t e = 0; e < to.size(); ++e) {
@@ -1225,9 +1255,7 @@ Result<void> ReferenceInterpreter::Impl::kernel(const std::string& op, const std
             for (const auto& p : parts)
                 if (p->sizes != shape)
                     return fail(ErrorCode::InvalidInput, where() + ": stack of tensors of different shapes");
-            std::size_t inner = 1;
-            for (std::size_t k = dim; k < shape.size(); ++k)
-                inner *= std::size_t(shape[k]);
+            const std::size_t inner = numelFrom(shape, dim);
             shape.insert(shape.begin() + std::ptrdiff_t(dim), std::int64_t(parts.size()));
             PTE_CHECK(resize(*out, shape));
             const std::size_t outer = parts[0]->numel() / std::max<std::size_t>(inner, 1);
@@ -1255,12 +1283,10 @@ Result<void> ReferenceInterpreter::Impl::kernel(const std::string& op, const std
                 return fail(ErrorCode::InvalidInput, where() + ": dropout probability outside [0, 1]");
             PTE_CHECK(resize(*out, in->sizes));
             PTE_CHECK(resize(*mask, in->sizes));
-            std::uint32_t state = 2463534242u;
+            UniformSequence uniform;
             for (std::size_t e = 0; e < in->numel(); ++e) {
-                state ^= state << 13;
-                state ^= state >> 17;
-                state ^= state << 5;
-                const bool keep = !train || double(state) / 4294967296.0 >= p;
+                const double u = uniform.next();
+                const bool keep = !train || u >= p;
                 out->set(e, keep ? (train ? in->get(e) / (1 - p) : in->get(e)) : 0.0);
                 mask->set(e, keep ? 1 : 0);
             }
@@ -1271,13 +1297,9 @@ Result<void> ReferenceInterpreter::Impl::kernel(const std::string& op, const std
             PTE_TRY(const auto size, intList(arg(0)));
             PTE_TRY(auto out, tensor(arg(1)));
             PTE_CHECK(resize(*out, size));
-            std::uint32_t state = 2463534242u;
-            for (std::size_t e = 0; e < out->numel(); ++e) {
-                state ^= state << 13;
-                state ^= state >> 17;
-                state ^= state << 5;
-                out->set(e, double(state) / 4294967296.0);
-            }
+            UniformSequence uniform;
+            for (std::size_t e = 0; e < out->numel(); ++e)
+                out->set(e, uniform.next());
             return {};
         }
         if (op == "aten::sym_size.int") { // [self, dim, ret]
