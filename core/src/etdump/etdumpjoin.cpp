@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "pte/etdumpjoin.h"
 
+#include "base/fieldpath.h"
 #include "emit/lowering.h"
 
 #include <algorithm>
@@ -10,8 +11,6 @@
 namespace pte {
 
 namespace {
-
-std::string at(const std::string& base, std::size_t i) { return base + "[" + std::to_string(i) + "]"; }
 
 /** The instruction-scope event names the executor opens, by the instruction kind they belong to. */
 InstructionKind scopeKind(std::string_view name) noexcept
@@ -430,8 +429,8 @@ Result<std::shared_ptr<const EtdumpJoin>> joinEtdump(std::shared_ptr<const EtDum
     join->events.resize(dump.events.size());
     join->runs.resize(dump.runs.size());
     auto diag = [&](Severity s, std::string msg, const EtdumpRun& run, std::size_t r) {
-        join->diagnostics.push_back(
-            Diagnostic { s, ErrorCode::InvalidInput, std::move(msg), run.fileOffset, at("run_data", r), dump.path });
+        join->diagnostics.push_back(Diagnostic {
+            s, ErrorCode::InvalidInput, std::move(msg), run.fileOffset, detail::indexPath("run_data", r), dump.path });
     };
 
     // Graph index: debug handle -> nodes, per method. From the nodes' handles (parsed, or their "debug_handle"

@@ -1,5 +1,6 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
+#include "base/fieldpath.h"
 #include "base/flatbuffervectors.h"
 #include "etdump/flatbufferwalk.h"
 #include "pte/etdump.h"
@@ -26,8 +27,6 @@ bool magicAt(std::span<const std::uint8_t> d, std::size_t at, const char* m)
 {
     return d.size() >= at + 4 && std::memcmp(d.data() + at, m, 4) == 0;
 }
-
-std::string at(const std::string& base, std::size_t i) { return base + "[" + std::to_string(i) + "]"; }
 
 /** The field kinds of the ETDump schema, for locating what the verifier refused (detail::walkFlatbuffer). */
 struct EtdumpWalkSchema
@@ -290,7 +289,7 @@ private:
 
     template <typename RunTable> void decodeRun(const RunTable* r, std::size_t index)
     {
-        const std::string path = at("run_data", index);
+        const std::string path = detail::indexPath("run_data", index);
         EtdumpRun run;
         run.fileOffset = offsetOf(r);
         run.name = r->name() ? r->name()->str() : std::string();
@@ -304,7 +303,7 @@ private:
         if (const auto* events = r->events()) {
             run.hasEvents = true;
             for (flatbuffers::uoffset_t i = 0; i < events->size(); ++i)
-                event(events->Get(i), run, path + at(".events", i));
+                event(events->Get(i), run, path + detail::indexPath(".events", i));
         }
         run.eventCount = std::uint32_t(m_dump.events.size() - run.firstEvent);
         m_dump.runs.push_back(std::move(run));
@@ -413,7 +412,8 @@ void checkDebugBuffer(EtDump& dump)
                         + std::to_string(std::uint64_t(t.offset) + *n) + ") run past the end of the debug buffer "
                         + dump.debugBufferPath + " (" + std::to_string(dump.debugBuffer.size())
                         + " bytes); is it the buffer of this run?",
-                    e.fileOffset, at("run_data", r) + at(".events", i) + ".debug_event.debug_entry");
+                    e.fileOffset,
+                    detail::indexPath("run_data", r) + detail::indexPath(".events", i) + ".debug_event.debug_entry");
                 return;
             }
         }
