@@ -72,4 +72,31 @@ bool checkFlatbuffer(DelegatePayload& out, const DecodeContext& ctx, const Flatb
     return true;
 }
 
+bool FlatbufferPayloadDecoder::locate()
+{
+    auto location = locateFlatbuffer(m_out, m_ctx, m_rules);
+    if (!location)
+        return false;
+    m_location = std::move(*location);
+    return true;
+}
+
+void FlatbufferPayloadDecoder::readVersion(const flatbuffers::String* version)
+{
+    if (version)
+        m_out.version = version->str();
+    addField(m_out, "graph version", m_out.version.empty() ? std::string("(none)") : m_out.version);
+}
+
+void FlatbufferPayloadDecoder::error(
+    ErrorCode code, const std::string& message, std::optional<std::uint64_t> offset, std::string fieldPath)
+{
+    report(m_out, m_ctx, Severity::Error, code, message, offset, std::move(fieldPath));
+}
+
+void FlatbufferPayloadDecoder::warn(const std::string& message, std::string fieldPath)
+{
+    report(m_out, m_ctx, Severity::Warning, ErrorCode::InvalidProgram, message, std::nullopt, std::move(fieldPath));
+}
+
 } // namespace pte::delegate

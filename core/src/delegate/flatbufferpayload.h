@@ -68,4 +68,48 @@ template <typename Root>
     return flatbuffers::GetRoot<Root>(fb.data());
 }
 
+/**
+ * What the XNNPACK and Vulkan decoders share: the payload they fill and its context, the located flatbuffer and the
+ * verified bytes its root points into, and their diagnostics about the graph.
+ */
+class FlatbufferPayloadDecoder
+{
+protected:
+    FlatbufferPayloadDecoder(DelegatePayload& out, const DecodeContext& ctx, const FlatbufferPayloadRules& rules)
+        : m_out(out)
+        , m_ctx(ctx)
+        , m_rules(rules)
+    { }
+
+    /** locateFlatbuffer(); false after its error. */
+    [[nodiscard]] bool locate();
+    /** The verified root of the located flatbuffer (verifiedRoot()); nullptr after an error. */
+    template <typename Root> [[nodiscard]] const Root* verifiedGraph()
+    {
+        return verifiedRoot<Root>(m_out, m_ctx, m_rules, m_location, m_fb);
+    }
+    /** Sets `version` from the graph's version string and adds the "graph version" field ("(none)" without one). */
+    void readVersion(const flatbuffers::String* version);
+
+    void error(ErrorCode code, const std::string& message, std::optional<std::uint64_t> offset = {},
+        std::string fieldPath = {});
+    /** A Warning (InvalidProgram) about the graph at `fieldPath`. */
+    void warn(const std::string& message, std::string fieldPath);
+
+    [[nodiscard]] bool hasHeader() const noexcept { return m_location.hasHeader; }
+    [[nodiscard]] const std::string& identifier() const noexcept { return m_location.identifier; }
+    [[nodiscard]] std::uint64_t flatbufferOffset() const noexcept { return m_location.segments.flatbufferOffset; }
+    /** The header's data segment (XNNPACK's constant data, Vulkan's bytes); empty without a header. */
+    [[nodiscard]] std::uint64_t dataOffset() const noexcept { return m_location.segments.dataOffset; }
+    [[nodiscard]] std::uint64_t dataSize() const noexcept { return m_location.segments.dataSize; }
+
+    DelegatePayload& m_out;
+    const DecodeContext& m_ctx;
+    Bytes m_fb; ///< the flatbuffer bytes, once verified
+
+private:
+    const FlatbufferPayloadRules& m_rules;
+    FlatbufferLocation m_location;
+};
+
 } // namespace pte::delegate

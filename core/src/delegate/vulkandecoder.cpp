@@ -95,30 +95,23 @@ constexpr FlatbufferPayloadRules kPayloadRules {
     .notPayloadFormat = "not a Vulkan payload",
 };
 
-class VulkanDecoder
+class VulkanDecoder : FlatbufferPayloadDecoder
 {
 public:
     VulkanDecoder(DelegatePayload& out, const DecodeContext& ctx)
-        : m_out(out)
-        , m_ctx(ctx)
+        : FlatbufferPayloadDecoder(out, ctx, kPayloadRules)
     { }
 
     void run()
     {
-        const auto location = locateFlatbuffer(m_out, m_ctx, kPayloadRules);
-        if (!location)
+        if (!locate())
             return;
-        m_hasHeader = location->hasHeader;
-        m_bytesOffset = location->segments.dataOffset;
-        m_bytesSize = location->segments.dataSize;
-        if (m_hasHeader)
+        if (hasHeader())
             m_out.format = "VH00 header + VK00 flatbuffer";
-        m_graph = verifiedRoot<vk::VkGraph>(m_out, m_ctx, kPayloadRules, *location, m_fb);
+        m_graph = verifiedGraph<vk::VkGraph>();
         if (!m_graph)
             return;
-        if (m_graph->version())
-            m_out.version = m_graph->version()->str();
-        addField(m_out, "graph version", m_out.version.empty() ? std::string("(none)") : m_out.version);
+        readVersion(m_graph->version());
         addField(m_out, "storage type override", storageText(m_graph->storage_type_override()));
         addField(m_out, "memory layout override", layoutText(m_graph->memory_layout_override()));
         if (const auto* in = m_graph->input_ids())
@@ -152,11 +145,6 @@ private:
         return v ? &m_out.values[std::size_t(v - m_out.values.data())] : nullptr;
     }
 
-    void warn(const std::string& message, std::string path)
-    {
-        report(m_out, m_ctx, Severity::Warning, ErrorCode::InvalidProgram, message, std::nullopt, std::move(path));
-    }
-
     std::optional<ConstantRef> resolveConstant(std::int32_t cid, const std::string& path)
     {
         if (cid < 0)
@@ -183,15 +171,15 @@ private:
                     path);
             return ref;
         }
-        if (!m_hasHeader || !inBounds(c->offset(), c->length(), m_bytesSize)) {
+        if (!hasHeader() || !inBounds(c->offset(), c->length(), dataSize())) {
             warn("constant " + std::to_string(cid) + " at [" + std::to_string(c->offset()) + ", +"
-                    + std::to_string(c->length()) + ") is outside the constant bytes (" + std::to_string(m_bytesSize)
+                    + std::to_string(c->length()) + ") is outside the constant bytes (" + std::to_string(dataSize())
                     + " bytes)",
                 path);
             return ref;
         }
         ref.source = ConstantSource::PayloadSection;
-        ref.offset = m_bytesOffset + c->offset();
+        ref.offset = dataOffset() + c->offset();
         ref.data = m_out.bytes.slice(std::size_t(ref.offset), std::size_t(ref.size));
         return ref;
     }
@@ -322,13 +310,7 @@ private:
         }
     }
 
-    DelegatePayload& m_out;
-    const DecodeContext& m_ctx;
     const vk::VkGraph* m_graph = nullptr;
-    Bytes m_fb;
-    bool m_hasHeader = false;
-    std::uint64_t m_bytesOffset = 0;
-    std::uint64_t m_bytesSize = 0;
 };
 
 } // namespace

@@ -175,34 +175,25 @@ constexpr FlatbufferPayloadRules kPayloadRules {
     .notPayloadFormat = "not an XNNPACK payload",
 };
 
-class XnnpackDecoder
+class XnnpackDecoder : FlatbufferPayloadDecoder
 {
 public:
     XnnpackDecoder(DelegatePayload& out, const DecodeContext& ctx)
-        : m_out(out)
-        , m_ctx(ctx)
+        : FlatbufferPayloadDecoder(out, ctx, kPayloadRules)
     { }
 
     void run()
     {
-        const auto location = locateFlatbuffer(m_out, m_ctx, kPayloadRules);
-        if (!location)
+        if (!locate())
             return;
-        const std::string& identifier = location->identifier;
-        m_hasHeader = location->hasHeader;
-        m_fbOffset = location->segments.flatbufferOffset;
-        m_constantOffset = location->segments.dataOffset;
-        m_constantSize = location->segments.dataSize;
-        m_out.format = m_hasHeader ? "XH00 header + " + identifier + " flatbuffer"
-                                   : "bare " + identifier + " flatbuffer (no header, constants inline)";
-        addField(m_out, "flatbuffer identifier", identifier);
-        const auto* graph = verifiedRoot<xf::XNNGraph>(m_out, m_ctx, kPayloadRules, *location, m_fb);
+        m_out.format = hasHeader() ? "XH00 header + " + identifier() + " flatbuffer"
+                                   : "bare " + identifier() + " flatbuffer (no header, constants inline)";
+        addField(m_out, "flatbuffer identifier", identifier());
+        const auto* graph = verifiedGraph<xf::XNNGraph>();
         if (!graph)
             return;
         m_graph = graph;
-        if (graph->version())
-            m_out.version = graph->version()->str();
-        addField(m_out, "graph version", m_out.version.empty() ? std::string("(none)") : m_out.version);
+        readVersion(graph->version());
         addField(m_out, "num_externs", std::to_string(graph->num_externs()));
         m_out.inputIds = toVector(graph->input_ids());
         m_out.outputIds = toVector(graph->output_ids());
@@ -217,16 +208,6 @@ public:
     }
 
 private:
-    void error(ErrorCode code, const std::string& message, std::optional<std::uint64_t> offset = {},
-        std::string fieldPath = {})
-    {
-        report(m_out, m_ctx, Severity::Error, code, message, offset, std::move(fieldPath));
-    }
-    void warn(const std::string& message, std::string fieldPath)
-    {
-        report(m_out, m_ctx, Severity::Warning, ErrorCode::InvalidProgram, message, std::nullopt, std::move(fieldPath));
-    }
-
     std::string constantStorageText() const
     {
         if (m_usesConstantBuffer)
@@ -275,21 +256,21 @@ private:
                 return ref;
             }
             ++m_sectionConstants;
-            if (!m_hasHeader) {
+            if (!hasHeader()) {
                 warn("constant " + std::to_string(idx)
                         + " is an offset into the header's constant section but the payload has no XH00 header",
                     path);
                 return ref;
             }
-            if (!inBounds(entry->offset(), entry->size(), m_constantSize)) {
+            if (!inBounds(entry->offset(), entry->size(), dataSize())) {
                 warn("constant " + std::to_string(idx) + " at [" + std::to_string(entry->offset()) + ", +"
                         + std::to_string(entry->size()) + ") runs past the constant section ("
-                        + std::to_string(m_constantSize) + " bytes)",
+                        + std::to_string(dataSize()) + " bytes)",
                     path);
                 return ref;
             }
             ref.source = ConstantSource::PayloadSection;
-            ref.offset = m_constantOffset + entry->offset();
+            ref.offset = dataOffset() + entry->offset();
             ref.data = m_out.bytes.slice(std::size_t(ref.offset), std::size_t(ref.size));
             return ref;
         }
@@ -305,7 +286,7 @@ private:
         if (storage) {
             ref.size = storage->size();
             const std::uint64_t inFb = std::uint64_t(storage->data() - m_fb.data());
-            ref.offset = m_fbOffset + inFb;
+            ref.offset = flatbufferOffset() + inFb;
             ref.data = m_fb.slice(std::size_t(inFb), storage->size());
         }
         return ref;
@@ -633,14 +614,7 @@ private:
                 warn("graph output " + std::to_string(id) + " names no value", "output_ids");
     }
 
-    DelegatePayload& m_out;
-    const DecodeContext& m_ctx;
     const xf::XNNGraph* m_graph = nullptr;
-    Bytes m_fb;
-    std::uint64_t m_fbOffset = 0;
-    bool m_hasHeader = false;
-    std::uint64_t m_constantOffset = 0;
-    std::uint64_t m_constantSize = 0;
     std::size_t m_constantCount = 0;
     std::size_t m_namedConstants = 0;
     std::size_t m_sectionConstants = 0;
