@@ -307,12 +307,7 @@ private:
         case xf::XNNQuantParams::PerChannelQuant:
             if (const auto* c = q->quant_params_as_PerChannelQuant()) {
                 p.kind = QuantParams::Kind::PerChannel;
-                p.channelDim = c->channel_dim();
-                p.scaleBufferIdx = c->scale_buffer_idx();
-                p.numScales = c->num_scales();
-                if (c->scale())
-                    p.scales.assign(c->scale()->begin(), c->scale()->end());
-                readScales(p, false, path);
+                channelScales(p, *c, false, path);
                 p.zeroPoint = (v.dtype == "qcint4" || v.dtype == "qbint4") ? 8 : 0;
             }
             break;
@@ -325,13 +320,8 @@ private:
         case xf::XNNQuantParams::PerChannelGroupQuant:
             if (const auto* g = q->quant_params_as_PerChannelGroupQuant()) {
                 p.kind = QuantParams::Kind::PerChannelGroup;
-                p.channelDim = g->channel_dim();
                 p.groupSize = g->group_size();
-                p.scaleBufferIdx = g->scale_buffer_idx();
-                p.numScales = g->num_scales();
-                if (g->scale())
-                    p.scales.assign(g->scale()->begin(), g->scale()->end());
-                readScales(p, true, path);
+                channelScales(p, *g, true, path);
                 p.zeroPoint = 8;
             }
             break;
@@ -341,6 +331,17 @@ private:
             break;
         }
         v.quant = std::move(p);
+    }
+
+    /** The channel dimension and scales of a per-channel or per-group table: inline, or in a constant. */
+    template <typename Table> void channelScales(QuantParams& p, const Table& t, bool bf16, const std::string& path)
+    {
+        p.channelDim = t.channel_dim();
+        p.scaleBufferIdx = t.scale_buffer_idx();
+        p.numScales = t.num_scales();
+        if (t.scale())
+            p.scales.assign(t.scale()->begin(), t.scale()->end());
+        readScales(p, bf16, path);
     }
 
     /** Scales stored as a constant: fp32 per channel, bf16 per group, `numScales` of them. */
