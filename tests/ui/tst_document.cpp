@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "../core/dumptestutils.h"
 #include "document/document.h"
+#include "errorcheck.h"
 #include "pte/ptereader.h"
 #include "pte/ptewriter.h"
 #include "testutils.h"
@@ -148,8 +149,7 @@ private Q_SLOTS:
         QVERIFY(waitEither(finished, failed));
         QCOMPARE(finished.count(), 0);
         const pte::Error error = failed.first().first().value<pte::Error>();
-        QCOMPARE(error.code, pte::ErrorCode::NotAPteFile);
-        QVERIFY2(error.message.find("corrupt.pte") != std::string::npos, error.message.c_str());
+        QVERIFY_ERROR(error, pte::ErrorCode::NotAPteFile, "corrupt.pte");
         QVERIFY(!doc.snapshot());
     }
 
