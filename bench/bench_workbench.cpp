@@ -20,6 +20,7 @@
 #include "offscreenbench.h"
 #include "pte/ptereader.h"
 #include "pte/ptewriter.h"
+#include "tickgapmeter.h"
 #include "views/graphpanel.h"
 #include "widgets/graphview.h"
 
@@ -32,7 +33,6 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QThread>
-#include <QTimer>
 
 #include <benchmark/benchmark.h>
 #include <cstdio>
@@ -219,21 +219,12 @@ void measureLargeGraphLayout(benchmark::State& state, bool collapse)
         panel.show();
         if (auto* box = panel.findChild<QAbstractButton*>(QStringLiteral("graphCollapse")))
             box->setChecked(collapse);
-        QElapsedTimer clock;
-        clock.start();
-        qint64 last = 0, gap = 0;
-        QTimer ticker;
-        ticker.setInterval(5);
-        QObject::connect(&ticker, &QTimer::timeout, [&] {
-            gap = std::max(gap, clock.elapsed() - last);
-            last = clock.elapsed();
-        });
-        ticker.start();
+        const pte::test::TickGapMeter meter;
         panel.setMethod(largeGraph(), QStringLiteral("forward"));
         if (!spinUntil([&] { return !panel.isBusy(); }))
             state.SkipWithError("the graph layout did not finish within 120 s");
-        state.SetIterationTime(double(clock.nsecsElapsed()) / 1e9);
-        longestGapMs = std::max(longestGapMs, double(std::max(gap, clock.elapsed() - last)));
+        state.SetIterationTime(double(meter.clock().nsecsElapsed()) / 1e9);
+        longestGapMs = std::max(longestGapMs, double(meter.longestGapUntilNowMs()));
     }
     state.counters["longest_gui_gap_ms"] = longestGapMs;
 }

@@ -4,6 +4,7 @@
 // to inner nodes, malformed payloads, exit codes.
 #include "../core/delegatetestutils.h"
 #include "../core/dumptestutils.h"
+#include "etdumptestutils.h"
 #include "pte/delegatesynth.h"
 #include "pte/etdump.h"
 #include "pte/etdumpwriter.h"
@@ -236,38 +237,20 @@ private Q_SLOTS:
         const QString program = tempDir() + "/synthetic7.pte";
         QVERIFY_RESULT(
             pte::writePte(pte::makeSingleDelegateProgram(pte::makeSyntheticXnnpackPayload(7)), program.toStdString()));
-        pte::EtDump dump;
-        pte::EtdumpRun run;
-        run.name = "Execute";
-        run.hasEvents = true;
+        EtdumpBuilder dump;
+        dump.block("Execute");
         std::uint64_t tick = 1000;
-        for (const QString& label : labels) {
-            pte::EtdumpEvent e;
-            e.kind = pte::EtdumpEventKind::Profile;
-            e.chainIndex = 0;
-            e.instructionId = 0;
-            e.delegateDebugIdStr = std::uint32_t(dump.strings.size());
-            e.hasMetadata = true;
-            dump.strings.push_back(label.toStdString());
-            e.startTime = tick;
-            e.endTime = tick + 10 * dump.strings.size(); // 10, 20, 30, ... ticks
-            tick = e.endTime;
-            dump.events.push_back(e);
+        for (qsizetype k = 0; k < labels.size(); ++k) {
+            const std::uint64_t end = tick + 10 * std::uint64_t(k + 1); // 10, 20, 30, ... ticks
+            dump.delegateStr(labels[k].toStdString(), 0, 0, tick, end);
+            tick = end;
         }
-        pte::EtdumpEvent call; // the delegate call's own event, after its operators: not a delegate event
-        call.kind = pte::EtdumpEventKind::Profile;
-        call.instructionId = 0;
-        call.name = std::uint32_t(dump.strings.size());
-        dump.strings.push_back("DELEGATE_CALL");
-        call.startTime = 1000;
-        call.endTime = tick;
-        dump.events.push_back(call);
-        run.eventCount = std::uint32_t(dump.events.size());
-        dump.runs.push_back(run);
-        auto bytes = pte::serializeEtdump(dump);
-        QVERIFY_RESULT(bytes);
+        // The delegate call's own event, after its operators: not a delegate event.
+        dump.profile("DELEGATE_CALL", 0, 0, 1000, tick);
+        const auto bytes = dump.bytes();
+        QVERIFY(!bytes.empty());
         const QString etdump = tempDir() + "/synthetic7-" + QTest::currentDataTag() + ".etdp";
-        QVERIFY(writeFile(etdump, QByteArray(reinterpret_cast<const char*>(bytes->data()), qsizetype(bytes->size()))));
+        QVERIFY(writeFile(etdump, QByteArray(reinterpret_cast<const char*>(bytes.data()), qsizetype(bytes.size()))));
 
         QByteArray out;
         QByteArray err;

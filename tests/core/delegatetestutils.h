@@ -195,6 +195,29 @@ private:
     std::uint32_t m_externs = 0;
 };
 
+/** The worked example of delegate-payloads.md 2.9 built into `b`: a [1, 1, 8, 8] input, a transpose to NHWC (handle
+ *  65535), a depthwise 3x3 convolution (8), a 3x3 convolution to 16 channels (10), a global average pool (12) and a
+ *  transpose back to NCHW (65535); `convMinMax` is the two convolutions' fused output range. */
+inline void addWorkedExample(XnnGraphBuilder& b, std::optional<std::pair<float, float>> convMinMax = std::nullopt)
+{
+    using T = XnnGraphBuilder::Tag;
+    const auto x = b.input({ 1, 1, 8, 8 });
+    const auto t0 = b.tensor({ 1, 8, 8, 1 });
+    const auto w1 = b.tensor({ 1, 3, 3, 8 });
+    const auto c1 = b.tensor({ 1, 6, 6, 8 });
+    const auto w2 = b.tensor({ 16, 3, 3, 8 });
+    const auto c2 = b.tensor({ 1, 4, 4, 16 });
+    const auto g = b.tensor({ 1, 1, 1, 16 });
+    const auto y = b.output({ 1, 16, 1, 1 });
+    const std::vector<std::uint32_t> toNhwc { 0, 2, 3, 1 };
+    const std::vector<std::uint32_t> toNchw { 0, 3, 1, 2 };
+    b.node(T::XNNStaticTranspose, xf::CreateXNNStaticTransposeDirect(b.fbb(), 4, &toNhwc, x, t0, 0).Union(), 65535);
+    b.conv(T::XNNDepthwiseConv2d, t0, w1, kNone, c1, 3, 1, 1, 1, 8, 8, convMinMax);
+    b.conv(T::XNNConv2d, c1, w2, kNone, c2, 3, 1, 1, 8, 16, 10, convMinMax);
+    b.unary(T::XNNGlobalAvgPooling2d, c2, g, 12, 0x40);
+    b.node(T::XNNStaticTranspose, xf::CreateXNNStaticTransposeDirect(b.fbb(), 4, &toNchw, g, y, 0).Union(), 65535);
+}
+
 /** A float as 4 little-endian bytes. */
 inline std::vector<std::uint8_t> floatBytes(std::initializer_list<float> values)
 {

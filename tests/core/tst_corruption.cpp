@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Damaged .pte bytes (truncated, bit-flipped, bad header fields, segments and indices out of range) must
 // give an error Result or diagnostics, never a crash or a hang. Also run under ASan/UBSan.
+#include "errorcheck.h"
 #include "pte/jsondump.h"
 #include "pte/ptereader.h"
 #include "ptefile/ptereader_fbbuilder_p.h"
@@ -151,17 +152,19 @@ private Q_SLOTS:
         QTest::addColumn<quint64>("value");
         QTest::addColumn<int>("width");
         QTest::addColumn<bool>("opens");
-        QTest::newRow("length-0") << 12 << quint64(0) << 4 << false;
-        QTest::newRow("length-23") << 12 << quint64(23) << 4 << false;
-        QTest::newRow("length-huge") << 12 << quint64(0xffffffffu) << 4 << true;
-        QTest::newRow("program-size-0") << 16 << quint64(0) << 8 << false;
-        QTest::newRow("program-size-huge") << 16 << quint64(~0ull) << 8 << false;
-        QTest::newRow("segment-base-past-eof") << 24 << quint64(1) << 8 << true; // patched to EOF below
-        QTest::newRow("segment-base-huge") << 24 << quint64(~0ull - 5) << 8 << true;
-        QTest::newRow("segment-base-zero") << 24 << quint64(0) << 8 << true;
-        QTest::newRow("segment-data-size-huge") << 32 << quint64(~0ull) << 8 << true;
-        QTest::newRow("root-offset-0") << 0 << quint64(0) << 4 << false;
-        QTest::newRow("root-offset-huge") << 0 << quint64(0xfffffff0u) << 4 << false;
+        QTest::addColumn<int>("code"); // the error's, when it does not open
+        QTest::newRow("length-0") << 12 << quint64(0) << 4 << false << int(ErrorCode::BadExtendedHeader);
+        QTest::newRow("length-23") << 12 << quint64(23) << 4 << false << int(ErrorCode::BadExtendedHeader);
+        QTest::newRow("length-huge") << 12 << quint64(0xffffffffu) << 4 << true << -1;
+        QTest::newRow("program-size-0") << 16 << quint64(0) << 8 << false << int(ErrorCode::BadExtendedHeader);
+        QTest::newRow("program-size-huge") << 16 << quint64(~0ull) << 8 << false << int(ErrorCode::Truncated);
+        QTest::newRow("segment-base-past-eof") << 24 << quint64(1) << 8 << true << -1; // patched to EOF below
+        QTest::newRow("segment-base-huge") << 24 << quint64(~0ull - 5) << 8 << true << -1;
+        QTest::newRow("segment-base-zero") << 24 << quint64(0) << 8 << true << -1;
+        QTest::newRow("segment-data-size-huge") << 32 << quint64(~0ull) << 8 << true << -1;
+        QTest::newRow("root-offset-0") << 0 << quint64(0) << 4 << false << int(ErrorCode::VerificationFailed);
+        QTest::newRow("root-offset-huge")
+            << 0 << quint64(0xfffffff0u) << 4 << false << int(ErrorCode::VerificationFailed);
     }
 
     void headerFields()
@@ -170,6 +173,7 @@ private Q_SLOTS:
         QFETCH(quint64, value);
         QFETCH(int, width);
         QFETCH(bool, opens);
+        QFETCH(int, code);
         auto bytes = validFile();
         if (QByteArray(QTest::currentDataTag()) == "segment-base-past-eof")
             value = bytes.size() + 128;
@@ -181,7 +185,7 @@ private Q_SLOTS:
             if (QByteArray(QTest::currentDataTag()) != "length-huge")
                 QVERIFY(!r.value()->runtimeWouldAccept());
         } else {
-            QVERIFY(r.error().message.find("hdr.pte") != std::string::npos);
+            QVERIFY_ERROR(r, ErrorCode(code), "hdr.pte");
         }
     }
 

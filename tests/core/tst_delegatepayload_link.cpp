@@ -50,25 +50,8 @@ std::shared_ptr<ExportedProgram> sourceProgram()
 /** The payload of that delegate: transpose (65535), dw conv 8, conv 10, global pool 12, transpose (65535). */
 DelegatePayload payload()
 {
-    using T = XnnGraphBuilder::Tag;
     XnnGraphBuilder b;
-    const auto x = b.input({ 1, 1, 8, 8 });
-    const auto t0 = b.tensor({ 1, 8, 8, 1 });
-    const auto w1 = b.tensor({ 1, 3, 3, 8 });
-    const auto c1 = b.tensor({ 1, 6, 6, 8 });
-    const auto w2 = b.tensor({ 16, 3, 3, 8 });
-    const auto c2 = b.tensor({ 1, 4, 4, 16 });
-    const auto g = b.tensor({ 1, 1, 1, 16 });
-    const auto y = b.output({ 1, 16, 1, 1 });
-    const std::vector<std::uint32_t> toNhwc { 0, 2, 3, 1 };
-    const std::vector<std::uint32_t> toNchw { 0, 3, 1, 2 };
-    b.node(T::XNNStaticTranspose, xf::CreateXNNStaticTransposeDirect(b.fbb(), 4, &toNhwc, x, t0, 0).Union(), 65535);
-    b.conv(T::XNNDepthwiseConv2d, t0, w1, kNone, c1, 3, 1, 1, 1, 8, 8,
-        std::pair { 0.0f, std::numeric_limits<float>::infinity() });
-    b.conv(T::XNNConv2d, c1, w2, kNone, c2, 3, 1, 1, 8, 16, 10,
-        std::pair { 0.0f, std::numeric_limits<float>::infinity() });
-    b.unary(T::XNNGlobalAvgPooling2d, c2, g, 12, 0x40);
-    b.node(T::XNNStaticTranspose, xf::CreateXNNStaticTransposeDirect(b.fbb(), 4, &toNchw, g, y, 0).Union(), 65535);
+    addWorkedExample(b, std::pair { 0.0f, std::numeric_limits<float>::infinity() }); // ReLU fused into the convs
     return decodeDelegatePayload("XnnpackBackend", toBytes(b.finish()), {}, {}, "test");
 }
 

@@ -81,20 +81,7 @@ private Q_SLOTS:
     void exact()
     {
         XnnGraphBuilder b;
-        const auto x = b.input({ 1, 1, 8, 8 });
-        const auto t = b.tensor({ 1, 8, 8, 1 });
-        const auto w = b.tensor({ 1, 3, 3, 8 });
-        const auto c1 = b.tensor({ 1, 6, 6, 8 });
-        const auto w2 = b.tensor({ 16, 3, 3, 8 });
-        const auto c2 = b.tensor({ 1, 4, 4, 16 });
-        const auto g = b.tensor({ 1, 1, 1, 16 });
-        const auto y = b.output({ 1, 16, 1, 1 });
-        const std::vector<std::uint32_t> perm { 0, 2, 3, 1 };
-        b.node(T::XNNStaticTranspose, xf::CreateXNNStaticTransposeDirect(b.fbb(), 4, &perm, x, t, 0).Union(), 65535);
-        b.conv(T::XNNDepthwiseConv2d, t, w, kNone, c1, 3, 1, 1, 1, 8, 8);
-        b.conv(T::XNNConv2d, c1, w2, kNone, c2, 3, 1, 1, 8, 16, 10);
-        b.unary(T::XNNGlobalAvgPooling2d, c2, g, 12, 0x40);
-        b.node(T::XNNStaticTranspose, xf::CreateXNNStaticTransposeDirect(b.fbb(), 4, &perm, g, y, 0).Union(), 65535);
+        addWorkedExample(b);
         const auto p = decode(b);
         const auto ev = events({ "Transpose (ND, X32) #1", "Convolution (NHWC, F32) DWConv #1",
             "Convolution (NHWC, F32) IGEMM #1", "Mean (ND) Reduce2 #1", "Transpose (ND, X32) #2" });

@@ -303,16 +303,7 @@ private Q_SLOTS:
             const std::size_t c = e / 16;
             bn[e] = double(float((conv[e] - runMean[c]) / std::sqrt(runVar[c] + 1e-5) * gamma[c] + beta[c]));
         }
-        std::vector<double> ln(bn.size());
-        for (std::size_t row = 0; row < 12; ++row) {
-            double m = 0, v = 0;
-            for (std::size_t k = 0; k < 4; ++k)
-                m += bn[row * 4 + k] / 4;
-            for (std::size_t k = 0; k < 4; ++k)
-                v += (bn[row * 4 + k] - m) * (bn[row * 4 + k] - m) / 4;
-            for (std::size_t k = 0; k < 4; ++k)
-                ln[row * 4 + k] = double(float((bn[row * 4 + k] - m) / std::sqrt(v + 1e-5) * lnW[k] + lnB[k]));
-        }
+        const std::vector<double> ln = pte::test::layerNormRows(bn, 4, lnW, lnB);
         std::vector<double> sm(ln.size());
         for (std::size_t row = 0; row < 12; ++row) {
             double sum = 0;

@@ -1,5 +1,6 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
+#include "errorcheck.h"
 #include "pte/mappedfile.h"
 #include "pte/program.h"
 #include "pte/ptereader.h"
@@ -384,9 +385,7 @@ private Q_SLOTS:
             break;
         }
         const auto r = layoutForSerialization(p, mutables, named, o);
-        QVERIFY(!r);
-        QCOMPARE(int(r.error().code), code);
-        QVERIFY2(QString::fromStdString(r.error().message).contains(message), r.error().message.c_str());
+        QVERIFY_ERROR(r, ErrorCode(code), message.toStdString());
         QCOMPARE(QString::fromStdString(r.error().fieldPath), path);
     }
 
@@ -768,14 +767,16 @@ private Q_SLOTS:
     void failedWriteLeavesTargetUntouched_data()
     {
         QTest::addColumn<int>("kind");
-        QTest::newRow("invalid program") << 0;
-        QTest::newRow("target is a folder") << 1;
-        QTest::newRow("missing folder") << 2;
-        QTest::newRow("read-only folder") << 3;
+        QTest::addColumn<int>("code");
+        QTest::newRow("invalid program") << 0 << int(ErrorCode::InvalidProgram);
+        QTest::newRow("target is a folder") << 1 << int(ErrorCode::Io);
+        QTest::newRow("missing folder") << 2 << int(ErrorCode::Io);
+        QTest::newRow("read-only folder") << 3 << int(ErrorCode::Io);
     }
     void failedWriteLeavesTargetUntouched()
     {
         QFETCH(int, kind);
+        QFETCH(int, code);
         const QString dir = test::tempDir() + QStringLiteral("/fail-%1").arg(kind);
         QDir().mkpath(dir);
         QString target = dir + QStringLiteral("/keep.pte");
@@ -804,8 +805,7 @@ private Q_SLOTS:
         }
         const auto r = writePte(p, target.toStdString());
         QFile::setPermissions(dir, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
-        QVERIFY(!r);
-        QVERIFY2(QString::fromStdString(r.error().message).contains(target), r.error().message.c_str());
+        QVERIFY_ERROR(r, ErrorCode(code), target.toStdString());
         QFile f(dir + QStringLiteral("/keep.pte"));
         QVERIFY(f.open(QIODevice::ReadOnly));
         QCOMPARE(f.readAll(), QByteArray("original contents"));

@@ -179,22 +179,24 @@ private Q_SLOTS:
     {
         QTest::addColumn<int>("numel");
         QTest::addColumn<int>("offset");
+        QTest::addColumn<int>("code");
         QTest::addColumn<QString>("needle");
-        QTest::addRow("view-past-storage") << 6 << 4 << "past the end of its storage";
-        QTest::addRow("storage-bigger-than-entry") << 60 << 0 << "fewer than the 60 elements";
+        QTest::addRow("view-past-storage") << 6 << 4 << int(ErrorCode::OutOfRange) << "past the end of its storage";
+        QTest::addRow("storage-bigger-than-entry")
+            << 60 << 0 << int(ErrorCode::Truncated) << "fewer than the 60 elements";
     }
 
     void rejectsTensorsOutsideTheirStorage()
     {
         QFETCH(int, numel);
         QFETCH(int, offset);
+        QFETCH(int, code);
         QFETCH(QString, needle);
         const std::string pickle = stateDictPickle({ { "w", "FloatStorage", "0", numel, { 2, 3 }, { 3, 1 }, offset } });
         const QByteArray zip = torchSaveZip(pickle, { { "0", floatBytes({ 1, 2, 3, 4, 5, 6 }) } });
         const Bytes bytes = Bytes::copyOf(std::string_view(zip.constData(), static_cast<std::size_t>(zip.size())));
         const auto r = readTorchSave(bytes, "sd.pt", std::uint64_t(1) << 30);
-        QVERIFY(!r);
-        QVERIFY2(r.error().message.find(needle.toStdString()) != std::string::npos, r.error().message.c_str());
+        QVERIFY_ERROR(r, ErrorCode(code), needle.toStdString());
     }
 
     void readsFakeTensorsAndProtocol2Bytes()
@@ -262,8 +264,7 @@ private Q_SLOTS:
         const auto i = Unpickler::load(
             std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(inst.data()), inst.size()), "t.pkl",
             lenient);
-        QVERIFY(!i);
-        QVERIFY(i.error().message.find("INST") != std::string::npos);
+        QVERIFY_ERROR(i, ErrorCode::Unsupported, "INST");
     }
 
     void resolvesSingleTensorArchives()
@@ -310,8 +311,7 @@ private Q_SLOTS:
         const QByteArray zip = torchSaveZip(pickle, {});
         const Bytes bytes = Bytes::copyOf(std::string_view(zip.constData(), static_cast<std::size_t>(zip.size())));
         const auto r = readTorchSave(bytes, "sd.pt", std::uint64_t(1) << 30);
-        QVERIFY(!r);
-        QVERIFY2(r.error().message.find("archive/data/9") != std::string::npos, r.error().message.c_str());
+        QVERIFY_ERROR(r, ErrorCode::InvalidInput, "archive/data/9");
     }
 };
 

@@ -43,39 +43,25 @@ public:
     EtdumpBuilder& profile(
         const std::string& name, std::int64_t chain, std::int32_t instr, std::uint64_t start, std::uint64_t end)
     {
-        EtdumpEvent e;
-        e.kind = EtdumpEventKind::Profile;
+        EtdumpEvent e = profileEvent(chain, instr, start, end);
         e.name = intern(name);
-        e.chainIndex = chain;
-        e.instructionId = instr;
-        e.startTime = start;
-        e.endTime = end;
         return push(e);
     }
     /** A delegate event with an int identifier (no name, empty metadata, as backends log them). */
     EtdumpBuilder& delegateInt(
         std::int32_t id, std::int64_t chain, std::int32_t instr, std::uint64_t start, std::uint64_t end)
     {
-        EtdumpEvent e;
-        e.kind = EtdumpEventKind::Profile;
+        EtdumpEvent e = profileEvent(chain, instr, start, end);
         e.delegateDebugIdInt = id;
-        e.chainIndex = chain;
-        e.instructionId = instr;
-        e.startTime = start;
-        e.endTime = end;
         e.hasMetadata = true;
         return push(e);
     }
+    /** A delegate event with a string identifier (no name, empty metadata). */
     EtdumpBuilder& delegateStr(
         const std::string& id, std::int64_t chain, std::int32_t instr, std::uint64_t start, std::uint64_t end)
     {
-        EtdumpEvent e;
-        e.kind = EtdumpEventKind::Profile;
+        EtdumpEvent e = profileEvent(chain, instr, start, end);
         e.delegateDebugIdStr = intern(id);
-        e.chainIndex = chain;
-        e.instructionId = instr;
-        e.startTime = start;
-        e.endTime = end;
         e.hasMetadata = true;
         return push(e);
     }
@@ -148,6 +134,16 @@ public:
     }
 
 private:
+    static EtdumpEvent profileEvent(std::int64_t chain, std::int32_t instr, std::uint64_t start, std::uint64_t end)
+    {
+        EtdumpEvent e;
+        e.kind = EtdumpEventKind::Profile;
+        e.chainIndex = chain;
+        e.instructionId = instr;
+        e.startTime = start;
+        e.endTime = end;
+        return e;
+    }
     EtdumpBuilder& push(const EtdumpEvent& e)
     {
         m_dump.events.push_back(e);

@@ -46,6 +46,26 @@ std::string showValues(const std::vector<double>& v)
     return s + "]";
 }
 
+std::vector<double> layerNormRows(
+    const std::vector<double>& x, std::size_t width, const std::vector<double>& weight, const std::vector<double>& bias)
+{
+    std::vector<double> out(x.size());
+    const double n = double(width);
+    for (std::size_t row = 0; row < x.size() / width; ++row) {
+        const double* in = x.data() + row * width;
+        double m = 0, v = 0;
+        for (std::size_t k = 0; k < width; ++k)
+            m += in[k] / n;
+        for (std::size_t k = 0; k < width; ++k)
+            v += (in[k] - m) * (in[k] - m) / n;
+        for (std::size_t k = 0; k < width; ++k) {
+            const double normed = (in[k] - m) / std::sqrt(v + 1e-5);
+            out[row * width + k] = double(float(weight.empty() ? normed : normed * weight[k] + bias[k]));
+        }
+    }
+    return out;
+}
+
 nlohmann::json tensorMetaJson(std::vector<std::int64_t> sizes, int dtype)
 {
     nlohmann::json s = nlohmann::json::array();

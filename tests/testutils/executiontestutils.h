@@ -33,6 +33,10 @@ Result<Emitted> emitAndReload(
 bool nearlyEqual(const std::vector<double>& a, const std::vector<double>& b, double tol = 1e-5);
 /** "[1.000000, 2.000000]" for failure messages. */
 std::string showValues(const std::vector<double>& v);
+/** aten's layer norm over consecutive rows of `width` values: (x - mean) / sqrt(var + 1e-5) with the biased
+ *  variance, times weight[k] plus bias[k] when they are given, each result rounded to float32. */
+std::vector<double> layerNormRows(const std::vector<double>& x, std::size_t width,
+    const std::vector<double>& weight = {}, const std::vector<double>& bias = {});
 
 /** torch.export's serialized TensorMeta of a contiguous CPU tensor (dtype: torch serde code, 7 = float32). */
 nlohmann::json tensorMetaJson(std::vector<std::int64_t> sizes, int dtype = 7);

@@ -95,10 +95,9 @@ private:
             if (!QTest::qWaitForWindowExposed(&w))
                 return false;
         }
-        QSignalSpy finished(w.document(), &Document::loadFinished);
-        QSignalSpy failed(w.document(), &Document::loadFailed);
-        w.openFiles(files);
-        if (!waitFor([&] { return !finished.isEmpty() || !failed.isEmpty(); }) || !failed.isEmpty())
+        if (!pte::ui::fixtures::finishes(*w.document(), &Document::loadFinished, &Document::loadFailed, [&] {
+                w.openFiles(files);
+            }).isEmpty())
             return false;
         auto* graph = w.findChild<GraphPanel*>(QStringLiteral("graphPanel"));
         return waitFor([graph] { return !graph->isBusy(); });

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "../core/dumptestutils.h"
 #include "document/document.h"
+#include "errorcheck.h"
 #include "pte/ptereader.h"
 #include "pte/ptewriter.h"
 #include "testutils.h"
@@ -53,15 +54,6 @@ void programs()
         QStringLiteral("pte/corey-cole_djl-executorch-engine__src__test__resources__models__stress__stress_mlp.pte"));
 }
 
-/** Waits until one of the spies fired. */
-bool waitEither(QSignalSpy& a, QSignalSpy& b, int timeoutMs = 60000)
-{
-    QElapsedTimer t;
-    t.start();
-    while (a.isEmpty() && b.isEmpty() && t.elapsed() < timeoutMs)
-        QTest::qWait(20);
-    return !a.isEmpty() || !b.isEmpty();
-}
 } // namespace
 
 class TestDocument : public QObject
@@ -116,7 +108,7 @@ private Q_SLOTS:
         QSignalSpy busy(&doc, &Document::busyChanged);
         doc.open({ path });
         QVERIFY(doc.isBusy());
-        QVERIFY(waitEither(finished, failed));
+        QVERIFY(fixtures::waitEither(finished, failed));
         QVERIFY2(failed.isEmpty(), qPrintable(fixtures::failureText(failed)));
         QVERIFY(!doc.isBusy());
         QCOMPARE(busy.count(), 2);
@@ -145,11 +137,10 @@ private Q_SLOTS:
         QSignalSpy finished(&doc, &Document::loadFinished);
         QSignalSpy failed(&doc, &Document::loadFailed);
         doc.open({ path });
-        QVERIFY(waitEither(finished, failed));
+        QVERIFY(fixtures::waitEither(finished, failed));
         QCOMPARE(finished.count(), 0);
         const pte::Error error = failed.first().first().value<pte::Error>();
-        QCOMPARE(error.code, pte::ErrorCode::NotAPteFile);
-        QVERIFY2(error.message.find("corrupt.pte") != std::string::npos, error.message.c_str());
+        QVERIFY_ERROR(error, pte::ErrorCode::NotAPteFile, "corrupt.pte");
         QVERIFY(!doc.snapshot());
     }
 
@@ -161,7 +152,7 @@ private Q_SLOTS:
         QSignalSpy failed(&doc, &Document::loadFailed);
         doc.open({ syntheticPte("large.pte", 100000) });
         doc.open({ syntheticPte("small.pte", 10) });
-        QVERIFY(waitEither(finished, failed));
+        QVERIFY(fixtures::waitEither(finished, failed));
         doc.waitForIdle();
         QTest::qWait(50);
         QCOMPARE(finished.count() + failed.count(), 1);
@@ -181,12 +172,9 @@ private Q_SLOTS:
     void neverOverwritesInputs()
     {
         Document doc;
-        QSignalSpy finished(&doc, &Document::loadFinished);
-        QSignalSpy failed(&doc, &Document::loadFailed);
         const QString input = syntheticPte("input.pte", 10);
-        doc.open({ input });
-        QVERIFY(waitEither(finished, failed));
-        QVERIFY2(failed.isEmpty(), qPrintable(fixtures::failureText(failed)));
+        const QString opened = fixtures::openAndWait(doc, { input });
+        QVERIFY2(opened.isEmpty(), qPrintable(opened));
         QSignalSpy saveFailed(&doc, &Document::saveFailed);
         doc.save(input);
         QCOMPARE(saveFailed.count(), 1);
@@ -201,17 +189,11 @@ private Q_SLOTS:
     {
         QFETCH(QString, path);
         Document doc;
-        QSignalSpy finished(&doc, &Document::loadFinished);
-        QSignalSpy failed(&doc, &Document::loadFailed);
-        doc.open({ path });
-        QVERIFY(waitEither(finished, failed));
-        QVERIFY2(failed.isEmpty(), qPrintable(fixtures::failureText(failed)));
+        const QString opened = fixtures::openAndWait(doc, { path });
+        QVERIFY2(opened.isEmpty(), qPrintable(opened));
         const QString out = pte::test::tempDir() + QStringLiteral("/resaved-%1.pte").arg(QTest::currentDataTag());
-        QSignalSpy saved(&doc, &Document::saveFinished);
-        QSignalSpy saveFailed(&doc, &Document::saveFailed);
-        doc.save(out);
-        QVERIFY(waitEither(saved, saveFailed));
-        QVERIFY2(saveFailed.isEmpty(), qPrintable(fixtures::failureText(saveFailed)));
+        const QString saved = fixtures::saveAndWait(doc, out);
+        QVERIFY2(saved.isEmpty(), qPrintable(saved));
         QVERIFY(QFileInfo::exists(out));
         QByteArray stdOut, stdErr;
         const int rc = pte::test::runCli({ QStringLiteral("verify"), out }, &stdOut, &stdErr);
@@ -237,11 +219,8 @@ private Q_SLOTS:
     {
         QFETCH(QString, path);
         Document doc;
-        QSignalSpy finished(&doc, &Document::loadFinished);
-        QSignalSpy failed(&doc, &Document::loadFailed);
-        doc.open({ path });
-        QVERIFY(waitEither(finished, failed));
-        QVERIFY2(failed.isEmpty(), qPrintable(fixtures::failureText(failed)));
+        const QString opened = fixtures::openAndWait(doc, { path });
+        QVERIFY2(opened.isEmpty(), qPrintable(opened));
         auto snap = doc.snapshot();
         QVERIFY(!snap->dumpMethods.empty());
         QVERIFY(doc.canEmit());
@@ -250,14 +229,11 @@ private Q_SLOTS:
         QCOMPARE(doc.snapshot()->dumpMethods.front().name, std::string("run"));
         QVERIFY(doc.snapshot()->method("run"));
 
-        QSignalSpy emitted(&doc, &Document::emitFinished);
-        QSignalSpy emitFailed(&doc, &Document::emitFailed);
         EmitSettings settings;
         settings.methodNames.assign(doc.snapshot()->dumpMethods.size(), std::nullopt);
         settings.methodNames[0] = "forward";
-        doc.emitProgram(settings);
-        QVERIFY(waitEither(emitted, emitFailed, 120000));
-        QVERIFY2(emitFailed.isEmpty(), qPrintable(fixtures::failureText(emitFailed)));
+        const QString emitted = fixtures::emitAndWait(doc, settings, 120000);
+        QVERIFY2(emitted.isEmpty(), qPrintable(emitted));
         snap = doc.snapshot();
         QVERIFY(snap->emitted);
         const MethodEntry* forward = snap->method("forward");
@@ -273,11 +249,8 @@ private Q_SLOTS:
         QVERIFY(mf.readAll().contains("debug_handle_map"));
 
         const QString out = pte::test::tempDir() + QStringLiteral("/emitted-%1.pte").arg(QTest::currentDataTag());
-        QSignalSpy saved(&doc, &Document::saveFinished);
-        QSignalSpy saveFailed(&doc, &Document::saveFailed);
-        doc.save(out);
-        QVERIFY(waitEither(saved, saveFailed));
-        QVERIFY2(saveFailed.isEmpty(), qPrintable(fixtures::failureText(saveFailed)));
+        const QString saved = fixtures::saveAndWait(doc, out);
+        QVERIFY2(saved.isEmpty(), qPrintable(saved));
         QByteArray stdOut, stdErr;
         const int rc = pte::test::runCli({ QStringLiteral("verify"), out }, &stdOut, &stdErr);
         QVERIFY2(rc == 0, stdErr.constData());
@@ -287,17 +260,15 @@ private Q_SLOTS:
     {
         // A bare JSON dump without its weights: emission fails on the weight's placeholder, and says so in fields.
         Document doc;
-        QSignalSpy finished(&doc, &Document::loadFinished);
-        QSignalSpy failed(&doc, &Document::loadFailed);
-        doc.open({ pte::test::testDataDir() + QStringLiteral("/dumps/counter_single_key.json") });
-        QVERIFY(waitEither(finished, failed));
-        QVERIFY2(failed.isEmpty(), qPrintable(fixtures::failureText(failed)));
+        const QString opened =
+            fixtures::openAndWait(doc, { pte::test::testDataDir() + QStringLiteral("/dumps/counter_single_key.json") });
+        QVERIFY2(opened.isEmpty(), qPrintable(opened));
         QSignalSpy emitted(&doc, &Document::emitFinished);
         QSignalSpy emitFailed(&doc, &Document::emitFailed);
         EmitSettings settings;
         settings.methodNames = { std::string("forward") };
         doc.emitProgram(settings);
-        QVERIFY(waitEither(emitted, emitFailed));
+        QVERIFY(fixtures::waitEither(emitted, emitFailed));
         QCOMPARE(emitFailed.count(), 1);
         const pte::Error error = emitFailed.first().first().value<pte::Error>();
         QCOMPARE(error.code, pte::ErrorCode::InvalidInput);
@@ -343,11 +314,8 @@ private Q_SLOTS:
         }
         inputs << testDataDir() + QStringLiteral("/dumps/delegate_edge.json");
         Document doc;
-        QSignalSpy loaded(&doc, &Document::loadFinished);
-        QSignalSpy loadFailed(&doc, &Document::loadFailed);
-        doc.open(inputs);
-        QVERIFY(waitEither(loaded, loadFailed));
-        QVERIFY2(loadFailed.isEmpty(), qPrintable(fixtures::failureText(loadFailed)));
+        const QString opened = fixtures::openAndWait(doc, inputs);
+        QVERIFY2(opened.isEmpty(), qPrintable(opened));
         QCOMPARE(doc.snapshot()->dumpMethods.size(), std::size_t(3));
 
         EmitSettings settings;
@@ -357,18 +325,12 @@ private Q_SLOTS:
         settings.serialize.write.segmentAlignment = std::uint64_t(segmentAlignment);
         settings.serialize.write.constantTensorAlignment = std::uint32_t(constantAlignment);
         settings.serialize.write.delegateAlignment = std::uint32_t(delegateAlignment);
-        QSignalSpy emitted(&doc, &Document::emitFinished);
-        QSignalSpy emitFailed(&doc, &Document::emitFailed);
-        doc.emitProgram(settings);
-        QVERIFY(waitEither(emitted, emitFailed));
-        QVERIFY2(emitFailed.isEmpty(), qPrintable(fixtures::failureText(emitFailed)));
+        const QString emitted = fixtures::emitAndWait(doc, settings);
+        QVERIFY2(emitted.isEmpty(), qPrintable(emitted));
 
         const QString out = tempDir() + QStringLiteral("/options-%1.pte").arg(QLatin1String(QTest::currentDataTag()));
-        QSignalSpy saved(&doc, &Document::saveFinished);
-        QSignalSpy saveFailed(&doc, &Document::saveFailed);
-        doc.save(out); // no options here: the emission's own travel with it
-        QVERIFY(waitEither(saved, saveFailed));
-        QVERIFY2(saveFailed.isEmpty(), qPrintable(fixtures::failureText(saveFailed)));
+        const QString saved = fixtures::saveAndWait(doc, out); // no options here: the emission's own travel with it
+        QVERIFY2(saved.isEmpty(), qPrintable(saved));
 
         auto file = pte::readPteFile(out.toStdString());
         QVERIFY_RESULT(file);

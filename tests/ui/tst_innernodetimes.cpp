@@ -9,6 +9,7 @@
 // 1.2 (k + 1) and its p90 2.8 (k + 1) (numpy's linear interpolation over 1, 2, 3 times k + 1).
 #include "document/delegateinspection.h"
 #include "document/document.h"
+#include "etdumptestutils.h"
 #include "mainwindow.h"
 #include "models/innernodemodel.h"
 #include "models/profilemodel.h"
@@ -43,38 +44,18 @@ const QStringList kAllLabels { "Fully Connected (NC, F32) GEMM #1", "Add (ND) #1
 /** An ETDump of `runs` executions of the synthetic program's delegate call, one event per label. */
 pte::Result<std::shared_ptr<const pte::EtDump>> writeEtdump(const QStringList& labels, const QString& path)
 {
-    pte::EtDump dump;
+    pte::test::EtdumpBuilder dump;
     for (std::uint32_t r = 0; r < 3; ++r) {
-        pte::EtdumpRun run;
-        run.name = "Execute";
-        run.hasEvents = true;
-        run.firstEvent = std::uint32_t(dump.events.size());
+        dump.block("Execute");
         std::uint64_t tick = 1000000000;
         for (int k = 0; k < labels.size(); ++k) {
-            pte::EtdumpEvent e;
-            e.kind = pte::EtdumpEventKind::Profile;
-            e.chainIndex = 0;
-            e.instructionId = 0;
-            e.delegateDebugIdStr = std::uint32_t(dump.strings.size());
-            e.hasMetadata = true;
-            dump.strings.push_back(labels[k].toStdString());
-            e.startTime = tick;
-            e.endTime = tick + std::uint64_t(k + 1) * (r + 1) * 1000000; // ns: (k + 1) * (r + 1) ms
-            tick = e.endTime;
-            dump.events.push_back(e);
+            const std::uint64_t end = tick + std::uint64_t(k + 1) * (r + 1) * 1000000; // ns: (k + 1) * (r + 1) ms
+            dump.delegateStr(labels[k].toStdString(), 0, 0, tick, end);
+            tick = end;
         }
-        pte::EtdumpEvent call; // the delegate call's own event: not a delegate event
-        call.kind = pte::EtdumpEventKind::Profile;
-        call.instructionId = 0;
-        call.name = std::uint32_t(dump.strings.size());
-        dump.strings.push_back("DELEGATE_CALL");
-        call.startTime = 1000000000;
-        call.endTime = tick;
-        dump.events.push_back(call);
-        run.eventCount = std::uint32_t(dump.events.size()) - run.firstEvent;
-        dump.runs.push_back(run);
+        dump.profile("DELEGATE_CALL", 0, 0, 1000000000, tick); // the delegate call's own event: not a delegate event
     }
-    PTE_TRY(const auto bytes, pte::serializeEtdump(dump));
+    PTE_TRY(const auto bytes, pte::serializeEtdump(dump.model()));
     PTE_CHECK(pte::writeFileAtomically(path.toStdString(), bytes));
     return pte::readEtdumpFile(path.toStdString());
 }

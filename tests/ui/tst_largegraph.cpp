@@ -4,6 +4,7 @@
 // module path into groups that expand on request, and still usable uncollapsed.
 #include "chaindump.h"
 #include "document/snapshot.h"
+#include "tickgapmeter.h"
 #include "uifixtures.h"
 #include "views/graphpanel.h"
 #include "widgets/graphview.h"
@@ -13,7 +14,6 @@
 #include <QLabel>
 #include <QRegularExpression>
 #include <QTest>
-#include <QTimer>
 
 using namespace pte::ui;
 
@@ -41,22 +41,11 @@ void maybeSave(QWidget& w, const char* name)
 /** Runs the event loop until the panel is idle; returns the longest gap between 5 ms timer ticks. */
 qint64 waitIdle(GraphPanel& panel, int* ticks)
 {
-    QElapsedTimer clock;
-    clock.start();
-    qint64 last = 0, maxGap = 0;
-    *ticks = 0;
-    QTimer timer;
-    timer.setInterval(5);
-    QObject::connect(&timer, &QTimer::timeout, [&] {
-        const qint64 now = clock.elapsed();
-        maxGap = std::max(maxGap, now - last);
-        last = now;
-        ++*ticks;
-    });
-    timer.start();
-    while (panel.isBusy() && clock.elapsed() < 120000)
+    const pte::test::TickGapMeter meter;
+    while (panel.isBusy() && meter.clock().elapsed() < 120000)
         QTest::qWait(5);
-    return maxGap;
+    *ticks = meter.ticks();
+    return meter.longestGapMs();
 }
 } // namespace
 

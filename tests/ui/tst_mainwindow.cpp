@@ -64,14 +64,7 @@ QString examplePath()
     return qEnvironmentVariable("PTELENS_BUILD_DIR") + QStringLiteral("/examples/example.etrecord");
 }
 
-bool waitEither(QSignalSpy& a, QSignalSpy& b, int timeoutMs = 60000)
-{
-    QElapsedTimer t;
-    t.start();
-    while (a.isEmpty() && b.isEmpty() && t.elapsed() < timeoutMs)
-        QTest::qWait(20);
-    return !a.isEmpty() || !b.isEmpty();
-}
+using fixtures::waitEither;
 QString ptePath(const char* name) { return pte::test::corpusPath(QStringLiteral("pte/") + QLatin1String(name)); }
 
 /** The program emitted from tests/data/<relative> and saved (the project's emitter and writer); empty on failure. */
@@ -159,11 +152,9 @@ private Q_SLOTS:
         QString error;
         QVERIFY2(open(w, { examplePath() }, &error), qPrintable(error));
         QVERIFY(w.isVisible());
-        QSignalSpy emitted(w.document(), &Document::emitFinished);
-        QSignalSpy emitFailed(w.document(), &Document::emitFailed);
-        w.emitWith({});
-        QVERIFY(waitEither(emitted, emitFailed));
-        QVERIFY(emitFailed.isEmpty());
+        const QString emitted =
+            fixtures::finishes(*w.document(), &Document::emitFinished, &Document::emitFailed, [&] { w.emitWith({}); });
+        QVERIFY2(emitted.isEmpty(), qPrintable(emitted));
         auto* graph = w.findChild<GraphPanel*>(QStringLiteral("graphPanel"));
         QTRY_VERIFY(!graph->isBusy());
         w.activateWindow();
@@ -814,11 +805,9 @@ private Q_SLOTS:
         QVERIFY(w.findChild<TableView*>(QStringLiteral("delegatesView"))
                     ->emptyText()
                     .startsWith(QStringLiteral("Not emitted yet")));
-        QSignalSpy emitted(w.document(), &Document::emitFinished);
-        QSignalSpy emitFailed(w.document(), &Document::emitFailed);
-        w.emitWith({});
-        QVERIFY(waitEither(emitted, emitFailed, 120000));
-        QVERIFY2(emitFailed.isEmpty(), qPrintable(fixtures::failureText(emitFailed)));
+        const QString emitted = fixtures::finishes(
+            *w.document(), &Document::emitFinished, &Document::emitFailed, [&] { w.emitWith({}); }, 120000);
+        QVERIFY2(emitted.isEmpty(), qPrintable(emitted));
         if (instructionCount >= 0)
             QCOMPARE(instructionTable->model()->rowCount(), instructionCount);
         else
@@ -831,11 +820,9 @@ private Q_SLOTS:
 
         const QString out = tempDir() + QStringLiteral("/window-emitted.pte");
         QFile::remove(out);
-        QSignalSpy saved(w.document(), &Document::saveFinished);
-        QSignalSpy saveFailed(w.document(), &Document::saveFailed);
-        w.saveTo(out);
-        QVERIFY(waitEither(saved, saveFailed));
-        QVERIFY2(saveFailed.isEmpty(), qPrintable(fixtures::failureText(saveFailed)));
+        const QString saved =
+            fixtures::finishes(*w.document(), &Document::saveFinished, &Document::saveFailed, [&] { w.saveTo(out); });
+        QVERIFY2(saved.isEmpty(), qPrintable(saved));
         QByteArray stdOut, stdErr;
         QCOMPARE(runCli({ QStringLiteral("verify"), out }, &stdOut, &stdErr), 0);
     }

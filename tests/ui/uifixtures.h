@@ -60,6 +60,42 @@ inline bool waitFor(const std::function<bool()>& done, int timeoutMs = 60000)
     return done();
 }
 
+/** Processes events until one of the spies fired or `timeoutMs` passed; whether one did. */
+inline bool waitEither(QSignalSpy& a, QSignalSpy& b, int timeoutMs = 60000)
+{
+    return waitFor([&] { return !a.isEmpty() || !b.isEmpty(); }, timeoutMs);
+}
+
+/** Calls `start` (a Document operation that ends in the `finished` or the `failed` signal) and waits for either;
+ *  empty when it finished, else why not: the failure's text, or that it timed out. */
+template <typename Finished, typename Failed>
+QString finishes(
+    Document& doc, Finished finished, Failed failed, const std::function<void()>& start, int timeoutMs = 60000)
+{
+    QSignalSpy done(&doc, finished);
+    QSignalSpy failures(&doc, failed);
+    start();
+    if (!waitEither(done, failures, timeoutMs))
+        return QStringLiteral("timed out after %1 ms").arg(timeoutMs);
+    return failureText(failures);
+}
+/** Opens `paths` in `doc` and waits (finishes): empty when they loaded. */
+inline QString openAndWait(Document& doc, const QStringList& paths)
+{
+    return finishes(doc, &Document::loadFinished, &Document::loadFailed, [&] { doc.open(paths); });
+}
+/** Emits with `settings` and waits (finishes): empty when it emitted. */
+inline QString emitAndWait(Document& doc, const EmitSettings& settings, int timeoutMs = 60000)
+{
+    return finishes(
+        doc, &Document::emitFinished, &Document::emitFailed, [&] { doc.emitProgram(settings); }, timeoutMs);
+}
+/** Saves to `path` and waits (finishes): empty when it saved. */
+inline QString saveAndWait(Document& doc, const QString& path)
+{
+    return finishes(doc, &Document::saveFinished, &Document::saveFailed, [&] { doc.save(path); });
+}
+
 inline pte::EValue tensorValue(pte::ScalarType dtype, std::vector<std::int32_t> sizes, std::uint32_t constant = 0,
     std::optional<std::pair<std::uint32_t, std::uint32_t>> alloc = std::nullopt)
 {

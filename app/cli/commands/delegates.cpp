@@ -8,6 +8,7 @@
 // each delegate call's XNNPACK operator events are aligned to the inner nodes (exact, approximate or failed).
 // Exit 0 when the files were read (payload findings are diagnostics), 1 when one could not be read.
 #include "command.h"
+#include "jsonoutput.h"
 #include "pte/delegateetdump.h"
 #include "pte/delegatelink.h"
 #include "pte/dumpreader.h"
@@ -121,15 +122,8 @@ Json valueJson(const pte::InnerValue& v)
 Json diagnosticsJson(const pte::Diagnostics& diags)
 {
     Json list = Json::array();
-    for (const auto& d : diags) {
-        Json j;
-        j["severity"] = pte::severityName(d.severity);
-        j["code"] = pte::errorCodeName(d.code);
-        j["message"] = d.message;
-        j["offset"] = d.offset ? Json(*d.offset) : Json(nullptr);
-        j["field_path"] = d.fieldPath;
-        list.push_back(std::move(j));
-    }
+    for (const auto& d : diags)
+        list.push_back(diagnosticJson(d));
     return list;
 }
 
@@ -498,7 +492,7 @@ int runDelegates(const QStringList& args)
             list.push_back(std::move(dj));
         }
         j["delegates"] = std::move(list);
-        printOut(j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+        printJson(j);
         return ExitOk;
     }
     std::string text =

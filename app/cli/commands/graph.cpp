@@ -5,6 +5,7 @@
 // emission does not return), nodes with targets and tensor metadata, weights, lowered delegates with their
 // named data, and the sample inputs kept with the program.
 #include "command.h"
+#include "jsonoutput.h"
 #include "pte/dumpreader.h"
 #include "pte/emitter.h"
 #include "pte/graphtext.h"
@@ -514,7 +515,7 @@ int runGraph(const QStringList& args)
             diags.push_back(std::move(j));
         }
         root["diagnostics"] = std::move(diags);
-        printOut(root.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
+        printJson(root);
         return ExitOk;
     }
     std::string out =

@@ -3,6 +3,7 @@
 // `ptelens-cli info FILE [--json] [--ptd DATA]`: a summary of a .pte: header facts, methods (inputs and
 // outputs with types, instruction counts by kind, operators, delegates), segments and sizes, diagnostics.
 #include "command.h"
+#include "jsonoutput.h"
 #include "printederror.h"
 #include "pte/bundledprogram.h"
 #include "pte/ptereader.h"
@@ -320,7 +321,7 @@ int runInfo(const QStringList& args)
     j["runtime_would_accept"] = f.runtimeWouldAccept();
 
     if (parser.isSet(jsonOpt)) {
-        printOut(j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+        printJson(j);
         return ExitOk;
     }
 

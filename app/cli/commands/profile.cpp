@@ -7,6 +7,7 @@
 // Exit codes: 0 ok; 1 unreadable input, or an ETDump that does not match the program (the rows are still printed,
 // unjoined); 2 usage.
 #include "command.h"
+#include "jsonoutput.h"
 #include "printederror.h"
 #include "pte/dumpreader.h"
 #include "pte/etdump.h"
@@ -445,13 +446,13 @@ int runProfile(const QStringList& args)
             j["reference"] = std::move(methods);
         }
         Json diags = Json::array();
-        for (const auto& diag : diagnostics)
-            diags.push_back(
-                Json { { "severity", pte::severityName(diag.severity) }, { "code", pte::errorCodeName(diag.code) },
-                    { "message", diag.message }, { "offset", diag.offset ? Json(*diag.offset) : Json(nullptr) },
-                    { "field_path", diag.fieldPath }, { "file", diag.file } });
+        for (const auto& diag : diagnostics) {
+            Json dj = diagnosticJson(diag);
+            dj["file"] = diag.file;
+            diags.push_back(std::move(dj));
+        }
         j["diagnostics"] = std::move(diags);
-        printOut(j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+        printJson(j);
         return exitCode;
     }
 

@@ -4,6 +4,7 @@
 // Exit 0 only when the ExecuTorch runtime would accept the file; 1 when it would refuse it or the file
 // cannot be read. Each diagnostic is printed to stdout as "file: severity: message (at byte N, field.path)".
 #include "command.h"
+#include "jsonoutput.h"
 #include "pte/ptereader.h"
 
 #include <QCommandLineParser>
@@ -14,17 +15,6 @@
 namespace ptelens::cli {
 
 namespace {
-
-nlohmann::ordered_json diagnosticJson(const pte::Diagnostic& d)
-{
-    nlohmann::ordered_json j;
-    j["severity"] = pte::severityName(d.severity);
-    j["code"] = pte::errorCodeName(d.code);
-    j["message"] = d.message;
-    j["offset"] = d.offset ? nlohmann::ordered_json(*d.offset) : nlohmann::ordered_json(nullptr);
-    j["field_path"] = d.fieldPath;
-    return j;
-}
 
 int runVerify(const QStringList& args)
 {
@@ -62,7 +52,7 @@ int runVerify(const QStringList& args)
                 file.error().offset ? nlohmann::ordered_json(*file.error().offset) : nlohmann::ordered_json(nullptr);
             e["field_path"] = file.error().fieldPath;
             j["error"] = std::move(e);
-            printOut(j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+            printJson(j);
         }
         return ExitInvalidInput;
     }
@@ -82,7 +72,7 @@ int runVerify(const QStringList& args)
         for (const auto& d : f.diagnostics)
             list.push_back(diagnosticJson(d));
         j["diagnostics"] = std::move(list);
-        printOut(j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+        printJson(j);
     } else {
         std::string text;
         for (auto d : f.diagnostics) {
