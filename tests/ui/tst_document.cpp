@@ -4,6 +4,7 @@
 #include "document/document.h"
 #include "pte/ptereader.h"
 #include "pte/ptewriter.h"
+#include "pte/syntheticprogram.h"
 #include "testutils.h"
 #include "uifixtures.h"
 
