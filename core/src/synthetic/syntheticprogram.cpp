@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Synthetic programs for `ptelens-cli synth` and the benchmarks.
 #include "pte/syntheticprogram.h"
+
 #include "serialize/segmentlayout.h"
 
 #include <cerrno>
