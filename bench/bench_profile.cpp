@@ -16,6 +16,7 @@
 #include "pte/mappedfile.h"
 #include "pte/ptereader.h"
 #include "pte/ptewriter.h"
+#include "pte/syntheticprogram.h"
 
 #include <QApplication>
 #include <QHeaderView>

@@ -20,6 +20,7 @@
 #include "offscreenbench.h"
 #include "pte/ptereader.h"
 #include "pte/ptewriter.h"
+#include "pte/syntheticprogram.h"
 #include "tickgapmeter.h"
 #include "views/graphpanel.h"
 #include "widgets/graphview.h"

@@ -13,6 +13,7 @@
 #include "pte/delegatesynth.h"
 #include "pte/etdumpwriter.h"
 #include "pte/ptewriter.h"
+#include "pte/syntheticprogram.h"
 
 #include <algorithm>
 #include <cstdint>

@@ -693,12 +693,18 @@ void MainWindow::onInstructionSelectionChanged()
     // Values the instruction uses.
     m_valuesView->selectValues(values);
     // Its events in the Profile view.
-    std::vector<int> instructions;
-    for (const int src : rows)
-        if (model.rowInfo(src).chain == 0)
-            instructions.push_back(int(model.rowInfo(src).index));
-    m_profileView->selectSourceRows(m_profileView->model()->rowsFor(m_method, instructions));
+    selectProfileEvents(rows);
     m_syncing = false;
+}
+
+void MainWindow::selectProfileEvents(const std::vector<int>& instructionRows)
+{
+    const InstructionModel& model = *m_instructionsView->model();
+    std::vector<int> instructions;
+    for (const int row : instructionRows)
+        if (model.rowInfo(row).chain == 0)
+            instructions.push_back(int(model.rowInfo(row).index));
+    m_profileView->selectSourceRows(m_profileView->model()->rowsFor(m_method, instructions));
 }
 
 void MainWindow::onProfileSelectionChanged()
@@ -793,11 +799,7 @@ void MainWindow::onGraphSelectionChanged()
     }
     m_instructionsView->selectSourceRows(rows);
     // A hot node's events in the Profile view.
-    std::vector<int> instructions;
-    for (const int row : rows)
-        if (model.rowInfo(row).chain == 0)
-            instructions.push_back(int(model.rowInfo(row).index));
-    m_profileView->selectSourceRows(m_profileView->model()->rowsFor(m_method, instructions));
+    selectProfileEvents(rows);
     m_syncing = false;
 }
 

@@ -98,6 +98,8 @@ private:
     void onGraphSelectionChanged();
     void onDelegateIdSelectionChanged();
     void onProfileSelectionChanged();
+    /** Selects in the Profile view the events of these Instructions rows (source rows; chain 0 only). */
+    void selectProfileEvents(const std::vector<int>& instructionRows);
     void openEtdumpDialog();
     void raiseDock(const char* name);
     void updateActions();

@@ -10,6 +10,7 @@
 #include "bench.h"
 #include "pte/programdiff.h"
 #include "pte/ptewriter.h"
+#include "pte/syntheticprogram.h"
 
 #include <algorithm>
 #include <cstdio>

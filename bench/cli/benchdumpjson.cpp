@@ -7,6 +7,7 @@
 // what grows is the decoded program, as for `info`).
 #include "bench.h"
 #include "pte/ptewriter.h"
+#include "pte/syntheticprogram.h"
 
 #include <algorithm>
 #include <cstdio>

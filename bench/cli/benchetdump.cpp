@@ -12,6 +12,7 @@
 #include "pte/profiletable.h"
 #include "pte/ptereader.h"
 #include "pte/ptewriter.h"
+#include "pte/syntheticprogram.h"
 
 #include <chrono>
 #include <cstdio>

@@ -10,6 +10,7 @@
 #include "pte/emitter.h"
 #include "pte/ptereader.h"
 #include "pte/ptewriter.h"
+#include "pte/syntheticprogram.h"
 #include "testutils.h"
 
 #include <QDir>

@@ -1,8 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
 // ptelens-cli rewrite and synth: exit codes, refusals, messages naming the file.
+#include "pte/programequality.h"
 #include "pte/ptereader.h"
-#include "pte/ptewriter.h"
 #include "testutils.h"
 
 #include <QDir>

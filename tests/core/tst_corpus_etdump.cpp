@@ -10,6 +10,7 @@
 #include "pte/etdumpjoin.h"
 #include "pte/numericgap.h"
 #include "pte/profiletable.h"
+#include "pte/programequality.h"
 #include "pte/ptereader.h"
 #include "pte/ptewriter.h"
 #include "pte/referenceinterpreter.h"

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Every valid .pte of the corpus, rewritten by ptelens' writer, decodes to the same program.
 #include "pte/jsondump.h"
+#include "pte/programequality.h"
 #include "pte/ptereader.h"
 #include "pte/ptewriter.h"
 #include "testutils.h"

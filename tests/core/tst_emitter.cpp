@@ -6,6 +6,7 @@
 #include "pte/dumpreader.h"
 #include "pte/emitter.h"
 #include "pte/kernelcoverage.h"
+#include "pte/programequality.h"
 #include "pte/ptereader.h"
 #include "pte/ptewriter.h"
 #include "pte/referenceinterpreter.h"

@@ -8,7 +8,6 @@
 #include "pte/dumpreader.h"
 #include "pte/emitter.h"
 #include "pte/ptereader.h"
-#include "pte/ptewriter.h"
 #include "pte/referenceinterpreter.h"
 #include "testutils.h"
 

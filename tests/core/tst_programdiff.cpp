@@ -7,6 +7,7 @@
 #include "pte/programdiff.h"
 #include "pte/ptereader.h"
 #include "pte/ptewriter.h"
+#include "pte/syntheticprogram.h"
 #include "testutils.h"
 
 #include <QTest>

@@ -4,6 +4,7 @@
 // of every field, the eh00 header forms, zero-copy payloads, and one expected diagnostic per runtime rule.
 #include "errorcheck.h"
 #include "pte/jsondump.h"
+#include "pte/programequality.h"
 #include "pte/ptereader.h"
 #include "pte/ptewriter.h"
 #include "ptefile/ptereader_fbbuilder_p.h"

@@ -3,9 +3,11 @@
 #include "errorcheck.h"
 #include "pte/mappedfile.h"
 #include "pte/program.h"
+#include "pte/programequality.h"
 #include "pte/ptereader.h"
 #include "pte/ptewriter.h"
 #include "pte/schema/program_generated.h"
+#include "pte/syntheticprogram.h"
 #include "testutils.h"
 
 #include <QDir>

@@ -5,6 +5,7 @@
 #include "errorcheck.h"
 #include "pte/ptereader.h"
 #include "pte/ptewriter.h"
+#include "pte/syntheticprogram.h"
 #include "testutils.h"
 #include "uifixtures.h"
 

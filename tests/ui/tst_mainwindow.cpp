@@ -8,6 +8,7 @@
 #include "pte/dumpreader.h"
 #include "pte/emitter.h"
 #include "pte/ptewriter.h"
+#include "pte/syntheticprogram.h"
 #include "testutils.h"
 #include "uifixtures.h"
 #include "views/graphpanel.h"

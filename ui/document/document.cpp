@@ -7,6 +7,7 @@
 #include "pte/dumpreader.h"
 #include "pte/etdump.h"
 #include "pte/ptereader.h"
+#include "pte/ptewriter.h"
 
 #include <QFile>
 #include <QFileInfo>

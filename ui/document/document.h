@@ -3,8 +3,8 @@
 #pragma once
 
 #include "document/snapshot.h"
-#include "pte/ptewriter.h"
 #include "pte/referenceinputs.h"
+#include "pte/serializeoptions.h"
 
 #include <QFuture>
 #include <QList>

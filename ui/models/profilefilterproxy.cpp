@@ -3,22 +3,13 @@
 #include "models/profilefilterproxy.h"
 
 #include "models/profilemodel.h"
-#include "models/roles.h"
 #include "models/text.h"
 
 namespace pte::ui {
 
 ProfileFilterProxy::ProfileFilterProxy(QObject* parent)
-    : QSortFilterProxyModel(parent)
-{
-    setSortRole(SortRole);
-}
-
-void ProfileFilterProxy::setProfileModel(ProfileModel* model)
-{
-    m_model = model;
-    setSourceModel(model);
-}
+    : ProfileProxy(parent)
+{ }
 
 void ProfileFilterProxy::setText(const QString& text)
 {
@@ -52,14 +43,15 @@ void ProfileFilterProxy::setDelegatedOnly(bool on)
 
 bool ProfileFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex&) const
 {
-    if (!m_model || !m_model->profile())
+    const ProfileModel* model = profileModel();
+    if (!model || !model->profile())
         return true;
-    const auto& row = m_model->row(sourceRow);
+    const auto& row = model->row(sourceRow);
     if (m_delegatedOnly && !row.isDelegatedOp)
         return false;
-    if (!m_block.isEmpty() && toQString(m_model->profile()->table.blocks[row.block].name) != m_block)
+    if (!m_block.isEmpty() && toQString(model->profile()->table.blocks[row.block].name) != m_block)
         return false;
-    const QString& text = m_model->searchText(sourceRow);
+    const QString& text = model->searchText(sourceRow);
     for (const auto& w : m_words)
         if (!text.contains(w))
             return false;

@@ -2,22 +2,19 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
-#include <QSortFilterProxyModel>
+#include "models/profileproxy.h"
 
 namespace pte::ui {
-
-class ProfileModel;
 
 /**
  * The Profile view's filter: text (every word must occur in the row's search text), event block, delegated events
  * only. Sorts on SortRole. Reads ProfileModel's precomputed search text, never display text.
  */
-class ProfileFilterProxy : public QSortFilterProxyModel
+class ProfileFilterProxy : public ProfileProxy
 {
     Q_OBJECT
 public:
     explicit ProfileFilterProxy(QObject* parent = nullptr);
-    void setProfileModel(ProfileModel* model);
     void setText(const QString& text);
     void setBlock(const QString& block); ///< empty: every block
     void setDelegatedOnly(bool on);
@@ -26,7 +23,6 @@ protected:
     bool filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const override;
 
 private:
-    ProfileModel* m_model = nullptr;
     QStringList m_words;
     QString m_block;
     bool m_delegatedOnly = false;

@@ -54,14 +54,19 @@ void SignatureModel::setMethod(std::shared_ptr<const Snapshot> snapshot, const Q
                 row.shape = formatShape(it->second.sizes);
             }
         };
+        // An input or output spec's row: its kind, argument, target and the tensor's dtype and shape.
+        auto specRow = [&](const char* kind, const auto& spec) {
+            Row row;
+            row.kind = QLatin1String(kind);
+            row.name = argumentName(spec.arg);
+            row.target = toQString(spec.target);
+            fillTensor(row);
+            return row;
+        };
         if (m_side == Side::Inputs) {
             int userIndex = 0;
             for (const auto& spec : m->exported->signature.inputSpecs) {
-                Row row;
-                row.kind = QLatin1String(pte::inputKindName(spec.kind));
-                row.name = argumentName(spec.arg);
-                row.target = toQString(spec.target);
-                fillTensor(row);
+                Row row = specRow(pte::inputKindName(spec.kind), spec);
                 if (spec.kind == pte::InputKind::UserInput && m->plan && userIndex < int(m->plan->inputs.size()))
                     row.value = m->plan->inputs[std::size_t(userIndex++)];
                 m_rows.push_back(std::move(row));
@@ -69,12 +74,8 @@ void SignatureModel::setMethod(std::shared_ptr<const Snapshot> snapshot, const Q
         } else {
             int kept = 0;
             for (const auto& spec : m->exported->signature.outputSpecs) {
-                Row row;
-                row.kind = QLatin1String(pte::outputKindName(spec.kind));
-                row.name = argumentName(spec.arg);
-                row.target = toQString(spec.target);
+                Row row = specRow(pte::outputKindName(spec.kind), spec);
                 row.dropReason = dropReasonText(spec.kind);
-                fillTensor(row);
                 if (row.dropReason.isEmpty() && m->plan && kept < int(m->plan->outputs.size()))
                     row.value = m->plan->outputs[std::size_t(kept++)];
                 m_rows.push_back(std::move(row));

@@ -5,6 +5,7 @@
 #include "command.h"
 #include "printederror.h"
 #include "pte/bundledprogram.h"
+#include "pte/programequality.h"
 #include "pte/ptereader.h"
 #include "pte/ptewriter.h"
 

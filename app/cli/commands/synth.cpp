@@ -4,6 +4,7 @@
 #include "command.h"
 #include "printederror.h"
 #include "pte/ptewriter.h"
+#include "pte/syntheticprogram.h"
 
 #include <QCommandLineParser>
 

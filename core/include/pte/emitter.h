@@ -6,8 +6,8 @@
 #include "pte/graph.h"
 #include "pte/idmap.h"
 #include "pte/program.h"
-#include "pte/ptewriter.h"
 #include "pte/result.h"
+#include "pte/serializeoptions.h"
 
 #include <atomic>
 #include <cstdint>

@@ -6,33 +6,21 @@
 #include "pte/mappedfile.h"
 #include "pte/program.h"
 #include "pte/result.h"
+#include "pte/serializeoptions.h"
 
 #include <cstdint>
-#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
-namespace pte {
-
-/** Alignments of the serialized file; defaults are ExecuTorch's. */
-struct WriteOptions
-{
-    std::uint64_t segmentAlignment = 128;
-    std::uint32_t constantTensorAlignment = 16;
-    std::uint32_t delegateAlignment = 16; ///< force_align of inline delegate blobs and Buffer.storage
-    SyncPolicy sync = SyncPolicy::WhenReplacing; ///< when writePte waits for the disk
-};
-
 /**
- * Options of ExecuTorch's serialize step (serialize_pte_binary), which turns an emitted program
- * (constants in constant_buffer, delegate blobs inline) into the file layout.
+ * @file
+ * The serialize step and the file writer: an emitted program laid out as ExecuTorch lays it out
+ * (layoutForSerialization), serialized to byte ranges (serializePte) and saved atomically (writePte). Its options
+ * are in serializeoptions.h; the round-trip check is programDifference (programequality.h).
  */
-struct SerializeOptions
-{
-    WriteOptions write;
-    bool extractDelegateSegments = true;
-};
+
+namespace pte {
 
 /**
  * EXIR's serialize step as a pure function: constant_buffer -> constant segment 0 (16-byte packing,
@@ -66,31 +54,5 @@ struct SerializedPte
 
 /** Copies the parts of a serialized program into one contiguous buffer (for small programs and tests). */
 [[nodiscard]] std::vector<std::uint8_t> concatenate(const SerializedPte& serialized);
-
-/**
- * Compares two programs field by field (byte payloads by content). Returns the path and values of the
- * first difference ("execution_plan[0].values[3].val.sizes[1]: 4 != 5"), or nullopt when they are equal.
- * Segment offsets are compared only when `compareSegmentOffsets` (a re-layout may move them).
- */
-[[nodiscard]] std::optional<std::string> programDifference(
-    const Program& a, const Program& b, bool compareSegmentOffsets = true);
-
-/** Shape of a synthetic program (`ptelens-cli synth`, benchmarks). */
-struct SyntheticOptions
-{
-    std::uint64_t instructions = 1000; ///< KernelCalls in total, spread over the methods
-    std::uint64_t constantBytes = 0; ///< bytes of constant tensor data in the constant segment
-    std::uint32_t methods = 1;
-    std::uint32_t activationElements = 16; ///< f32 elements of each planned activation
-};
-
-/**
- * A valid synthetic program: per method a chain of alternating aten::add.out / aten::mul.out
- * KernelCalls over planned f32 activations and one constant weight, plus u8 constant tensors holding
- * `constantBytes` in total (at most 256 MiB each), all in constant segment 0. The constant data is
- * backed by an anonymous read-only-after-fill mapping whose untouched pages are the shared zero page,
- * so a 2 GB program costs almost no memory. The result is laid out and ready for serializePte.
- */
-[[nodiscard]] Result<Program> makeSyntheticProgram(const SyntheticOptions& options);
 
 } // namespace pte

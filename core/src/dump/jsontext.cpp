@@ -16,11 +16,6 @@ namespace {
 // bare tokens Infinity, -Infinity and NaN; standard JSON (and nlohmann) rejects them. They are rewritten into
 // the string spellings newer torch uses ("Infinity"), which the float decoders accept.
 
-struct JsonDoc
-{
-    json root;
-};
-
 // Records where the parser failed, without exceptions.
 /** Deeper documents are refused: nothing in the schema nests that far, and recursive consumers would overflow. */
 constexpr int kMaxJsonDepth = 512;

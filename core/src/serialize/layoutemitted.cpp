@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
 #include "pte/emitter.h"
+#include "pte/ptewriter.h"
 
 namespace pte {
 

@@ -1,7 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
 // Synthetic programs for `ptelens-cli synth` and the benchmarks.
-#include "pte/ptewriter.h"
+#include "pte/syntheticprogram.h"
+
 #include "serialize/segmentlayout.h"
 
 #include <cerrno>

@@ -1,8 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
 // makeSyntheticVariant(): a synthetic program with deliberate edits, for the diff benchmark.
-#include "pte/programdiff.h"
-#include "pte/ptewriter.h"
+#include "pte/syntheticprogram.h"
 
 #include <cstdint>
 

@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
 // programDifference(): the check that a written program decodes to what was written.
-#include "pte/ptewriter.h"
+#include "pte/programequality.h"
 
 #include <cstring>
 #include <sstream>
