@@ -2,7 +2,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "pte/graph.h"
 
-#include <cmath>
+#include "base/float16.h"
+
 #include <cstring>
 
 namespace pte {
@@ -14,20 +15,6 @@ template <typename T> T load(const std::uint8_t* p)
     T v;
     std::memcpy(&v, p, sizeof v);
     return v;
-}
-
-double halfToDouble(std::uint16_t h)
-{
-    const int exp = (h >> 10) & 0x1f;
-    const int mant = h & 0x3ff;
-    double v = 0;
-    if (exp == 0)
-        v = std::ldexp(mant, -24);
-    else if (exp == 31)
-        v = mant ? NAN : INFINITY;
-    else
-        v = std::ldexp(mant + 1024, exp - 25);
-    return (h & 0x8000) ? -v : v;
 }
 
 std::optional<double> element(ScalarType t, const std::uint8_t* p)
@@ -50,13 +37,9 @@ std::optional<double> element(ScalarType t, const std::uint8_t* p)
     case ScalarType::UInt64:
         return double(load<std::uint64_t>(p));
     case ScalarType::Half:
-        return halfToDouble(load<std::uint16_t>(p));
-    case ScalarType::BFloat16: {
-        const std::uint32_t bits = std::uint32_t(load<std::uint16_t>(p)) << 16;
-        float f;
-        std::memcpy(&f, &bits, 4);
-        return double(f);
-    }
+        return double(detail::halfToFloat(load<std::uint16_t>(p)));
+    case ScalarType::BFloat16:
+        return double(detail::bfloat16ToFloat(load<std::uint16_t>(p)));
     case ScalarType::Float:
         return double(load<float>(p));
     case ScalarType::Double:
