@@ -3,6 +3,7 @@
 // `ptelens-cli rewrite IN OUT`: decodes a .pte and writes it back with ptelens' writer (same decode). A bundled
 // program (.bpte) is written back as a bundled program with the same test cases around the rewritten program.
 #include "command.h"
+#include "jsonoutput.h"
 #include "printederror.h"
 #include "pte/bundledprogram.h"
 #include "pte/programequality.h"
@@ -150,7 +151,7 @@ int runRewrite(const QStringList& args)
         j["segment_base_offset"] = serialized->segmentBaseOffset;
         j["segments"] = program.segments.size();
         j["verified"] = parser.isSet(verifyOpt);
-        printOut(j.dump(2) + "\n");
+        printJson(j);
     }
     return ExitOk;
 }

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // `ptelens-cli synth OUT --instructions N --constant-bytes B [--methods M]`: writes a synthetic valid program.
 #include "command.h"
+#include "jsonoutput.h"
 #include "printederror.h"
 #include "pte/ptewriter.h"
 #include "pte/syntheticprogram.h"
@@ -100,7 +101,7 @@ int runSynth(const QStringList& args)
         j["file_size"] = serialized->totalSize;
         j["program_size"] = serialized->programSize;
         j["segment_base_offset"] = serialized->segmentBaseOffset;
-        printOut(j.dump(2) + "\n");
+        printJson(j);
     }
     return ExitOk;
 }
