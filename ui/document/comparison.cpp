@@ -6,9 +6,7 @@
 #include "pte/emitter.h"
 #include "pte/ptereader.h"
 
-#include <QFutureWatcher>
 #include <QPromise>
-#include <QtConcurrent>
 
 namespace pte::ui {
 
@@ -50,42 +48,12 @@ std::shared_ptr<const Snapshot> snapshotFromSide(const pte::DiffSide& side)
 }
 
 Comparison::Comparison(QObject* parent)
-    : QObject(parent)
+    : BackgroundJobs(parent)
 { }
 
 Comparison::~Comparison()
 {
-    if (m_cancelFlag)
-        m_cancelFlag->store(true);
-    for (auto& f : m_running) {
-        f.cancel();
-        f.waitForFinished();
-    }
-}
-
-void Comparison::setBusy(bool busy)
-{
-    if (m_busy == busy)
-        return;
-    m_busy = busy;
-    Q_EMIT busyChanged(busy);
-}
-
-void Comparison::cancel()
-{
-    if (!m_busy)
-        return;
-    if (m_cancelFlag)
-        m_cancelFlag->store(true);
-    ++m_generation; // drop whatever the cancelled job still reports
-    setBusy(false);
-    Q_EMIT cancelled();
-}
-
-void Comparison::waitForIdle()
-{
-    for (auto& f : m_running)
-        f.waitForFinished();
+    cancelAndWait(); // before m_result, which the jobs' callbacks set, is gone
 }
 
 void Comparison::compare(std::shared_ptr<const Snapshot> current, const QString& pathB, const pte::DiffOptions& options)
@@ -132,46 +100,13 @@ struct Outcome
 
 void Comparison::start(Request request)
 {
-    if (m_busy)
+    if (isBusy())
         cancel();
     if (!request.a && request.pathA.isEmpty()) {
         Q_EMIT failed(QStringLiteral("There is no program to compare: open one first."));
         return;
     }
-    m_running.removeIf([](const QFuture<void>& f) { return f.isFinished(); });
-    const quint64 generation = ++m_generation;
-    auto flag = std::make_shared<std::atomic<bool>>(false);
-    m_cancelFlag = flag;
-    setBusy(true);
-    Q_EMIT progressChanged(-1, QStringLiteral("Comparing"));
-
-    auto* watcher = new QFutureWatcher<Outcome>(this);
-    connect(watcher, &QFutureWatcherBase::progressValueChanged, this, [this, watcher, generation](int value) {
-        if (generation != m_generation)
-            return;
-        const int max = watcher->progressMaximum();
-        Q_EMIT progressChanged(
-            max > 0 ? int(qint64(value) * 100 / max) : -1, QStringLiteral("Comparing: ") + watcher->progressText());
-    });
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
-        watcher->deleteLater();
-        if (generation != m_generation)
-            return; // superseded or cancelled
-        setBusy(false);
-        QFuture<Outcome> future = watcher->future();
-        if (future.isCanceled() || future.resultCount() == 0) {
-            Q_EMIT cancelled();
-            return;
-        }
-        const Outcome outcome = future.result();
-        if (!outcome.result) {
-            Q_EMIT failed(outcome.error);
-            return;
-        }
-        m_result = outcome.result;
-        Q_EMIT finished();
-    });
-    QFuture<Outcome> future = QtConcurrent::run([request, flag](QPromise<Outcome>& promise) {
+    auto work = [request](QPromise<Outcome>& promise, const std::atomic<bool>& cancelFlag) {
         promise.setProgressRange(0, 1000);
         auto open = [&](const std::optional<pte::DiffSide>& given, const QString& path,
                         int step) -> std::optional<pte::DiffSide> {
@@ -187,15 +122,15 @@ void Comparison::start(Request request)
         };
         auto result = std::make_shared<ComparisonResult>();
         auto a = open(request.a, request.pathA, 0);
-        if (!a || flag->load())
+        if (!a || cancelFlag.load())
             return;
         auto b = open(request.b, request.pathB, 1);
-        if (!b || flag->load())
+        if (!b || cancelFlag.load())
             return;
         result->a = std::move(*a);
         result->b = std::move(*b);
         pte::DiffOptions options = request.options;
-        options.cancel = flag.get();
+        options.cancel = &cancelFlag;
         options.progress = [&promise](std::uint64_t done, std::uint64_t total) {
             if (total > 0)
                 promise.setProgressValueAndText(200 + int(done * 800 / total), QStringLiteral("methods"));
@@ -210,9 +145,15 @@ void Comparison::start(Request request)
         result->snapshotA = snapshotFromSide(result->a);
         result->snapshotB = snapshotFromSide(result->b);
         promise.addResult(Outcome { std::move(result), {} });
+    };
+    runJob<Outcome>(QStringLiteral("Comparing"), std::move(work), [this](const Outcome& outcome) {
+        if (!outcome.result) {
+            Q_EMIT failed(outcome.error);
+            return;
+        }
+        m_result = outcome.result;
+        Q_EMIT finished();
     });
-    watcher->setFuture(future);
-    m_running.append(QFuture<void>(future));
 }
 
 } // namespace pte::ui

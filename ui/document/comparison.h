@@ -2,15 +2,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
+#include "document/backgroundjobs.h"
 #include "document/snapshot.h"
 #include "pte/programdiff.h"
 
-#include <QFuture>
-#include <QList>
-#include <QObject>
 #include <QString>
 
-#include <atomic>
 #include <memory>
 
 namespace pte::ui {
@@ -35,7 +32,7 @@ struct ComparisonResult
  * emitted with the default options) and pte::diffPrograms. One job at a time; a new one supersedes (cancels) the
  * running one, whose result is dropped. The destructor cancels and waits. Lives on the GUI thread.
  */
-class Comparison : public QObject
+class Comparison : public BackgroundJobs
 {
     Q_OBJECT
 public:
@@ -51,19 +48,12 @@ public:
     void compareFiles(const QString& pathA, const QString& pathB, const pte::DiffOptions& options = {});
     /** Compares the current result's sides again with other options (strict mode, one method). */
     void recompare(const pte::DiffOptions& options);
-    void cancel();
-    /** Waits for the running job (tests and --screenshot). */
-    void waitForIdle();
 
     [[nodiscard]] std::shared_ptr<const ComparisonResult> result() const { return m_result; }
-    [[nodiscard]] bool isBusy() const { return m_busy; }
 
 Q_SIGNALS:
-    void busyChanged(bool busy);
-    void progressChanged(int percent, const QString& text);
     void finished();
     void failed(const QString& message);
-    void cancelled();
 
 private:
     struct Request
@@ -75,13 +65,8 @@ private:
         pte::DiffOptions options;
     };
     void start(Request request);
-    void setBusy(bool busy);
 
     std::shared_ptr<const ComparisonResult> m_result;
-    quint64 m_generation = 0;
-    bool m_busy = false;
-    std::shared_ptr<std::atomic<bool>> m_cancelFlag;
-    QList<QFuture<void>> m_running;
 };
 
 } // namespace pte::ui

@@ -11,10 +11,8 @@
 
 #include <QFile>
 #include <QFileInfo>
-#include <QFutureWatcher>
 #include <QPromise>
 #include <QSaveFile>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <set>
@@ -238,25 +236,12 @@ InputKind classifyInput(const QString& path)
 }
 
 Document::Document(QObject* parent)
-    : QObject(parent)
+    : BackgroundJobs(parent)
 { }
 
 Document::~Document()
 {
-    if (m_cancelFlag)
-        m_cancelFlag->store(true);
-    for (auto& f : m_running) {
-        f.cancel();
-        f.waitForFinished();
-    }
-}
-
-void Document::setBusy(bool busy)
-{
-    if (m_busy == busy)
-        return;
-    m_busy = busy;
-    Q_EMIT busyChanged(busy);
+    cancelAndWait(); // before the members the jobs' callbacks use are gone
 }
 
 void Document::publish(std::shared_ptr<Snapshot> snapshot)
@@ -264,62 +249,6 @@ void Document::publish(std::shared_ptr<Snapshot> snapshot)
     snapshot->finalize();
     m_snapshot = std::move(snapshot);
     Q_EMIT snapshotChanged();
-}
-
-void Document::cancel()
-{
-    if (!m_busy)
-        return;
-    if (m_cancelFlag)
-        m_cancelFlag->store(true);
-    for (auto& f : m_running)
-        f.cancel();
-    ++m_generation; // drop whatever the cancelled job still reports
-    setBusy(false);
-    Q_EMIT cancelled();
-}
-
-void Document::waitForIdle()
-{
-    for (auto& f : m_running)
-        f.waitForFinished();
-}
-
-template <typename T, typename Work, typename Done> void Document::runJob(const QString& what, Work work, Done done)
-{
-    if (m_busy)
-        cancel();
-    m_running.removeIf([](const QFuture<void>& f) { return f.isFinished(); });
-    const quint64 generation = ++m_generation;
-    auto flag = std::make_shared<std::atomic<bool>>(false);
-    m_cancelFlag = flag;
-    setBusy(true);
-    Q_EMIT progressChanged(-1, what);
-
-    auto* watcher = new QFutureWatcher<T>(this);
-    connect(watcher, &QFutureWatcherBase::progressValueChanged, this, [this, watcher, generation, what](int value) {
-        if (generation != m_generation)
-            return;
-        const int max = watcher->progressMaximum();
-        const int percent = max > 0 ? int(qint64(value) * 100 / max) : -1;
-        const QString text = watcher->progressText();
-        Q_EMIT progressChanged(percent, text.isEmpty() ? what : what + QStringLiteral(": ") + text);
-    });
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, done]() {
-        watcher->deleteLater();
-        if (generation != m_generation)
-            return; // superseded or cancelled
-        setBusy(false);
-        QFuture<T> future = watcher->future();
-        if (future.isCanceled() || future.resultCount() == 0) {
-            Q_EMIT cancelled();
-            return;
-        }
-        done(future.result());
-    });
-    QFuture<T> future = QtConcurrent::run([work, flag](QPromise<T>& promise) { work(promise, *flag); });
-    watcher->setFuture(future);
-    m_running.append(QFuture<void>(future));
 }
 
 bool isEtdumpOnly(const QStringList& paths)
@@ -575,7 +504,7 @@ bool Document::exportDebugMaps(const QString& path, QString* error)
 
 bool Document::renameMethod(int dumpIndex, const QString& name)
 {
-    if (m_busy || !m_snapshot || dumpIndex < 0 || dumpIndex >= int(m_snapshot->dumpMethods.size()))
+    if (isBusy() || !m_snapshot || dumpIndex < 0 || dumpIndex >= int(m_snapshot->dumpMethods.size()))
         return false;
     const std::string n = name.trimmed().toStdString();
     if (n.empty())
@@ -591,7 +520,7 @@ bool Document::renameMethod(int dumpIndex, const QString& name)
 
 bool Document::removeMethod(int dumpIndex)
 {
-    if (m_busy || !m_snapshot || dumpIndex < 0 || dumpIndex >= int(m_snapshot->dumpMethods.size()))
+    if (isBusy() || !m_snapshot || dumpIndex < 0 || dumpIndex >= int(m_snapshot->dumpMethods.size()))
         return false;
     auto snap = std::make_shared<Snapshot>(*m_snapshot);
     snap->dumpMethods.erase(snap->dumpMethods.begin() + dumpIndex);

@@ -2,17 +2,14 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
+#include "document/backgroundjobs.h"
 #include "document/snapshot.h"
 #include "pte/referenceinputs.h"
 #include "pte/serializeoptions.h"
 
-#include <QFuture>
-#include <QList>
-#include <QObject>
 #include <QString>
 #include <QStringList>
 
-#include <atomic>
 #include <map>
 #include <memory>
 #include <optional>
@@ -53,7 +50,7 @@ enum class InputKind
  * Only one job runs at a time; starting one supersedes (cancels) the previous, whose result is dropped
  * (generation id). The destructor cancels and waits. Lives on the GUI thread.
  */
-class Document : public QObject
+class Document : public BackgroundJobs
 {
     Q_OBJECT
 public:
@@ -74,8 +71,6 @@ public:
     void save(const QString& path, const pte::WriteOptions& options = {});
     /** Writes the debug maps (ETRecord JSON layout); returns false and sets *error on failure. */
     bool exportDebugMaps(const QString& path, QString* error = nullptr);
-    /** Cancels the running job, if any. */
-    void cancel();
     /** Recomputes the open ETDump's expected values with these reference inputs (background); snapshotChanged. */
     void setReferenceInputs(const pte::ReferenceInputSpec& spec);
 
@@ -85,18 +80,13 @@ public:
     bool removeMethod(int dumpIndex);
 
     [[nodiscard]] std::shared_ptr<const Snapshot> snapshot() const { return m_snapshot; }
-    [[nodiscard]] bool isBusy() const { return m_busy; }
-    [[nodiscard]] bool canEmit() const { return !m_busy && m_snapshot && !m_snapshot->dumpMethods.empty(); }
-    [[nodiscard]] bool canSave() const { return !m_busy && m_snapshot && m_snapshot->program; }
+    [[nodiscard]] bool canEmit() const { return !isBusy() && m_snapshot && !m_snapshot->dumpMethods.empty(); }
+    [[nodiscard]] bool canSave() const { return !isBusy() && m_snapshot && m_snapshot->program; }
     [[nodiscard]] bool hasDebugMaps() const;
     /** True when path names one of the opened input files. */
     [[nodiscard]] bool isInputFile(const QString& path) const;
-    /** Waits for the running job (tests and --screenshot). */
-    void waitForIdle();
 
 Q_SIGNALS:
-    void busyChanged(bool busy);
-    void progressChanged(int percent, const QString& text);
     void snapshotChanged();
     /** Failures carry the core's pte::Error whole: message, file offset, field path and Error::location (the
      *  method and node an emission failed on), so views can show and navigate to it. */
@@ -106,18 +96,11 @@ Q_SIGNALS:
     void emitFailed(const pte::Error& error);
     void saveFinished(const QString& path);
     void saveFailed(const pte::Error& error);
-    void cancelled();
 
 private:
-    template <typename T, typename Work, typename Done> void runJob(const QString& what, Work work, Done done);
-    void setBusy(bool busy);
     void publish(std::shared_ptr<Snapshot> snapshot);
 
     std::shared_ptr<const Snapshot> m_snapshot;
-    quint64 m_generation = 0;
-    bool m_busy = false;
-    std::shared_ptr<std::atomic<bool>> m_cancelFlag;
-    QList<QFuture<void>> m_running;
 };
 
 } // namespace pte::ui
