@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "emit/decompositions.h"
 
-#include "emit/lowering_p.h"
+#include "emit/decomposer_p.h"
 
 #include <algorithm>
 #include <array>
@@ -20,198 +20,101 @@
 
 namespace pte::emitcore {
 
-/**
- * One composite node being decomposed: each decomposition is a member function (the table below maps the
- * composite's aten name to it), with the helpers they share and the Lowering members they call forwarded, so a
- * decomposition reads as lowering code. The node's target `t` (and `q`, "aten::<op>"), the node `n` and `where`
- * are named as the decompositions use them.
- */
-class Decomposer
+namespace {
+
+// linear and matmul, dynamic shapes included: the builder's (OpBuilder::linear, OpBuilder::matmul).
+Result<bool> decomposeLinear(Decomposer& d)
 {
-public:
-    using Function = Result<bool> (Decomposer::*)();
-    /** aten op name -> its decomposition. A decomposition returns false for overloads it leaves alone. */
-    static const std::unordered_map<std::string_view, Function>& table();
+    PTE_TRY(const auto a, d.args("aten::linear", ""));
+    return d.finish(
+        { d.b.linear(Decomposer::tensor(a, "input"), Decomposer::tensor(a, "weight"), Decomposer::tensor(a, "bias")) });
+}
 
-    Decomposer(Lowering& lowering, const TargetName& target, const Node& node)
-        : m_l(lowering)
-        , m_out(lowering.m_out)
-        , m_reg(lowering.m_reg)
-        , m_recordDebug(lowering.m_recordDebug)
-        , t(target)
-        , n(node)
-        , q(target.ns + "::" + target.op)
-        , where(Lowering::where(node))
-    { }
+Result<bool> decomposeMatmul(Decomposer& d)
+{
+    PTE_TRY(const auto a, d.args("aten::matmul", ""));
+    return d.finish({ d.b.matmul(Decomposer::tensor(a, "self"), Decomposer::tensor(a, "other")) });
+}
 
-    Result<bool> linear();
-    Result<bool> convolution();
-    Result<bool> batchNorm();
-    Result<bool> layerNorm();
-    Result<bool> dropout();
-    Result<bool> maxPool2dWithIndicesBackward();
-    Result<bool> matmul();
-    Result<bool> reshape();
-    Result<bool> transpose();
-    Result<bool> squeeze();
-    Result<bool> to();
-    Result<bool> cloneOrEmpty();
-    Result<bool> softmax();
-    Result<bool> sum();
-    Result<bool> fill();
-    Result<bool> maxPool2d();
-    Result<bool> adaptiveAvgPool2d();
-    Result<bool> mseLoss();
-    Result<bool> activationBackward();
-    Result<bool> thresholdBackward();
-    Result<bool> logSoftmaxBackwardData();
-    Result<bool> silu();
-    Result<bool> hardswishOrHardsigmoid();
-
-private:
-    Result<const OpSchema*> need(const char* name, const char* ovl)
-    {
-        const OpSchema* s = m_reg.find(name, ovl);
-        if (!s)
-            return fail(
-                nodeError(n, ErrorCode::Internal, std::string("schema ") + name + " missing from the registry"));
-        return s;
-    }
-    Result<ArgMap> bound(const char* name, const char* ovl)
-    {
-        PTE_TRY(const OpSchema* s, need(name, ovl));
-        PTE_TRY(auto a, m_l.bindArgs(*s, n));
-        // torch.export omits arguments left at their default (conv2d(x, w, b) has no stride, padding, dilation
-        // or groups): the composite's own defaults apply, since the op it becomes may have none.
-        for (const auto& sa : s->args) {
-            if (a.count(sa.name) || !sa.defaultValue)
-                continue;
-            PTE_TRY(auto d, m_l.defaultArg(sa, where));
-            a[sa.name] = std::move(d);
-        }
-        return a;
-    }
-    static int tensorRef(const ArgMap& a, const char* name)
-    {
-        const auto it = a.find(name);
-        return it == a.end() || it->second.kind != LArg::Kind::Tensor ? -1 : it->second.ref;
-    }
-    const LValue& val(int ref) const { return m_out.values[std::size_t(ref)]; }
-    bool isStatic(int ref) const { return val(ref).dynamism == ShapeDynamism::Static; }
-    /** A temporary with the sizes (upper bounds), dim order and dynamism of `like`. */
-    int tempLike(int like)
-    {
-        const int tmp = newTemp(n.name, val(like).dtype, val(like).sizes, val(like).dimOrder);
-        m_out.values[std::size_t(tmp)].dynamism = val(like).dynamism;
-        return tmp;
-    }
-    Result<int> viewTo(int src, std::vector<std::int32_t> sizes, int dst = -1)
-    {
-        if (dst < 0)
-            dst = newTemp(n.name, val(src).dtype, sizes);
-        PTE_TRY(const OpSchema* vc, need("aten::view_copy", "out"));
-        std::vector<std::int64_t> sz(sizes.begin(), sizes.end());
-        PTE_CHECK(emitKernel(*vc, { { "self", LArg::tensor(src) }, { "size", LArg::intList(sz) } }, { dst }, n));
-        return dst;
-    }
-
-    // The Lowering members the decompositions call.
-    int newTemp(const std::string& name, ScalarType dtype, std::vector<std::int32_t> sizes,
-        std::vector<std::uint8_t> dimOrder = {})
-    {
-        return m_l.newTemp(name, dtype, std::move(sizes), std::move(dimOrder));
-    }
-    Result<int> lookup(const std::string& name, const Where& at) const { return m_l.lookup(name, at); }
-    void define(const std::string& name, int ref) { m_l.define(name, ref); }
-    Result<LArg> convertArg(const Argument& a, const ArgType& type, const Where& at)
-    {
-        return m_l.convertArg(a, type, at);
-    }
-    Result<std::vector<int>> nodeOutputs(const Node& node) { return m_l.nodeOutputs(node); }
-    Result<void> emitKernel(const OpSchema& schema, ArgMap given, const std::vector<int>& outs, const Node& node,
-        const std::string& origin = {})
-    {
-        return m_l.emitKernel(schema, std::move(given), outs, node, origin);
-    }
-    Result<LArg> memoryFormatDimOrder(const Node& node, std::size_t rank) const
-    {
-        return m_l.memoryFormatDimOrder(node, rank);
-    }
-    Result<void> checkViewSize(const Node& node, int src, int out, const LArg& size)
-    {
-        return m_l.checkViewSize(node, src, out, size);
-    }
-    void alias(const Node& node, int ref) { m_l.alias(node, ref); }
-    Error nodeError(const Node& node, ErrorCode code, const std::string& what) const
-    {
-        return m_l.nodeError(node, code, what);
-    }
-    static Error withPath(const Node& node, Error e) { return Lowering::withPath(node, std::move(e)); }
-    void warn(const std::string& msg, const std::string& path = {}, const std::string& node = {})
-    {
-        m_l.warn(msg, path, node);
-    }
-
-    Lowering& m_l;
-    LoweredMethod& m_out;
-    const SchemaRegistry& m_reg;
-    const bool& m_recordDebug;
-    const TargetName& t;
-    const Node& n;
-    const std::string q;
-    const Where where;
+const DecompositionRule kCoreRules[] = {
+    { "_convolution", [](Decomposer& d) { return d.convolution(); },
+        "convolution.out without the backend hints (benchmark, deterministic, cudnn_enabled, allow_tf32)" },
+    { "_log_softmax_backward_data", [](Decomposer& d) { return d.logSoftmaxBackwardData(); },
+        "g - exp(y) * sum(g, dim, keepdim) (sub, exp, mul, sum)" },
+    { "_native_batch_norm_legit", [](Decomposer& d) { return d.batchNorm(); },
+        "inference: kept (_native_batch_norm_legit.out); training: var, mean, rsqrt, sub, mul, add, squeeze_copy, "
+        "copy_ of the running statistics" },
+    { "_native_batch_norm_legit_functional", [](Decomposer& d) { return d.batchNorm(); },
+        "inference: _native_batch_norm_legit_no_training; training: var/mean/rsqrt arithmetic, the updated running "
+        "statistics returned" },
+    { "_to_copy", [](Decomposer& d) { return d.to(); },
+        "dim_order_ops::_to_dim_order_copy (ExecuTorch's MemoryFormatOpsPass)" },
+    { "_unsafe_view", [](Decomposer& d) { return d.reshape(); }, "view_copy" },
+    { "adaptive_avg_pool2d", [](Decomposer& d) { return d.adaptiveAvgPool2d(); },
+        "mean over H and W for 1x1; avg_pool2d when the output divides the input; else _adaptive_avg_pool2d" },
+    { "alpha_dropout", [](Decomposer& d) { return d.dropout(); }, "eval: nothing (identity); training: refused" },
+    { "batch_norm", [](Decomposer& d) { return d.batchNorm(); },
+        "eval: _native_batch_norm_legit_no_training; training: var/mean/rsqrt arithmetic" },
+    { "clone", [](Decomposer& d) { return d.cloneOrEmpty(); }, "dim_order_ops::_clone_dim_order" },
+    { "contiguous", [](Decomposer& d) { return d.transpose(); }, "dim_order_ops::_clone_dim_order (contiguous)" },
+    { "conv1d", [](Decomposer& d) { return d.convolution(); }, "convolution (transposed=False)" },
+    { "conv2d", [](Decomposer& d) { return d.convolution(); }, "convolution (transposed=False)" },
+    { "conv3d", [](Decomposer& d) { return d.convolution(); }, "convolution (transposed=False)" },
+    { "dropout", [](Decomposer& d) { return d.dropout(); },
+        "eval: nothing (identity); training: rand, gt, mul (torch's native_dropout decomposition)" },
+    { "empty", [](Decomposer& d) { return d.cloneOrEmpty(); },
+        "dim_order_ops::_empty_dim_order (memory_format overload)" },
+    { "feature_dropout", [](Decomposer& d) { return d.dropout(); }, "eval: nothing (identity); training: refused" },
+    { "flatten", [](Decomposer& d) { return d.reshape(); }, "view_copy" },
+    { "hardsigmoid", [](Decomposer& d) { return d.hardswishOrHardsigmoid(); },
+        "clamp(x + 3, 0, 6) / 6 (add, clamp, div)" },
+    { "hardswish", [](Decomposer& d) { return d.hardswishOrHardsigmoid(); },
+        "x * clamp(x + 3, 0, 6) / 6 (add, clamp, mul, div)" },
+    { "layer_norm", [](Decomposer& d) { return d.layerNorm(); }, "native_layer_norm" },
+    { "log_softmax", [](Decomposer& d) { return d.softmax(); }, "_log_softmax" },
+    { "max_pool2d", [](Decomposer& d) { return d.maxPool2d(); }, "max_pool2d_with_indices (indices unused)" },
+    { "max_pool2d_with_indices_backward", [](Decomposer& d) { return d.maxPool2dWithIndicesBackward(); },
+        "full (zeros) then max_pool2d_with_indices_backward" },
+    { "mse_loss", [](Decomposer& d) { return d.mseLoss(); }, "(x - y)^2 then mean or sum (sub, pow, mean/sum)" },
+    { "native_batch_norm", [](Decomposer& d) { return d.batchNorm(); }, "as batch_norm" },
+    { "native_dropout", [](Decomposer& d) { return d.dropout(); }, "eval: full_like + mul; training: rand, gt, mul" },
+    { "ones", [](Decomposer& d) { return d.fill(); }, "ones.out" },
+    { "ones_like", [](Decomposer& d) { return d.fill(); }, "full_like(1)" },
+    { "reshape", [](Decomposer& d) { return d.reshape(); }, "view_copy" },
+    { "sigmoid_backward", [](Decomposer& d) { return d.activationBackward(); }, "g * (y * (1 - y)) (rsub, mul)" },
+    { "silu", [](Decomposer& d) { return d.silu(); }, "x * sigmoid(x) (sigmoid, mul)" },
+    { "softmax", [](Decomposer& d) { return d.softmax(); }, "_softmax" },
+    { "squeeze", [](Decomposer& d) { return d.squeeze(); }, "squeeze_copy.dims / squeeze_copy.dim" },
+    { "sum", [](Decomposer& d) { return d.sum(); }, "sum.IntList_out (default overload: all dimensions)" },
+    { "t", [](Decomposer& d) { return d.transpose(); }, "permute_copy" },
+    { "tanh_backward", [](Decomposer& d) { return d.activationBackward(); }, "g * (1 - y * y) (mul, rsub)" },
+    { "threshold_backward", [](Decomposer& d) { return d.thresholdBackward(); },
+        "where(x <= t, 0, g) (le, masked_fill)" },
+    { "to", [](Decomposer& d) { return d.to(); }, "dim_order_ops::_to_dim_order_copy (dtype overload)" },
+    { "transpose", [](Decomposer& d) { return d.transpose(); }, "permute_copy" },
+    { "view", [](Decomposer& d) { return d.reshape(); }, "view_copy" },
+    { "view_copy", [](Decomposer& d) { return d.reshape(); }, "view_copy" },
+    { "zeros", [](Decomposer& d) { return d.fill(); }, "zeros.out" },
+    { "zeros_like", [](Decomposer& d) { return d.fill(); }, "full_like(0)" },
+    { "linear", &decomposeLinear, "permute_copy + addmm (with bias) or mm, leading dimensions folded with view_copy" },
+    { "matmul", &decomposeMatmul,
+        "mm, bmm (batch dimensions expand_copy'd and folded with view_copy), or mul + sum for 1-D x 1-D" },
 };
 
-const std::unordered_map<std::string_view, Decomposer::Function>& Decomposer::table()
+} // namespace
+
+std::span<const DecompositionRule> coreRules() { return kCoreRules; }
+
+const std::unordered_map<std::string_view, const DecompositionRule*>& Decomposer::table()
 {
-    static const std::unordered_map<std::string_view, Function> kTable = {
-        { "_convolution", &Decomposer::convolution },
-        { "_log_softmax_backward_data", &Decomposer::logSoftmaxBackwardData },
-        { "_native_batch_norm_legit", &Decomposer::batchNorm },
-        { "_native_batch_norm_legit_functional", &Decomposer::batchNorm },
-        { "_to_copy", &Decomposer::to },
-        { "_unsafe_view", &Decomposer::reshape },
-        { "adaptive_avg_pool2d", &Decomposer::adaptiveAvgPool2d },
-        { "alpha_dropout", &Decomposer::dropout },
-        { "batch_norm", &Decomposer::batchNorm },
-        { "clone", &Decomposer::cloneOrEmpty },
-        { "contiguous", &Decomposer::transpose },
-        { "conv1d", &Decomposer::convolution },
-        { "conv2d", &Decomposer::convolution },
-        { "conv3d", &Decomposer::convolution },
-        { "dropout", &Decomposer::dropout },
-        { "empty", &Decomposer::cloneOrEmpty },
-        { "feature_dropout", &Decomposer::dropout },
-        { "flatten", &Decomposer::reshape },
-        { "hardsigmoid", &Decomposer::hardswishOrHardsigmoid },
-        { "hardswish", &Decomposer::hardswishOrHardsigmoid },
-        { "layer_norm", &Decomposer::layerNorm },
-        { "linear", &Decomposer::linear },
-        { "log_softmax", &Decomposer::softmax },
-        { "matmul", &Decomposer::matmul },
-        { "max_pool2d", &Decomposer::maxPool2d },
-        { "max_pool2d_with_indices_backward", &Decomposer::maxPool2dWithIndicesBackward },
-        { "mse_loss", &Decomposer::mseLoss },
-        { "native_batch_norm", &Decomposer::batchNorm },
-        { "native_dropout", &Decomposer::dropout },
-        { "ones", &Decomposer::fill },
-        { "ones_like", &Decomposer::fill },
-        { "reshape", &Decomposer::reshape },
-        { "sigmoid_backward", &Decomposer::activationBackward },
-        { "silu", &Decomposer::silu },
-        { "softmax", &Decomposer::softmax },
-        { "squeeze", &Decomposer::squeeze },
-        { "sum", &Decomposer::sum },
-        { "t", &Decomposer::transpose },
-        { "tanh_backward", &Decomposer::activationBackward },
-        { "threshold_backward", &Decomposer::thresholdBackward },
-        { "to", &Decomposer::to },
-        { "transpose", &Decomposer::transpose },
-        { "view", &Decomposer::reshape },
-        { "view_copy", &Decomposer::reshape },
-        { "zeros", &Decomposer::fill },
-        { "zeros_like", &Decomposer::fill },
-    };
+    static const auto kTable = [] {
+        std::unordered_map<std::string_view, const DecompositionRule*> t;
+        for (const auto family : { coreRules(), attentionRules(), recurrentRules(), normalizationRules(), shapeRules(),
+                 activationRules(), mathRules(), convolutionRules(), resamplingRules() })
+            for (const auto& rule : family)
+                t[rule.op] = &rule; // a family's rule replaces an earlier one of the same op
+        return t;
+    }();
     return kTable;
 }
 
@@ -224,6 +127,17 @@ std::vector<std::string_view> decomposedOperators()
     return ops;
 }
 
+std::vector<DecompositionInfo> decompositionTable()
+{
+    std::vector<DecompositionInfo> rows;
+    for (const auto& [op, rule] : Decomposer::table())
+        rows.push_back({ std::string(op), std::string(rule->becomes) });
+    std::sort(rows.begin(), rows.end(), [](const auto& x, const auto& y) { return x.op < y.op; });
+    return rows;
+}
+
+bool Lowering::decomposes(std::string_view op) { return Decomposer::table().count(op) > 0; }
+
 Result<bool> Lowering::decompose(const TargetName& t, const Node& n)
 {
     if (t.ns != "aten")
@@ -233,49 +147,161 @@ Result<bool> Lowering::decompose(const TargetName& t, const Node& n)
     if (it == table.end())
         return false;
     Decomposer d(*this, t, n);
-    return (d.*(it->second))();
+    return it->second->fn(d);
 }
 
-// linear -> permute_copy + addmm / mm (+ view_copy for other ranks)
-Result<bool> Decomposer::linear()
+Decomposer::Decomposer(Lowering& lowering, const TargetName& target, const Node& node)
+    : b(lowering, node)
+    , m_l(lowering)
+    , m_firstValue(int(lowering.m_out.values.size()))
+    , m_out(lowering.m_out)
+    , m_reg(lowering.m_reg)
+    , m_recordDebug(lowering.m_recordDebug)
+    , t(target)
+    , n(node)
+    , q(target.ns + "::" + target.op)
+    , where(Lowering::where(node))
+{ }
+
+Result<ArgMap> Decomposer::args() { return bound(q.c_str(), t.overload.c_str()); }
+
+Result<ArgMap> Decomposer::args(const char* name, const char* overload) { return bound(name, overload); }
+
+int Decomposer::tensor(const ArgMap& a, std::string_view name) { return tensorRef(a, std::string(name).c_str()); }
+
+std::vector<int> Decomposer::tensorList(const ArgMap& a, std::string_view name)
 {
-    PTE_TRY(auto a, bound("aten::linear", ""));
-    const int x = tensorRef(a, "input");
-    const int w = tensorRef(a, "weight");
-    const int b = tensorRef(a, "bias");
-    if (x < 0 || w < 0 || val(w).sizes.size() != 2)
-        return fail(nodeError(n, ErrorCode::InvalidInput, "linear needs an input and a 2-D weight"));
-    PTE_TRY(const auto outs, nodeOutputs(n));
-    if (outs.size() != 1)
-        return fail(nodeError(n, ErrorCode::InvalidInput, "linear must have one output"));
-    const auto outF = val(w).sizes[0];
-    const auto inF = val(w).sizes[1];
-    const int wt = newTemp(n.name, val(w).dtype, { inF, outF });
-    PTE_TRY(const OpSchema* perm, need("aten::permute_copy", "out"));
-    PTE_CHECK(emitKernel(*perm, { { "self", LArg::tensor(w) }, { "dims", LArg::intList({ 1, 0 }) } }, { wt }, n));
-    const auto rank = val(x).sizes.size();
-    int x2 = x;
-    int y2 = outs[0];
-    if (rank != 2) {
-        if (!isStatic(x) || rank == 0)
-            return fail(nodeError(n, ErrorCode::Unsupported, "linear on a dynamic or 0-D input is not supported"));
-        std::int64_t lead = 1;
-        for (std::size_t d = 0; d + 1 < rank; ++d)
-            lead *= val(x).sizes[d];
-        PTE_TRY(x2, viewTo(x, { std::int32_t(lead), inF }));
-        y2 = newTemp(n.name, val(outs[0]).dtype, { std::int32_t(lead), outF });
+    const auto it = a.find(name);
+    if (it == a.end())
+        return {};
+    if (it->second.kind == LArg::Kind::Tensor)
+        return { it->second.ref };
+    return it->second.refs;
+}
+
+std::optional<double> Decomposer::number(const ArgMap& a, std::string_view name)
+{
+    const auto it = a.find(name);
+    if (it == a.end())
+        return std::nullopt;
+    switch (it->second.kind) {
+    case LArg::Kind::Double:
+        return it->second.d;
+    case LArg::Kind::Int:
+        return double(it->second.i);
+    case LArg::Kind::Bool:
+        return it->second.b ? 1.0 : 0.0;
+    default:
+        return std::nullopt;
     }
-    if (b >= 0) {
-        PTE_TRY(const OpSchema* addmm, need("aten::addmm", "out"));
-        PTE_CHECK(emitKernel(*addmm,
-            { { "self", LArg::tensor(b) }, { "mat1", LArg::tensor(x2) }, { "mat2", LArg::tensor(wt) } }, { y2 }, n));
-    } else {
-        PTE_TRY(const OpSchema* mm, need("aten::mm", "out"));
-        PTE_CHECK(emitKernel(*mm, { { "self", LArg::tensor(x2) }, { "mat2", LArg::tensor(wt) } }, { y2 }, n));
+}
+
+std::int64_t Decomposer::integer(const ArgMap& a, std::string_view name, std::int64_t fallback)
+{
+    const auto v = number(a, name);
+    return v ? std::int64_t(*v) : fallback;
+}
+
+bool Decomposer::flag(const ArgMap& a, std::string_view name, bool fallback)
+{
+    const auto v = number(a, name);
+    return v ? *v != 0 : fallback;
+}
+
+std::optional<std::vector<std::int64_t>> Decomposer::intList(const ArgMap& a, std::string_view name)
+{
+    const auto it = a.find(name);
+    if (it == a.end() || (it->second.kind != LArg::Kind::IntList && it->second.kind != LArg::Kind::Int))
+        return std::nullopt;
+    if (it->second.kind == LArg::Kind::Int)
+        return std::vector<std::int64_t> { it->second.i };
+    std::vector<std::int64_t> v;
+    for (const auto& e : it->second.ints) {
+        if (e.ref >= 0)
+            return std::nullopt;
+        v.push_back(e.literal);
     }
-    if (rank != 2) {
-        PTE_TRY(const int r, viewTo(y2, val(outs[0]).sizes, outs[0]));
-        (void)r;
+    return v;
+}
+
+Dims Decomposer::sizes(const ArgMap& a, std::string_view name)
+{
+    const auto it = a.find(name);
+    if (it == a.end())
+        return {};
+    if (it->second.kind == LArg::Kind::Int)
+        return { IntElem { it->second.i, -1 } };
+    if (it->second.kind == LArg::Kind::ValueRef)
+        return { IntElem { 0, it->second.ref } };
+    return it->second.ints;
+}
+
+std::optional<std::string> Decomposer::string(const ArgMap& a, std::string_view name)
+{
+    const auto it = a.find(name);
+    if (it == a.end() || it->second.kind != LArg::Kind::String || !it->second.rare)
+        return std::nullopt;
+    return it->second.rare->s;
+}
+
+Result<bool> Decomposer::refuse(const std::string& why) { return fail(nodeError(n, ErrorCode::Unsupported, why)); }
+
+Result<bool> Decomposer::invalid(const std::string& why) { return fail(nodeError(n, ErrorCode::InvalidInput, why)); }
+
+Result<bool> Decomposer::finish(const std::vector<int>& values)
+{
+    PTE_CHECK(b.status());
+    std::vector<const std::string*> names;
+    for (const auto& o : n.outputs) {
+        if (o.kind == ArgKind::Tensor || o.kind == ArgKind::Tensors || o.kind == ArgKind::OptionalTensors)
+            for (const auto& nm : o.names)
+                names.push_back(&nm);
+        else if (o.kind != ArgKind::None)
+            return invalid(std::string("an output of kind ") + argKindName(o.kind) + " of a decomposed op");
+    }
+    if (values.size() < names.size())
+        return fail(nodeError(n, ErrorCode::Internal,
+            "the decomposition computes " + std::to_string(values.size()) + " outputs, the node has "
+                + std::to_string(names.size())));
+    for (std::size_t k = 0; k < names.size(); ++k) {
+        int v = values[k];
+        const std::string& name = *names[k];
+        if (v < 0 || name.empty())
+            continue;
+        const TensorMeta* meta = m_l.findMeta(name);
+        if (meta && meta->dtype != m_out.values[std::size_t(v)].dtype && !m_out.values[std::size_t(v)].isSym) {
+            // torch recorded another dtype (its type promotion or an explicit dtype): converted to it.
+            v = b.cast(v, meta->dtype);
+            PTE_CHECK(b.status());
+        }
+        LValue& lv = m_out.values[std::size_t(v)];
+        if (meta && meta->sizes.size() != lv.sizes.size())
+            return fail(nodeError(n, ErrorCode::InvalidInput,
+                "the decomposition computes a rank-" + std::to_string(lv.sizes.size()) + " result for '" + name
+                    + "', the dump's metadata says rank " + std::to_string(meta->sizes.size())));
+        if (meta) {
+            for (std::size_t d = 0; d < lv.sizes.size(); ++d) {
+                const auto& s = meta->sizes[d];
+                const bool dynamic = (lv.dynamicDims >> d) & 1u;
+                if (s.isConcrete() && !dynamic && *s.value != lv.sizes[d])
+                    return fail(nodeError(n, ErrorCode::InvalidInput,
+                        "the decomposition computes size " + std::to_string(lv.sizes[d]) + " in dimension "
+                            + std::to_string(d) + " of '" + name + "', the dump's metadata says "
+                            + std::to_string(*s.value)));
+                if (!s.isConcrete()) {
+                    // Planned at the larger of the two upper bounds; sized at run time.
+                    if (const auto ub = symUpperBound(s, m_l.m_ep.rangeConstraints))
+                        lv.sizes[d] = std::max<std::int32_t>(lv.sizes[d], std::int32_t(*ub));
+                    lv.dynamicDims |= 1u << d;
+                    lv.dynamism = ShapeDynamism::DynamicBound;
+                }
+            }
+        }
+        if (v >= m_firstValue && !lv.fromDump && lv.storage == LValue::Storage::Planned && lv.aliasOf < 0) {
+            lv.name = name; // the value the node's output names
+            lv.fromDump = true;
+        }
+        m_l.define(name, v);
     }
     return true;
 }
@@ -597,99 +623,6 @@ Result<bool> Decomposer::maxPool2dWithIndicesBackward()
             { "fill_value", LArg::integer(0) } },
         outs, n));
     PTE_CHECK(emitKernel(*bw, std::move(a), outs, n));
-    return true;
-}
-
-Result<bool> Decomposer::matmul()
-{
-    PTE_TRY(auto a, bound("aten::matmul", ""));
-    const int x = tensorRef(a, "self");
-    const int y = tensorRef(a, "other");
-    PTE_TRY(const auto outs, nodeOutputs(n));
-    if (x < 0 || y < 0 || outs.size() != 1 || !isStatic(x) || !isStatic(y))
-        return fail(nodeError(n, ErrorCode::Unsupported, "matmul is lowered for static tensors only"));
-    const auto rx = val(x).sizes.size();
-    const auto ry = val(y).sizes.size();
-    if (rx == 0 || ry == 0)
-        return fail(nodeError(n, ErrorCode::InvalidInput, "both arguments to matmul need to be at least 1D"));
-    PTE_TRY(const OpSchema* mm, need("aten::mm", "out"));
-    PTE_TRY(const OpSchema* bmm, need("aten::bmm", "out"));
-    const auto xs = val(x).sizes; // copies: newTemp may reallocate the values
-    const auto ys = val(y).sizes;
-    const std::int32_t k = xs.back();
-    if (rx == 2 && ry == 2) {
-        PTE_CHECK(emitKernel(*mm, { { "self", LArg::tensor(x) }, { "mat2", LArg::tensor(y) } }, outs, n));
-        return true;
-    }
-    if (rx == 3 && ry == 3 && xs[0] == ys[0]) {
-        PTE_CHECK(emitKernel(*bmm, { { "self", LArg::tensor(x) }, { "mat2", LArg::tensor(y) } }, outs, n));
-        return true;
-    }
-    if (ry <= 2) {
-        // x's leading dimensions fold into rows (a 1-D x is one row), a 1-D y is a column: one mm.
-        std::int32_t lead = 1;
-        for (std::size_t d = 0; d + 1 < rx; ++d)
-            lead *= xs[d];
-        int x2 = x;
-        if (rx != 2) {
-            PTE_TRY(x2, viewTo(x, { lead, k }));
-        }
-        int y2 = y;
-        if (ry == 1) {
-            PTE_TRY(y2, viewTo(y, { k, 1 }));
-        }
-        const std::int32_t m = ry == 2 ? ys[1] : 1;
-        const int o2 = newTemp(n.name, val(outs[0]).dtype, { lead, m });
-        PTE_CHECK(emitKernel(*mm, { { "self", LArg::tensor(x2) }, { "mat2", LArg::tensor(y2) } }, { o2 }, n));
-        PTE_TRY(const int r, viewTo(o2, val(outs[0]).sizes, outs[0]));
-        (void)r;
-        return true;
-    }
-    // Batched, as torch.matmul computes it: the batch dimensions broadcast (expand_copy), fold into one
-    // (view_copy), one bmm, and the result viewed to the output's shape. A 1-D x is a single row.
-    std::vector<std::int32_t> xm(xs.begin(), xs.end());
-    if (rx == 1)
-        xm.insert(xm.begin(), 1);
-    const std::vector<std::int32_t> xBatch(xm.begin(), xm.end() - 2);
-    const std::vector<std::int32_t> yBatch(ys.begin(), ys.end() - 2);
-    const auto broadcast = broadcastShapes(xBatch, yBatch);
-    if (!broadcast)
-        return fail(nodeError(n, ErrorCode::InvalidInput, "matmul batch dimensions do not broadcast"));
-    const std::vector<std::int32_t>& batch = *broadcast;
-    std::int32_t batchSize = 1;
-    for (const auto d : batch)
-        batchSize *= d;
-    const std::int32_t rows = xm[xm.size() - 2];
-    const std::int32_t cols = ys.back();
-    PTE_TRY(const OpSchema* expand, need("aten::expand_copy", "out"));
-    auto batched = [&](int ref, const std::vector<std::int32_t>& shape, std::int32_t r, std::int32_t c) -> Result<int> {
-        std::vector<std::int32_t> full = batch;
-        full.push_back(r);
-        full.push_back(c);
-        int cur = ref;
-        if (shape != full) {
-            std::vector<std::int32_t> srcShape(val(ref).sizes.begin(), val(ref).sizes.end());
-            if (srcShape != shape) {
-                PTE_TRY(cur, viewTo(ref, shape));
-            }
-            const int e = newTemp(n.name, val(ref).dtype, full);
-            PTE_CHECK(emitKernel(*expand,
-                { { "self", LArg::tensor(cur) },
-                    { "size", LArg::intList(std::vector<std::int64_t>(full.begin(), full.end())) } },
-                { e }, n));
-            cur = e;
-        }
-        if (full.size() != 3) {
-            PTE_TRY(cur, viewTo(cur, { batchSize, r, c }));
-        }
-        return cur;
-    };
-    PTE_TRY(const int x3, batched(x, xm, rows, k));
-    PTE_TRY(const int y3, batched(y, std::vector<std::int32_t>(ys.begin(), ys.end()), k, cols));
-    const int o3 = newTemp(n.name, val(outs[0]).dtype, { batchSize, rows, cols });
-    PTE_CHECK(emitKernel(*bmm, { { "self", LArg::tensor(x3) }, { "mat2", LArg::tensor(y3) } }, { o3 }, n));
-    PTE_TRY(const int r, viewTo(o3, val(outs[0]).sizes, outs[0]));
-    (void)r;
     return true;
 }
 

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -22,5 +23,15 @@ namespace pte::emitcore {
  * other overloads are lowered as they are or refused. No errors.
  */
 [[nodiscard]] std::vector<std::string_view> decomposedOperators();
+
+/** One decomposition, for the generated table (docs/decompositions.md). */
+struct DecompositionInfo
+{
+    std::string op; ///< the aten operator ("lstm")
+    std::string becomes; ///< what it becomes, in words
+};
+
+/** Every decomposition, sorted by operator. No errors. */
+[[nodiscard]] std::vector<DecompositionInfo> decompositionTable();
 
 } // namespace pte::emitcore

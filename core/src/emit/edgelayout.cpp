@@ -20,28 +20,6 @@ namespace pte::emitcore {
 
 namespace {
 
-/** torch's type categories: bool < integral < floating; -1 for the others (complex, quantized...). */
-int dtypeCategory(ScalarType t)
-{
-    switch (t) {
-    case ScalarType::Bool:
-        return 0;
-    case ScalarType::Byte:
-    case ScalarType::Char:
-    case ScalarType::Short:
-    case ScalarType::Int:
-    case ScalarType::Long:
-        return 1;
-    case ScalarType::Half:
-    case ScalarType::Float:
-    case ScalarType::Double:
-    case ScalarType::BFloat16:
-        return 2;
-    default:
-        return -1;
-    }
-}
-
 bool isIdentity(const std::vector<std::uint8_t>& order, std::size_t rank)
 {
     if (order.size() != rank)
@@ -69,6 +47,27 @@ std::string showOrder(const std::vector<std::uint8_t>& order)
 }
 
 } // namespace
+
+int dtypeCategory(ScalarType t)
+{
+    switch (t) {
+    case ScalarType::Bool:
+        return 0;
+    case ScalarType::Byte:
+    case ScalarType::Char:
+    case ScalarType::Short:
+    case ScalarType::Int:
+    case ScalarType::Long:
+        return 1;
+    case ScalarType::Half:
+    case ScalarType::Float:
+    case ScalarType::Double:
+    case ScalarType::BFloat16:
+        return 2;
+    default:
+        return -1;
+    }
+}
 
 std::optional<std::vector<std::int32_t>> broadcastShapes(
     const std::vector<std::int32_t>& a, const std::vector<std::int32_t>& b)

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "emit/opschema.h"
+#include "pte/program.h"
 
 #include <cstdint>
 #include <optional>
@@ -15,6 +16,9 @@
  */
 
 namespace pte::emitcore {
+
+/** torch's type categories: bool 0 < integral 1 < floating 2; -1 for the others (complex, quantized...). */
+int dtypeCategory(ScalarType t);
 
 /** Strides of a contiguous tensor of `sizes` (a size 0 counts as 1). */
 std::vector<std::int64_t> contiguousStrides(const std::vector<std::int32_t>& sizes);

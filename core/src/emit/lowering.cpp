@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
 #include "emit/lowering_p.h"
+#include "pte/kernelcoverage.h"
 
 #include <algorithm>
 #include <array>
@@ -100,8 +101,11 @@ Result<int> Lowering::newTensor(const std::string& name, const TensorMeta& meta,
     v.sizes.reserve(meta.sizes.size());
     for (std::size_t d = 0; d < meta.sizes.size(); ++d) {
         const auto& s = meta.sizes[d];
-        if (!s.isConcrete())
+        if (!s.isConcrete()) {
             v.dynamism = ShapeDynamism::DynamicBound;
+            if (d < 32)
+                v.dynamicDims |= 1u << d;
+        }
         const auto ub = symUpperBound(s, m_ep.rangeConstraints);
         if (!ub) {
             return fail(ErrorCode::Unsupported,
@@ -241,6 +245,8 @@ Result<std::vector<int>> Lowering::nodeOutputs(const Node& n)
 Result<void> Lowering::emitKernel(
     const OpSchema& s, ArgMap given, const std::vector<int>& outs, const Node& n, const std::string& origin)
 {
+    if (s.ns == "aten")
+        PTE_CHECK(checkKernel(s.key(), n));
     // Built in place: on failure the caller abandons the whole lowering.
     LInstr& in = m_out.instrs.emplace_back();
     in.kind = LInstr::Kind::Kernel;
@@ -322,6 +328,19 @@ void Lowering::alias(const Node& n, int ref)
             define(nm, ref);
 }
 
+Result<void> Lowering::checkKernel(const std::string& key, const Node& n)
+{
+    auto it = m_kernelChecked.find(key);
+    if (it == m_kernelChecked.end())
+        it = m_kernelChecked.emplace(key, portableKernelImplements(key)).first;
+    if (it->second)
+        return {};
+    return fail(nodeError(n, ErrorCode::Unsupported,
+        key
+            + " has no kernel in ExecuTorch's runtime (portable, quantized and prim kernels); the runtime would "
+              "refuse the program (OperatorMissing). docs/decompositions.md lists what is lowered"));
+}
+
 Result<void> Lowering::emitFunctionalAsIs(const OpSchema& s, const Node& n)
 {
     PTE_TRY(auto given, bindArgs(s, n));
@@ -331,9 +350,17 @@ Result<void> Lowering::emitFunctionalAsIs(const OpSchema& s, const Node& n)
 
 Result<void> Lowering::emitUnknown(const TargetName& t, const Node& n)
 {
+    if (t.ns == "aten")
+        return fail(nodeError(n, ErrorCode::Unsupported,
+            "aten::" + t.op + (t.overload.empty() ? "" : "." + t.overload)
+                + " is neither a core ATen operator with a kernel in ExecuTorch's runtime nor one ptelens decomposes "
+                  "(to_edge refuses such an operator: \"not in Core ATen opset\"); docs/decompositions.md lists "
+                  "what is lowered"));
     warn(this->where(n) + ": operator " + t.ns + "::" + t.op + (t.overload.empty() ? "" : "." + t.overload)
             + " is not in ptelens' schema registry; emitted with the arguments present (no defaults, no out "
-              "variant), which the runtime will most likely not find",
+              "variant): the runtime needs a kernel registered as "
+            + t.ns + "::" + t.op + (t.overload.empty() ? "" : "." + t.overload)
+            + " (a custom-op library linked into it)",
         n.jsonPath, n.name);
     LInstr in;
     in.kind = LInstr::Kind::Kernel;
@@ -504,6 +531,8 @@ const Lowering::ResolvedTarget* Lowering::resolve(const Node& n)
 Result<void> Lowering::lowerOp(const ResolvedTarget& r, const Node& n)
 {
     const TargetName& t = r.t;
+    if (isInPlace(t))
+        return lowerInPlace(t, n);
     PTE_TRY(const bool done, decompose(t, n));
     if (done)
         return {};
@@ -564,9 +593,11 @@ Result<LoweredMethod> Lowering::run()
     m_top.reserve(m_ep.graph.tensorValues.size());
     for (const auto& [name, meta] : m_ep.graph.tensorValues)
         m_top.insert(name, TopSlot { &meta, -1 });
+    scanMutations();
     PTE_CHECK(placeholders());
-    for (const auto& n : m_ep.graph.nodes)
-        PTE_CHECK(lowerNode(n));
+    for (m_nodeIndex = 0; m_nodeIndex < nodeCount; ++m_nodeIndex)
+        PTE_CHECK(lowerNode(m_ep.graph.nodes[m_nodeIndex]));
+    PTE_CHECK(writeBackInPlaceMutations());
     PTE_CHECK(writeBacksAndOutputs());
     computeLifetimes();
     // Container metadata: the pytree specs of the top-level module call.

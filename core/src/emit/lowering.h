@@ -47,6 +47,8 @@ struct LValue
     std::vector<std::int32_t> sizes; ///< upper bounds for dynamic dims
     std::vector<std::uint8_t> dimOrder;
     ShapeDynamism dynamism = ShapeDynamism::Static;
+    /** Bit d: dimension d is dynamic (a symbol of the dump or derived from one); `sizes` holds its upper bound. */
+    std::uint32_t dynamicDims = 0;
     bool requiresGrad = false;
     Storage storage = Storage::Planned;
     Bytes data; ///< Constant bytes, or the initial state of an initialised planned tensor

@@ -9,6 +9,7 @@
 #include "emit/where.h"
 
 #include <array>
+#include <map>
 #include <set>
 #include <string>
 #include <string_view>
@@ -24,6 +25,8 @@
 
 namespace pte::emitcore {
 
+class OpBuilder;
+
 class Lowering
 {
 public:
@@ -38,6 +41,7 @@ public:
 
 private:
     friend class Decomposer; ///< the decompositions (decompositions.cpp) are lowering code
+    friend class OpBuilder; ///< emits the kernels of decompositions (opbuilder.cpp)
 
     // ---- values
     Result<int> newTensor(const std::string& name, const TensorMeta& meta, const Where& where);
@@ -129,6 +133,24 @@ private:
     /** A kernel call the emitter synthesises (control-flow plumbing): no debug handle, arguments as given. */
     void pushSynthetic(const Node& n, const char* op, const char* overload, std::vector<LArg> args);
     Result<bool> decompose(const TargetName& t, const Node& n);
+    /** Whether the decomposition table has aten op `op`. */
+    static bool decomposes(std::string_view op);
+
+    // ---- in-place ops (functionalization.cpp)
+    /** Records which names are views of which (view ops), where each name is last used, and which placeholders
+     *  in-place ops update (through views or not). */
+    void scanMutations();
+    /** An aten in-place op (relu_, add_, index_put_...) whose functional form the lowering knows. */
+    bool isInPlace(const TargetName& t) const;
+    Result<void> lowerInPlace(const TargetName& t, const Node& n);
+    /** `name` now holds `value`: so do the bases it is a view of (scattered back), and stale views are made again. */
+    Result<void> assignMutated(const std::string& name, int value, const Node& at);
+    Result<int> scatterIntoBase(OpBuilder& b, int base, int src, const Node& view, std::size_t index);
+    Result<void> writeBackInPlaceMutations();
+    /** An aten kernel the runtime has no kernel for is refused (to_edge's verifier refuses what is not core ATen,
+     *  and ExecuTorch's runtime would refuse the program with OperatorMissing). */
+    Result<void> checkKernel(const std::string& key, const Node& n);
+
     void alias(const Node& n, int ref);
     const OpSchema* schema(const char* qualified, const char* overload) const
     {
@@ -196,6 +218,21 @@ private:
     NameIndex m_top;
     std::unordered_map<const SchemaArg*, LArg> m_defaults; ///< defaultArg() results (schemas are static)
     std::unordered_map<std::string_view, ResolvedTarget> m_resolved; ///< by Node::target (nodes outlive this)
+    struct ViewStep
+    {
+        const Node* node; ///< the view op that made the name
+        std::size_t index; ///< which of its outputs (split, unbind, chunk)
+    };
+    std::unordered_map<std::string, ViewStep> m_viewOf; ///< top-level names made by view ops
+    std::unordered_map<std::string, std::size_t> m_lastUse; ///< top-level name -> index of the last node using it
+    std::set<std::string> m_inPlaceRoots; ///< placeholders (or other tensors) in-place ops update
+    std::unordered_map<std::string, int> m_placeholderRef; ///< placeholder name -> its value (its own storage)
+    std::size_t m_nodeIndex = 0; ///< the top-level node being lowered
+    std::unordered_map<std::string, bool> m_kernelChecked; ///< checkKernel results by kernel key
+    /** Upper bounds of the symbolic sizes decompositions create (OpBuilder), by value id. */
+    std::unordered_map<int, std::int64_t> m_symBounds;
+    /** aten::sym_size.int results already emitted, by (value id, dimension). */
+    std::map<std::pair<int, int>, int> m_symSizes;
 };
 
 } // namespace pte::emitcore

@@ -34,10 +34,11 @@ Result<void> Lowering::writeBacksAndOutputs()
         const auto& arg = g.inputs[i];
         if (arg.names.empty())
             continue;
-        auto r = lookup(arg.names[0], "input");
-        if (!r)
+        // The placeholder's own storage: its name may since name the result of an in-place update.
+        const auto ph = m_placeholderRef.find(arg.names[0]);
+        if (ph == m_placeholderRef.end())
             continue;
-        inputsByTarget[is.kind == InputKind::UserInput ? arg.names[0] : is.target] = *r;
+        inputsByTarget[is.kind == InputKind::UserInput ? arg.names[0] : is.target] = ph->second;
     }
     const OpSchema* copy = m_reg.find("aten::copy_", "");
     for (std::size_t i = 0; i < specs.size(); ++i) {

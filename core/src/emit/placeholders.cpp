@@ -59,6 +59,7 @@ Result<void> Lowering::placeholders()
                 if (arg.names.empty() || arg.names[0].empty())
                     return fail(ErrorCode::InvalidInput, "method '" + m_method + "': " + where + " has no name");
                 PTE_TRY(ph.ref, newTensorFromName(arg.names[0], where));
+                m_placeholderRef[arg.names[0]] = ph.ref;
             } else if (arg.kind == ArgKind::SymInt || arg.kind == ArgKind::SymBool || arg.kind == ArgKind::SymFloat) {
                 const std::string nm =
                     !arg.names.empty() ? arg.names[0] : (arg.syms.empty() ? std::string() : arg.syms[0].expr);
@@ -75,7 +76,7 @@ Result<void> Lowering::placeholders()
         const std::string name = arg.names.empty() ? std::string() : arg.names[0];
         const std::string& fqn = spec.target;
         const auto w = m_ep.weights.find(fqn);
-        const bool mutableBuffer = mutatedBuffers.count(fqn) > 0;
+        const bool mutableBuffer = mutatedBuffers.count(fqn) > 0 || m_inPlaceRoots.count(name) > 0;
         const bool trainable = spec.kind == InputKind::Parameter && m_trainable.count(fqn) > 0;
         const TensorMeta* meta = w != m_ep.weights.end() ? &w->second.meta : findMeta(name);
         if (!meta)
@@ -83,6 +84,7 @@ Result<void> Lowering::placeholders()
                 "method '" + m_method + "': placeholder '" + name + "' (" + fqn + ") has no tensor metadata");
         PTE_TRY(ph.ref, newTensor(name, *meta, where));
         define(name, ph.ref);
+        m_placeholderRef[name] = ph.ref;
         auto& v = m_out.values[std::size_t(ph.ref)];
         v.fqn = fqn;
         if (v.dynamism != ShapeDynamism::Static)
