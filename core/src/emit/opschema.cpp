@@ -16,6 +16,11 @@ constexpr std::string_view kSchemaText =
 #include "emit/opschemas.inc"
     ;
 
+// The composites the lowering decomposes (their schemas bind a node's arguments by name, defaults included).
+constexpr std::string_view kCompositeSchemaText =
+#include "emit/compositeschemas.inc"
+    ;
+
 std::string_view trim(std::string_view s)
 {
     while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r'))
@@ -237,18 +242,19 @@ Result<OpSchema> parseSchema(std::string_view text)
 
 SchemaRegistry::SchemaRegistry()
 {
-    std::string_view text = kSchemaText;
-    while (!text.empty()) {
-        const auto nl = text.find('\n');
-        const auto line = trim(text.substr(0, nl));
-        text = nl == std::string_view::npos ? std::string_view {} : text.substr(nl + 1);
-        if (line.empty() || line.front() == '#')
-            continue;
-        auto s = parseSchema(line);
-        if (s)
-            m_schemas.push_back(std::move(*s));
-        else
-            m_errors.push_back(s.error().message);
+    for (std::string_view text : { kSchemaText, kCompositeSchemaText }) {
+        while (!text.empty()) {
+            const auto nl = text.find('\n');
+            const auto line = trim(text.substr(0, nl));
+            text = nl == std::string_view::npos ? std::string_view {} : text.substr(nl + 1);
+            if (line.empty() || line.front() == '#')
+                continue;
+            auto s = parseSchema(line);
+            if (s)
+                m_schemas.push_back(std::move(*s));
+            else
+                m_errors.push_back(s.error().message);
+        }
     }
     for (std::size_t i = 0; i < m_schemas.size(); ++i)
         m_byKey.emplace(m_schemas[i].qualifiedName() + "." + m_schemas[i].overload, i);
