@@ -9,6 +9,9 @@ export PTELENS_CORPUS ?= $(if $(wildcard $(CORPUS_GUESS)),$(CORPUS_GUESS),)
 # ExecuTorch's own runtime for the `runtime` tests (skipped when it is missing).
 RUNNER_GUESS := $(abspath $(CURDIR)/../shared/tools/etrt_runner)
 export PTELENS_ET_RUNNER ?= $(if $(wildcard $(RUNNER_GUESS)),$(RUNNER_GUESS),)
+# The same runtime with ExecuTorch's XNNPACK backend, for the programs with XNNPACK delegates.
+RUNNER_XNNPACK_GUESS := $(abspath $(CURDIR)/../shared/tools/etrt_runner_xnnpack)
+export PTELENS_ET_RUNNER_XNNPACK ?= $(if $(wildcard $(RUNNER_XNNPACK_GUESS)),$(RUNNER_XNNPACK_GUESS),)
 EXAMPLE ?= $(BUILD_DIR)/examples/example.etrecord
 # ccache, when installed, makes rebuilds in other checkouts (git worktrees) cheap; nothing depends on it.
 LAUNCHER := $(if $(shell command -v ccache 2>/dev/null),-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache,)
