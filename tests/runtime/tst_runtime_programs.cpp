@@ -173,6 +173,29 @@ struct Broken
     std::function<bool(ExecutionPlan&)> breakIt; ///< false when the program does not have what it breaks
 };
 
+/** Runs `file`'s forward on etrt_runner_xnnpack (planned memory filled with 0, then 255) with `inputs` and compares
+ *  its one output with `expected`, values computed from the ops' definitions. Returns an error message, or nullopt. */
+std::optional<std::string> runsOnXnnpack(
+    const PteFile& file, const std::vector<HostTensor>& inputs, const HostTensor& expected)
+{
+    RunnerOptions options;
+    options.xnnpack = true;
+    options.methods = { "forward" };
+    options.inputs["forward"] = runnerInputs(*file.program->method("forward"), inputs);
+    for (const int fill : { 0, 255 }) {
+        options.plannedFill = fill;
+        auto run = runEtRunner(file.path, options);
+        if (!run)
+            return run.error().toString();
+        const std::string tag = " (planned memory filled with " + std::to_string(fill) + ")";
+        if (run->exitCode != 0 || run->methods["forward"].execute != "Ok")
+            return "forward did not run" + tag + ": " + run->message();
+        if (const auto diff = compareOutputs(run->methods["forward"].outputs, { expected }, 1e-6, "op definitions"))
+            return *diff + tag;
+    }
+    return std::nullopt;
+}
+
 QString builtExample()
 {
     return qEnvironmentVariable("PTELENS_BUILD_DIR") + QStringLiteral("/examples/example.etrecord");
@@ -288,18 +311,8 @@ private Q_SLOTS:
                 expected.values[e] = double(std::max(x * x, 0.0f) * float((*scale)[e % scale->size()]));
             }
         }
-        RunnerOptions options;
-        options.xnnpack = true;
-        options.methods = { "forward" };
-        options.inputs["forward"] = runnerInputs(plan, inputs);
-        for (const int fill : { 0, 255 }) {
-            options.plannedFill = fill;
-            auto run = runEtRunner(emitted->file->path, options);
-            QVERIFY_RESULT(run);
-            QVERIFY2(run->exitCode == 0 && run->methods["forward"].execute == "Ok", run->message().c_str());
-            const auto diff = compareOutputs(run->methods["forward"].outputs, { expected }, 1e-6, "op definitions");
-            QVERIFY2(!diff, diff ? diff->c_str() : "");
-        }
+        const auto failure = runsOnXnnpack(*emitted->file, inputs, expected);
+        QVERIFY2(!failure, failure ? failure->c_str() : "");
     }
 
     // A lowered module's named data reaches the backend: delegate_edge.json with a payload that adds a float32 [2, 2]
@@ -333,17 +346,8 @@ private Q_SLOTS:
             const float yv = float(inputs.at(1).values.at(e));
             expected.values[e] = double(float(float(float(expected.values[e]) + constant.at(e)) * yv) * yv);
         }
-        RunnerOptions options;
-        options.xnnpack = true;
-        options.inputs["forward"] = runnerInputs(plan, inputs);
-        for (const int fill : { 0, 255 }) {
-            options.plannedFill = fill;
-            auto run = runEtRunner(emitted->file->path, options);
-            QVERIFY_RESULT(run);
-            QVERIFY2(run->exitCode == 0 && run->methods["forward"].execute == "Ok", run->message().c_str());
-            const auto diff = compareOutputs(run->methods["forward"].outputs, { expected }, 1e-6, "op definitions");
-            QVERIFY2(!diff, diff ? diff->c_str() : "");
-        }
+        const auto failure = runsOnXnnpack(*emitted->file, inputs, expected);
+        QVERIFY2(!failure, failure ? failure->c_str() : "");
     }
 
     // A delegate the runtime rejects fails the test with the runtime's message: delegate_edge.json with the bytes it
