@@ -818,6 +818,7 @@ private Q_SLOTS:
         const auto x = c.inputs[0].values;
         const auto d1 = reduce(x, s, { 1 });
         const auto d02 = reduce(x, s, { 0, 2 });
+        const auto d0 = reduce(x, s, { 0 });
         const auto all = reduce(x, s, {});
         auto mx = [](const Values& g) { return *std::max_element(g.begin(), g.end()); };
         auto mn = [](const Values& g) { return *std::min_element(g.begin(), g.end()); };
@@ -832,6 +833,11 @@ private Q_SLOTS:
         c.dump.output("mxv");
         c.dump.output("mxi");
         c.expect(d1.shape, each(d1, mx)).expect(d1.shape, each(d1, amx), kLong);
+        c.dump.tupleNode("mn", "min.dim", json::array({ self(), arg("dim", I(0)), arg("keepdim", B(true)) }),
+            { { "mnv", d0.kept }, { "mni", d0.kept } }, kFloat, { kFloat, kLong });
+        c.dump.output("mnv");
+        c.dump.output("mni");
+        c.expect(d0.kept, each(d0, mn)).expect(d0.kept, each(d0, amn), kLong);
         c.op("am", "argmax.default", json::array({ self(), arg("dim", I(1)) }), d1.shape, each(d1, amx), kLong);
         c.op("an", "argmin.default", json::array({ self() }), {}, each(all, amn), kLong);
         c.op("p", "prod.default", json::array({ self() }), {}, each(all, prod));
@@ -887,6 +893,76 @@ private Q_SLOTS:
             { { "sv", { 4 } }, { "si", { 4 } } }, kFloat, { kFloat, kLong });
         c.dump.output("sv");
         QVERIFY_ERROR(emitOnly(c, "math_sort_refused"), ErrorCode::Unsupported, "srt", "stable sort", "no sort kernel");
+    }
+
+    void reductionsOfDynamicScores()
+    {
+        // Attention-like scores x [s0, 4] (s0 = 3 at run time): logsumexp over keys, a padding mask applied with
+        // where, cosine similarity of rows, a cumulative product and a standard deviation per row.
+        const Shape s { 3, 4 };
+        Case c;
+        c.in("x", s, values(12, 40, 2.0))
+            .in("y", s, values(12, 41))
+            .in("m", s, { 1, 1, 0, 1, 0, 1, 1, 1, 1, 0, 0, 1 }, kBool);
+        for (const char* n : { "x", "y", "m" })
+            c.dump.dynamic(n, 0, "s0", 3);
+        const auto x = c.inputs[0].values;
+        const auto y = c.inputs[1].values;
+        const auto m = c.inputs[2].values;
+        const auto rows = reduce(x, s, { 1 });
+        auto dyn = [&](const std::string& name) { c.dump.dynamic(name, 0, "s0", 3); };
+        c.op("lse", "logsumexp.default", json::array({ self(), arg("dim", Ints({ -1 })) }), { 3 },
+            each(rows, [](const Values& g) {
+                const double mx = *std::max_element(g.begin(), g.end());
+                double t = 0;
+                for (const double e : g)
+                    t += std::exp(e - mx);
+                return std::log(t) + mx;
+            }));
+        dyn("lse");
+        c.op("w", "where.ScalarOther", json::array({ arg("condition", T("m")), self(), arg("other", F(-1e9)) }), s,
+            build(s, [&](const Shape& i) {
+                const auto k = offset(s, i);
+                return m[k] != 0 ? x[k] : -1e9;
+            }));
+        dyn("w");
+        Values cs;
+        for (std::size_t r = 0; r < 3; ++r) {
+            double xx = 0, yy = 0, xy = 0;
+            for (std::size_t k = 0; k < 4; ++k) {
+                xx += x[r * 4 + k] * x[r * 4 + k];
+                yy += y[r * 4 + k] * y[r * 4 + k];
+            }
+            for (std::size_t k = 0; k < 4; ++k)
+                xy += (x[r * 4 + k] / std::sqrt(xx)) * (y[r * 4 + k] / std::sqrt(yy));
+            cs.push_back(xy);
+        }
+        c.op("cs", "cosine_similarity.default",
+            json::array({ arg("x1", T("x")), arg("x2", T("y")), arg("dim", I(-1)) }), { 3 }, cs);
+        dyn("cs");
+        c.op("cp", "cumprod.default", json::array({ self(), arg("dim", I(1)) }), s, build(s, [&](const Shape& i) {
+            double p = 1;
+            for (std::int64_t k = 0; k <= i[1]; ++k)
+                p *= x[std::size_t(i[0] * 4 + k)];
+            return p;
+        }));
+        dyn("cp");
+        c.op("sd", "std.correction", json::array({ self(), arg("dim", Ints({ 1 })) }), { 3 },
+            each(rows, [](const Values& g) { return std::sqrt(varOf(g, 1)); }));
+        dyn("sd");
+        QVERIFY_RUNS_ON_RUNTIME(c, "math_dynamic_scores");
+    }
+
+    void cumprodAlongADynamicDimensionIsRefused()
+    {
+        Case c;
+        c.in("x", { 4 }, values(4, 42));
+        c.dump.dynamic("x", 0, "s0", 4);
+        c.dump.node("cp", "cumprod.default", json::array({ self(), arg("dim", I(0)) }), { 4 });
+        c.dump.dynamic("cp", 0, "s0", 4);
+        c.dump.output("cp");
+        QVERIFY_ERROR(
+            emitOnly(c, "math_cumprod_refused"), ErrorCode::Unsupported, "cp", "cumprod along a dynamic dimension");
     }
 
     void countNonzero()

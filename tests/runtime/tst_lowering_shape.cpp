@@ -55,15 +55,6 @@ std::vector<double> build(const Shape& shape, const std::function<double(const S
     return out;
 }
 
-/** A Sym-int list mixing symbol names and literals (torch serde as_sym_ints). */
-json symList(const std::vector<json>& items)
-{
-    json a = json::array();
-    for (const auto& i : items)
-        a.push_back(i.is_string() ? json { { "as_name", i.get<std::string>() } } : json { { "as_int", i } });
-    return { { "as_sym_ints", a } };
-}
-
 /** Emits c and returns the emitter's error (the dump must build). */
 Result<void> emitOnly(const Case& c, const std::string& label)
 {
@@ -588,6 +579,75 @@ private Q_SLOTS:
         c.op("tf", "take_along_dim.default", json::array({ arg("self", T("x")), arg("indices", T("g")) }), { 6 },
             { x[3], x[0], x[1], x[1], x[0], x[2] });
         QVERIFY_RUNS_ON_RUNTIME(c, "shape_scatter_gather");
+    }
+
+    void repeatInterleaveOfADynamicSequence()
+    {
+        // GQA: k [1, 2, s0, 3] repeated per head (repeat_interleave(2, dim=1)), run at s0 = 5.
+        const Shape xs { 1, 2, 5, 3 };
+        Case c;
+        c.in("x", xs, values(30, 28));
+        c.dump.dynamic("x", 2, "s0", 5);
+        const auto x = c.inputs[0].values;
+        c.op("y", "repeat_interleave.self_int",
+            json::array({ arg("self", T("x")), arg("repeats", I(2)), arg("dim", I(1)) }), { 1, 4, 5, 3 },
+            build({ 1, 4, 5, 3 }, [&](const Shape& i) {
+                return x[offset(xs, { 0, i[1] / 2, i[2], i[3] })];
+            }));
+        c.dump.dynamic("y", 2, "s0", 5);
+        QVERIFY_RUNS_ON_RUNTIME(c, "shape_repeat_interleave_dynamic");
+    }
+
+    void chunkMovedimExpandAsOfADynamicBatch()
+    {
+        // x [s0, 6]: chunk(2, -1) along the static dimension, movedim(0, 1), expand_as of a [s0, 1] column; s0 = 3.
+        Case c;
+        c.in("x", { 3, 6 }, values(18, 29)).in("col", { 3, 1 }, values(3, 30));
+        c.dump.dynamic("x", 0, "s0", 3);
+        c.dump.dynamic("col", 0, "s0", 3);
+        const auto x = c.inputs[0].values;
+        const auto col = c.inputs[1].values;
+        c.dump.listNode("ch", "chunk.default",
+            json::array({ arg("self", T("x")), arg("chunks", I(2)), arg("dim", I(-1)) }),
+            { { "c0", { 3, 3 } }, { "c1", { 3, 3 } } });
+        c.dump.dynamic("c0", 0, "s0", 3);
+        c.dump.dynamic("c1", 0, "s0", 3);
+        c.dump.output("c0");
+        c.dump.output("c1");
+        c.expect({ 3, 3 }, build({ 3, 3 }, [&](const Shape& i) { return x[std::size_t(i[0] * 6 + i[1])]; }));
+        c.expect({ 3, 3 }, build({ 3, 3 }, [&](const Shape& i) { return x[std::size_t(i[0] * 6 + 3 + i[1])]; }));
+        c.op("m", "movedim.int", json::array({ arg("self", T("x")), arg("source", I(0)), arg("destination", I(1)) }),
+            { 6, 3 }, build({ 6, 3 }, [&](const Shape& i) { return x[std::size_t(i[1] * 6 + i[0])]; }));
+        c.dump.dynamic("m", 1, "s0", 3);
+        c.op("e", "expand_as.default", json::array({ arg("self", T("col")), arg("other", T("x")) }), { 3, 6 },
+            build({ 3, 6 }, [&](const Shape& i) { return col[std::size_t(i[0])]; }));
+        c.dump.dynamic("e", 0, "s0", 3);
+        QVERIFY_RUNS_ON_RUNTIME(c, "shape_dynamic_batch");
+    }
+
+    void moreOverloads()
+    {
+        // unsafe_chunk, moveaxis, atleast_1d of a sequence, to(device, dtype).
+        Case c;
+        c.in("x", { 4, 2 }, values(8, 31)).in("s", {}, { 3 });
+        const auto x = c.inputs[0].values;
+        c.dump.listNode("uc", "unsafe_chunk.default", json::array({ arg("self", T("x")), arg("chunks", I(2)) }),
+            { { "u0", { 2, 2 } }, { "u1", { 2, 2 } } });
+        c.dump.output("u0");
+        c.dump.output("u1");
+        c.expect({ 2, 2 }, { x[0], x[1], x[2], x[3] }).expect({ 2, 2 }, { x[4], x[5], x[6], x[7] });
+        c.op("ma", "moveaxis.int", json::array({ arg("self", T("x")), arg("source", I(1)), arg("destination", I(0)) }),
+            { 2, 4 }, build({ 2, 4 }, [&](const Shape& i) { return x[std::size_t(i[1] * 2 + i[0])]; }));
+        c.dump.listNode("al", "atleast_1d.Sequence", json::array({ arg("tensors", Tensors({ "s", "x" })) }),
+            { { "a0", { 1 } }, { "a1", { 4, 2 } } });
+        c.dump.output("a0");
+        c.dump.output("a1");
+        c.expect({ 1 }, { 3 }).expect({ 4, 2 }, x);
+        c.op("td", "to.device",
+            json::array({ arg("self", T("x")), arg("device", json { { "as_device", { { "type", "cpu" } } } }),
+                arg("dtype", Dtype(kDouble)) }),
+            { 4, 2 }, x, kDouble);
+        QVERIFY_RUNS_ON_RUNTIME(c, "shape_more_overloads");
     }
 
     void takeAlongDimBroadcasts()
