@@ -458,6 +458,30 @@ private Q_SLOTS:
         QVERIFY_RUNS_ON_RUNTIME(c, "math_std_mean");
     }
 
+    void moreReductionOverloads()
+    {
+        // std_mean() / std_mean(dim, unbiased), clamp_max with a tensor bound.
+        const Shape s { 3, 4 };
+        Case c;
+        c.in("x", s, values(12, 43, 2.0)).in("hi", { 4 }, { 0, 0.5, -1, 2 });
+        const auto x = c.inputs[0].values;
+        const auto d0 = reduce(x, s, { 0 });
+        const auto all = reduce(x, s, {});
+        c.dump.tupleNode("sa", "std_mean.default", json::array({ self() }), { { "sa0", {} }, { "sa1", {} } });
+        c.dump.tupleNode("sd", "std_mean.dim",
+            json::array({ self(), arg("dim", Ints({ 0 })), arg("unbiased", B(false)), arg("keepdim", B(true)) }),
+            { { "sd0", d0.kept }, { "sd1", d0.kept } });
+        for (const char* o : { "sa0", "sa1", "sd0", "sd1" })
+            c.dump.output(o);
+        c.expect({}, each(all, [](const Values& g) { return std::sqrt(varOf(g, 1)); })).expect({}, each(all, meanOf));
+        c.expect(d0.kept, each(d0, [](const Values& g) { return std::sqrt(varOf(g, 0)); }));
+        c.expect(d0.kept, each(d0, meanOf));
+        const Values hi { 0, 0.5, -1, 2 };
+        c.op("cm", "clamp_max.Tensor", json::array({ self(), arg("max", T("hi")) }), s,
+            build(s, [&](const Shape& i) { return std::min(x[offset(s, i)], hi[std::size_t(i[1])]); }));
+        QVERIFY_RUNS_ON_RUNTIME(c, "math_more_reductions");
+    }
+
     void sumAndMeanWithDtypeAndEmptyDims()
     {
         const Shape s { 2, 3 };

@@ -650,6 +650,36 @@ private Q_SLOTS:
         QVERIFY_RUNS_ON_RUNTIME(c, "shape_more_overloads");
     }
 
+    void repeatInterleaveTensorWithoutDimAndSequences()
+    {
+        // repeat_interleave(x, tensor([2]), output_size=8) without dim: the flattened input, each element twice;
+        // atleast_2d / atleast_3d of sequences.
+        Case c;
+        c.in("x", { 2, 2 }, values(4, 32)).in("r", { 1 }, { 2 }, kLong).in("v", { 3 }, { 1, 2, 3 });
+        const auto x = c.inputs[0].values;
+        c.op("ri", "repeat_interleave.self_Tensor",
+            json::array({ arg("self", T("x")), arg("repeats", T("r")), kwarg("output_size", I(8)) }), { 8 },
+            build({ 8 }, [&](const Shape& i) { return x[std::size_t(i[0] / 2)]; }));
+        c.dump.listNode("a2", "atleast_2d.Sequence", json::array({ arg("tensors", Tensors({ "v", "x" })) }),
+            { { "a2v", { 1, 3 } }, { "a2x", { 2, 2 } } });
+        c.dump.listNode("a3", "atleast_3d.Sequence", json::array({ arg("tensors", Tensors({ "v", "x" })) }),
+            { { "a3v", { 1, 3, 1 } }, { "a3x", { 2, 2, 1 } } });
+        for (const char* o : { "a2v", "a2x", "a3v", "a3x" })
+            c.dump.output(o);
+        c.expect({ 1, 3 }, { 1, 2, 3 }).expect({ 2, 2 }, x).expect({ 1, 3, 1 }, { 1, 2, 3 }).expect({ 2, 2, 1 }, x);
+        QVERIFY_RUNS_ON_RUNTIME(c, "shape_repeat_interleave_sequences");
+    }
+
+    void narrowWithATensorStartIsRefused()
+    {
+        Case c;
+        c.in("x", { 4 }, values(4, 33)).in("st", {}, { 1 }, kLong);
+        c.dump.node("nr", "narrow.Tensor",
+            json::array({ arg("self", T("x")), arg("dim", I(0)), arg("start", T("st")), arg("length", I(2)) }), { 2 });
+        c.dump.output("nr");
+        QVERIFY_ERROR(emitOnly(c, "shape_narrow_refused"), ErrorCode::Unsupported, "nr", "narrow with a tensor start");
+    }
+
     void takeAlongDimBroadcasts()
     {
         // torch.take_along_dim(x [2, 3], idx [1, 2], dim=1): idx broadcast over the rows.
