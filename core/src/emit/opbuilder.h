@@ -199,6 +199,10 @@ public:
     /** A size argument as an LArg (an Int, or a reference to a symbolic value). */
     static LArg sizeArg(const IntElem& e);
 
+    // ---- recurrent family
+    /** unbind_copy: the slices of x along dim (dim removed), one per index. */
+    std::vector<int> unbind(int x, std::int64_t dim);
+
 private:
     int newValue(const OutSpec& s);
     int symValue(std::int64_t upperBound);
