@@ -1417,6 +1417,35 @@ int OpBuilder::all(int x, const std::vector<std::int64_t>& d, bool keepdim)
     if (failed() || x < 0)
         return -1;
     return unary("logical_not", any(unary("logical_not", x), d, keepdim));
-}
+
+    // ---- recurrent family
+
+    std::vector<int> OpBuilder::unbind(int x, std::int64_t d)
+    {
+        if (failed() || x < 0)
+            return {};
+        const auto r = rank(x);
+        d = wrapDim(d, r);
+        if (d < 0 || r == 0) {
+            error(ErrorCode::InvalidInput, "unbind of a 0-d tensor");
+            return {};
+        }
+        if (isDynamic(x, d)) {
+            error(ErrorCode::Unsupported, "unbind along a dynamic dimension");
+            return {};
+        }
+        OutSpec s { dtype(x), {}, 0 };
+        for (std::size_t k = 0; k < r; ++k) {
+            if (std::int64_t(k) == d)
+                continue;
+            if (isDynamic(x, std::int64_t(k)))
+                s.dynamicDims |= 1u << s.sizes.size();
+            s.sizes.push_back(val(x).sizes[k]);
+        }
+        const std::vector<OutSpec> outs(std::size_t(val(x).sizes[std::size_t(d)]), s);
+        if (outs.empty())
+            return {};
+        return call("unbind_copy", "int_out", { { "self", LArg::tensor(x) }, { "dim", integer(d) } }, outs);
+    }
 
 } // namespace pte::emitcore

@@ -212,6 +212,10 @@ public:
     /** logical_not(any(logical_not(x), dims, keepdim)): torch's all (dims empty: every dimension). */
     int all(int x, const std::vector<std::int64_t>& dims, bool keepdim);
 
+    // ---- recurrent family
+    /** unbind_copy: the slices of x along dim (dim removed), one per index. */
+    std::vector<int> unbind(int x, std::int64_t dim);
+
 private:
     int newValue(const OutSpec& s);
     int symValue(std::int64_t upperBound);
