@@ -400,6 +400,16 @@ private Q_SLOTS:
         QTest::newRow("conv_transpose1d unbatched")
             << "conv_transpose1d.default" << Shape { 3, 5 } << Shape { 3, 2, 3 } << Shape { 2 } << Shape { 0 }
             << Shape { 0 } << Shape { 1 } << 1 << true;
+        // ConvTranspose3d (3-D U-Net decoders): a sum over depth taps of transposed 2-D convolutions.
+        QTest::newRow("conv_transpose3d stride 2 (3-D U-Net up block)")
+            << "conv_transpose3d.input" << Shape { 1, 4, 2, 3, 3 } << Shape { 4, 2, 2, 2, 2 } << Shape { 2, 2, 2 }
+            << Shape { 0, 0, 0 } << Shape { 0, 0, 0 } << Shape { 1, 1, 1 } << 1 << true;
+        QTest::newRow("conv_transpose3d stride 2 padding 1 output_padding 1 groups 2 dilation (2, 1, 1)")
+            << "conv_transpose3d.input" << Shape { 2, 4, 3, 2, 3 } << Shape { 4, 3, 3, 3, 2 } << Shape { 2, 2, 1 }
+            << Shape { 1, 1, 0 } << Shape { 1, 1, 0 } << Shape { 2, 1, 1 } << 2 << true;
+        QTest::newRow("conv_transpose3d output_padding beyond padding")
+            << "conv_transpose3d.input" << Shape { 1, 2, 2, 2, 2 } << Shape { 2, 2, 3, 1, 1 } << Shape { 3, 1, 1 }
+            << Shape { 0, 0, 0 } << Shape { 2, 0, 0 } << Shape { 1, 1, 1 } << 1 << false;
     }
 
     void transposedConvolutions()
@@ -443,6 +453,45 @@ private Q_SLOTS:
             out.erase(out.begin());
         c.op("up", target.toStdString(), args, out, y);
         QVERIFY_RUNS_ON_RUNTIME(c, "conv_transpose");
+    }
+
+    void convolutionNodes_data()
+    {
+        QTest::addColumn<bool>("transposed");
+        QTest::addColumn<bool>("underscore");
+        QTest::newRow("convolution 5-D") << false << false;
+        QTest::newRow("convolution 5-D transposed") << true << false;
+        QTest::newRow("_convolution 5-D") << false << true;
+        QTest::newRow("_convolution 5-D transposed") << true << true;
+    }
+
+    void convolutionNodes()
+    {
+        // aten.convolution / aten._convolution nodes of a 5-D input (graphs already decomposed by torch): the
+        // runtime's kernel has no 3-D convolution, so they are lowered as conv3d / conv_transpose3d are.
+        QFETCH(bool, transposed);
+        QFETCH(bool, underscore);
+        const Shape xs { 1, 2, 3, 4, 3 };
+        const Shape ws = transposed ? Shape { 2, 3, 2, 3, 2 } : Shape { 3, 2, 2, 3, 2 };
+        const Shape stride { 2, 1, 2 }, padding { 1, 1, 0 }, dilation { 1, 1, 1 };
+        const Shape outputPadding = transposed ? Shape { 1, 0, 1 } : Shape { 0, 0, 0 };
+        Case c;
+        c.in("x", xs, values(std::size_t(numel(xs)), 91, 2.0));
+        const auto w = values(std::size_t(numel(ws)), 92);
+        const auto b = values(3, 93);
+        c.dump.weight("p_weight", "conv.weight", ws, w);
+        c.dump.weight("p_bias", "conv.bias", { 3 }, b);
+        json args = json::array({ arg("input", T("x")), arg("weight", T("p_weight")), arg("bias", T("p_bias")),
+            arg("stride", Ints(stride)), arg("padding", Ints(padding)), arg("dilation", Ints(dilation)),
+            arg("transposed", B(transposed)), arg("output_padding", Ints(outputPadding)), arg("groups", I(1)) });
+        if (underscore)
+            for (const char* hint : { "benchmark", "deterministic", "cudnn_enabled", "allow_tf32" })
+                args.push_back(arg(hint, B(false)));
+        Shape out;
+        const auto y = convolve(
+            c.inputs[0].values, xs, w, ws, b, { stride, padding, dilation, 1, transposed, outputPadding }, out);
+        c.op("conv", underscore ? "_convolution.default" : "convolution.default", args, out, y);
+        QVERIFY_RUNS_ON_RUNTIME(c, "convolution_node_5d");
     }
 
     void audioFeatureExtractor()
@@ -537,6 +586,39 @@ private Q_SLOTS:
         const auto y = convolve(h, s1, t, ts, {}, { { 2, 2 }, { 0, 0 }, { 1, 1 }, 1, true, { 0, 0 } }, s2);
         c.expect(s2, y);
         QVERIFY_RUNS_ON_RUNTIME(c, "conv_dynamic_batch");
+    }
+
+    void dynamicBatchVolumetric()
+    {
+        // Conv3d(2, 3, 3, padding=1) -> ConvTranspose3d(3, 2, 2, stride=2) on a dynamic batch (s0 <= 3), run at the
+        // upper bound: the depth folded into the batch takes s0 * D at run time (executorch_prim::mul).
+        Case c;
+        const Shape xs { 3, 2, 2, 3, 3 }, ws { 3, 2, 3, 3, 3 }, ts { 3, 2, 2, 2, 2 };
+        c.in("x", xs, values(std::size_t(numel(xs)), 55, 2.0));
+        const auto w = values(std::size_t(numel(ws)), 56);
+        const auto b = values(3, 57);
+        const auto t = values(std::size_t(numel(ts)), 58);
+        const auto tb = values(2, 59);
+        c.dump.weight("p_conv_weight", "conv.weight", ws, w);
+        c.dump.weight("p_conv_bias", "conv.bias", { 3 }, b);
+        c.dump.weight("p_up_weight", "up.weight", ts, t);
+        c.dump.weight("p_up_bias", "up.bias", { 2 }, tb);
+        c.dump.node("conv3d", "conv3d.default",
+            json::array({ arg("input", T("x")), arg("weight", T("p_conv_weight")), arg("bias", T("p_conv_bias")),
+                arg("padding", Ints({ 1, 1, 1 })) }),
+            { 3, 3, 2, 3, 3 });
+        c.dump.node("conv_transpose3d", "conv_transpose3d.input",
+            json::array({ arg("input", T("conv3d")), arg("weight", T("p_up_weight")), arg("bias", T("p_up_bias")),
+                arg("stride", Ints({ 2, 2, 2 })) }),
+            { 3, 2, 4, 6, 6 });
+        c.dump.output("conv_transpose3d");
+        for (const char* name : { "x", "conv3d", "conv_transpose3d" })
+            c.dump.dynamic(name, 0, "s0", 3);
+        Shape s1, s2;
+        const auto h = convolve(c.inputs[0].values, xs, w, ws, b, { { 1, 1, 1 }, { 1, 1, 1 }, { 1, 1, 1 } }, s1);
+        const auto y = convolve(h, s1, t, ts, tb, { { 2, 2, 2 }, { 0, 0, 0 }, { 1, 1, 1 }, 1, true, { 0, 0, 0 } }, s2);
+        c.expect(s2, y);
+        QVERIFY_RUNS_ON_RUNTIME(c, "conv3d_dynamic_batch");
     }
 
     void padModes_data()
@@ -690,9 +772,6 @@ private Q_SLOTS:
             << "conv2d.padding" << json::array({ x, w, arg("stride", Ints({ 2, 2 })), arg("padding", S("same")) })
             << Shape { 1, 2, 6, 6 } << Shape { 1, 2, 3, 3 } << int(ErrorCode::InvalidInput)
             << QStringList { "conv2d", "padding='same' is not supported for strided convolutions" };
-        QTest::newRow("conv_transpose3d")
-            << "conv_transpose3d.input" << json::array({ x, w }) << Shape { 1, 2, 3, 3, 3 } << Shape { 1, 2, 5, 5, 5 }
-            << int(ErrorCode::Unsupported) << QStringList { "conv_transpose3d", "transposed 3-D convolution" };
         QTest::newRow("reflect pad as large as the input")
             << "pad.default"
             << json::array({ arg("self", T("x")), arg("pad", Ints({ 3, 0 })), arg("mode", S("reflect")) })

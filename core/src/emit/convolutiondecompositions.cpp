@@ -129,6 +129,56 @@ int convolution3d(OpBuilder& b, int x, int w, int bias, const ConvParams& p)
     return b.permute(unfolded, { 0, 2, 1, 3, 4 });
 }
 
+/**
+ * A transposed 3-D convolution, which the portable convolution kernel refuses as well, as a sum over the kernel's
+ * depth taps of transposed 2-D convolutions: the input's depth folded into the batch (permute_copy + view_copy to
+ * (N * D, C, H, W)), for tap kd the transposed 2-D convolution with weight[:, :, kd] (select_copy) and the remaining
+ * stride / padding / output_padding / groups / dilation, unfolded to (N, C_out, D, oH, oW) and added at depths
+ * d * stride + kd * dilation of a zero-filled accumulator (full, slice_copy, add, slice_scatter with step); the
+ * output is the accumulator's depths [padding, padding + oD) (slice_copy), plus the bias (view_copy, add).
+ */
+int convolutionTranspose3d(OpBuilder& b, int x, int w, int bias, const ConvParams& p)
+{
+    if (b.failed() || x < 0 || w < 0)
+        return -1;
+    if (b.isDynamic(x, 2))
+        return b.error(ErrorCode::Unsupported, "a transposed 3-D convolution over a dynamic depth is not lowered");
+    const std::int64_t depth = b.size(x, 2);
+    const std::int64_t kd = b.size(w, 2);
+    const std::int64_t od =
+        (depth - 1) * p.stride[0] - 2 * p.padding[0] + p.dilation[0] * (kd - 1) + p.outputPadding[0] + 1;
+    if (od <= 0)
+        return b.error(
+            ErrorCode::InvalidInput, "the transposed 3-D convolution's output would have depth " + std::to_string(od));
+    const std::int64_t span = (depth - 1) * p.stride[0] + 1; // depths one tap writes, from its first
+    const std::int64_t full = std::max(span + p.dilation[0] * (kd - 1), p.padding[0] + od);
+    const ConvParams p2 { { p.stride[1], p.stride[2] }, { p.padding[1], p.padding[2] },
+        { p.dilation[1], p.dilation[2] }, true, { p.outputPadding[1], p.outputPadding[2] }, p.groups };
+    const IntElem batch = b.dim(x, 0);
+    const int flat = b.view(b.permute(x, { 0, 2, 1, 3, 4 }),
+        Dims { b.mulInt(batch, OpBuilder::lit(depth)), b.dim(x, 1), b.dim(x, 3), b.dim(x, 4) });
+    int acc = -1;
+    for (std::int64_t k = 0; k < kd; ++k) {
+        const int y = convolution(b, flat, b.select(w, 2, k), -1, p2); // (N * D, C_out, oH, oW)
+        if (b.failed())
+            return -1;
+        const int y5 = b.permute(
+            b.view(y, Dims { batch, OpBuilder::lit(depth), b.dim(y, 1), b.dim(y, 2), b.dim(y, 3) }), { 0, 2, 1, 3, 4 });
+        if (acc < 0)
+            acc = b.full(Dims { batch, b.dim(y, 1), OpBuilder::lit(full), b.dim(y, 2), b.dim(y, 3) }, 0.0, b.dtype(y));
+        const std::int64_t start = k * p.dilation[0];
+        const int cur = b.slice(acc, 2, start, start + span, p.stride[0]);
+        acc = b.sliceScatter(acc, b.add(cur, y5), 2, OpBuilder::lit(start), OpBuilder::lit(start + span), p.stride[0]);
+    }
+    int out = b.slice(acc, 2, p.padding[0], p.padding[0] + od);
+    if (bias >= 0)
+        out = b.add(out,
+            b.view(bias,
+                Dims { OpBuilder::lit(1), OpBuilder::lit(b.size(bias, 0)), OpBuilder::lit(1), OpBuilder::lit(1),
+                    OpBuilder::lit(1) }));
+    return out;
+}
+
 /** constant_pad_nd with torch's meaning of negative pads (cropping): the portable kernel takes non-negative pads
  *  only, so the negative ones become slices (as ATen's constant_pad_nd narrows the input first). */
 int constantPadNd(OpBuilder& b, int x, const Ints& pad, double value)
@@ -209,9 +259,6 @@ Result<bool> decomposeConv(Decomposer& d)
             return d.refuse("symbolic or malformed padding/output_padding");
         p.padding = *padding;
         p.outputPadding = *outputPadding;
-        if (n == 3)
-            return d.refuse("conv_transpose3d: ExecuTorch's portable convolution kernel does not implement transposed "
-                            "3-D convolution (its argument check refuses a transposed 5-D input)");
     } else if (paddingString) {
         const auto mode = Decomposer::string(a, "padding").value_or("valid");
         p.padding.assign(n, 0);
@@ -243,10 +290,43 @@ Result<bool> decomposeConv(Decomposer& d)
     const bool unbatched = rank == n + 1;
     if (unbatched)
         x = b.unsqueeze(x, 0);
-    int y = n == 3 ? convolution3d(b, x, w, bias, p) : convolution(b, x, w, bias, p);
+    int y = n != 3   ? convolution(b, x, w, bias, p)
+        : transposed ? convolutionTranspose3d(b, x, w, bias, p)
+                     : convolution3d(b, x, w, bias, p);
     if (unbatched)
         y = b.squeeze(y, { 0 });
     return d.finish({ y });
+}
+
+// convolution / _convolution nodes of a 5-D input (graphs that already went through torch's decompositions): the
+// sums of 2-D convolutions above, as the portable kernel has no 3-D convolution. Other ranks are kept
+// (convolution.out; _convolution as the core rule lowers it, its backend hints dropped).
+Result<bool> decomposeConvolutionNode(Decomposer& d)
+{
+    const bool underscore = d.target().op == "_convolution";
+    if (!d.target().overload.empty())
+        return underscore ? d.convolution() : false;
+    PTE_TRY(const auto a, d.args());
+    OpBuilder& b = d.b;
+    const int x = Decomposer::tensor(a, "input");
+    const int w = Decomposer::tensor(a, "weight");
+    if (x < 0 || w < 0 || b.rank(x) != 5)
+        return underscore ? d.convolution() : false;
+    ConvParams p;
+    p.transposed = Decomposer::flag(a, "transposed");
+    p.groups = Decomposer::integer(a, "groups", 1);
+    const auto stride = spatialList(a, "stride", 3);
+    const auto padding = spatialList(a, "padding", 3);
+    const auto dilation = spatialList(a, "dilation", 3);
+    const auto outputPadding = spatialList(a, "output_padding", 3);
+    if (!stride || !padding || !dilation || !outputPadding)
+        return d.refuse("symbolic or malformed convolution arguments (3 literal values each expected)");
+    p.stride = *stride;
+    p.padding = *padding;
+    p.dilation = *dilation;
+    p.outputPadding = *outputPadding;
+    const int bias = Decomposer::tensor(a, "bias");
+    return d.finish({ p.transposed ? convolutionTranspose3d(b, x, w, bias, p) : convolution3d(b, x, w, bias, p) });
 }
 
 // aten::pad(self, pad, mode, value), as ATen's PadNd.cpp dispatches it: 'constant' -> constant_pad_nd (negative
@@ -370,7 +450,14 @@ const DecompositionRule kConvolutionRules[] = {
     { "conv_transpose2d", &decomposeConv,
         "convolution (transposed=True); unbatched input: unsqueeze_copy / squeeze_copy" },
     { "conv_transpose3d", &decomposeConv,
-        "refused: the portable convolution kernel has no transposed 3-D convolution" },
+        "sum over the depth taps of transposed 2-D convolutions added into a zero-filled accumulator (permute_copy, "
+        "view_copy, select_copy, convolution transposed=True, full, slice_copy, add, slice_scatter), then the bias "
+        "(add)" },
+    { "convolution", &decomposeConvolutionNode,
+        "kept (convolution.out); a 5-D input as conv3d / conv_transpose3d (sums of 2-D convolutions)" },
+    { "_convolution", &decomposeConvolutionNode,
+        "convolution.out without the backend hints (benchmark, deterministic, cudnn_enabled, allow_tf32); a 5-D input "
+        "as conv3d / conv_transpose3d (sums of 2-D convolutions)" },
     { "pad", &decomposePad,
         "constant: constant_pad_nd (negative pads: slice_copy); reflect: reflection_pad1d/2d/3d; replicate: "
         "replication_pad1d/2d/3d; circular: slice_copy + cat per padded dimension" },
