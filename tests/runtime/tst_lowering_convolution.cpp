@@ -683,6 +683,24 @@ private Q_SLOTS:
         QVERIFY_RUNS_ON_RUNTIME(c, "pad_" + mode.toStdString());
     }
 
+    void padIntegerTensor()
+    {
+        // F.pad(input_ids, (0, 3), value=pad_token_id) on int64 token ids (pad to a fixed length) and a crop of the
+        // first id (negative pad): the fill value reaches the kernel as an int.
+        Case c;
+        const Shape xs { 2, 5 };
+        Values ids;
+        for (std::int64_t k = 0; k < 10; ++k)
+            ids.push_back(double(100 + 7 * k));
+        c.in("input_ids", xs, ids, kLong);
+        Shape out;
+        const auto y = padBy(ids, xs, { -1, 3 }, out, constantSource, 1.0);
+        c.op("pad", "pad.default",
+            json::array({ arg("self", T("input_ids")), arg("pad", Ints({ -1, 3 })), arg("value", F(1.0)) }), out, y,
+            kLong);
+        QVERIFY_RUNS_ON_RUNTIME(c, "pad_int64");
+    }
+
     void padNodes_data()
     {
         QTest::addColumn<QString>("target");

@@ -210,7 +210,17 @@ int constantPadNd(OpBuilder& b, int x, const Ints& pad, double value)
     }
     if (!grows)
         return cur == x ? b.clone(x) : cur;
-    return b.constantPad(cur, positive, value);
+    const ScalarType t = b.dtype(cur);
+    if (t == ScalarType::Float || t == ScalarType::Double || t == ScalarType::Half || t == ScalarType::BFloat16)
+        return b.constantPad(cur, positive, value);
+    // An integer or bool tensor takes its fill value as an int / bool Scalar (the kernel extracts the scalar into
+    // the tensor's element type).
+    OutSpec s = b.like(cur);
+    for (std::size_t k = 0; k < positive.size() / 2; ++k)
+        s.sizes[std::size_t(r - 1 - std::int64_t(k))] += std::int32_t(positive[2 * k] + positive[2 * k + 1]);
+    const LArg fill = t == ScalarType::Bool ? OpBuilder::boolean(value != 0) : OpBuilder::integer(std::int64_t(value));
+    return b.call1("constant_pad_nd", "out",
+        { { "self", LArg::tensor(cur) }, { "pad", OpBuilder::ints(positive) }, { "value", fill } }, s);
 }
 
 // conv1d/2d/3d (both overloads) and conv_transpose1d/2d/3d: aten::convolution, as their CompositeImplicitAutograd
