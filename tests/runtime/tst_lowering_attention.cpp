@@ -1,0 +1,923 @@
+// SPDX-FileCopyrightText: 2026 The ptelens authors
+// SPDX-License-Identifier: BSD-3-Clause
+// Attention as torch.export's training IR writes it: scaled_dot_product_attention with every option (bool and float
+// masks of broadcastable shapes, is_causal, scale, enable_gqa, 3-D and 4-D operands, cross attention, dynamic
+// sequence length), the CPU flash-attention op and _safe_softmax of ATen-IR dumps, the baddbmm/bmm/softmax/mean
+// pieces nn.MultiheadAttention leaves in the graph (a whole forward with need_weights True and False), addbmm and
+// einsum. Each dump is emitted and run on ExecuTorch's runtime; the expected values come from the documented
+// definitions, computed here in double by plain loops (the formula of F.scaled_dot_product_attention's docs, the
+// nn.MultiheadAttention equations, einsum as a sum over all label values), not from the decomposition.
+#include "dumpbuilder.h"
+#include "errorcheck.h"
+#include "etrunner.h"
+#include "executiontestutils.h"
+#include "runtimecase.h"
+#include "testutils.h"
+
+#include <QTest>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+using namespace pte;
+using namespace pte::test;
+using nlohmann::json;
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+using Shape = std::vector<std::int64_t>;
+
+json negInf() { return { { "as_float", "-Infinity" } }; }
+
+std::int64_t numel(const Shape& s)
+{
+    std::int64_t n = 1;
+    for (const auto d : s)
+        n *= d;
+    return n;
+}
+
+/** Row-major offset of `idx` in a tensor of shape `s` broadcast to idx's rank (right-aligned, size-1 dims read 0). */
+std::int64_t broadcastOffset(const Shape& s, const Shape& idx)
+{
+    std::int64_t off = 0;
+    const std::size_t lead = idx.size() - s.size();
+    for (std::size_t k = 0; k < s.size(); ++k)
+        off = off * s[k] + (s[k] == 1 ? 0 : idx[lead + k]);
+    return off;
+}
+
+/** A deterministic bool pattern (1 = attend) with some zeros. */
+std::vector<double> boolPattern(std::int64_t n, int seed)
+{
+    std::vector<double> v(static_cast<std::size_t>(n));
+    for (std::int64_t k = 0; k < n; ++k)
+        v[std::size_t(k)] = (k * 7 + seed * 3) % 5 == 0 ? 0.0 : 1.0;
+    return v;
+}
+
+struct SdpaSpec
+{
+    Shape q, k, v; ///< [B, H, L, E] / [B, Hkv, S, E] / [B, Hkv, S, Ev], or 3-D without H
+    std::optional<Shape> mask;
+    bool boolMask = false;
+    bool fullyMaskedRow = false; ///< bool mask: row l = 0 attends to nothing (the output row is 0)
+    bool causal = false;
+    std::optional<double> scale;
+    bool gqa = false;
+};
+
+/**
+ * F.scaled_dot_product_attention as its documentation defines it: bias = causal / mask (-inf where a bool mask is
+ * False, the float mask added), weights = softmax(q @ k^T * scale + bias) (a row masked throughout gives 0, as
+ * torch's safe softmax does), output = weights @ v; with enable_gqa query head h reads key/value head h / (H / Hkv).
+ */
+std::vector<double> sdpaReference(const SdpaSpec& s, const std::vector<double>& q, const std::vector<double>& k,
+    const std::vector<double>& v, const std::vector<double>& mask)
+{
+    const bool four = s.q.size() == 4;
+    const std::int64_t B = s.q[0];
+    const std::int64_t H = four ? s.q[1] : 1;
+    const std::int64_t Hkv = four ? s.k[1] : 1;
+    const std::int64_t L = s.q[s.q.size() - 2];
+    const std::int64_t E = s.q.back();
+    const std::int64_t S = s.k[s.k.size() - 2];
+    const std::int64_t Ev = s.v.back();
+    const double scale = s.scale.value_or(1.0 / std::sqrt(double(E)));
+    std::vector<double> out(std::size_t(B * H * L * Ev), 0.0);
+    for (std::int64_t b = 0; b < B; ++b)
+        for (std::int64_t h = 0; h < H; ++h) {
+            const std::int64_t hk = h / (H / Hkv);
+            for (std::int64_t l = 0; l < L; ++l) {
+                std::vector<double> score(static_cast<std::size_t>(S));
+                double mx = -kInf;
+                for (std::int64_t j = 0; j < S; ++j) {
+                    double dot = 0;
+                    for (std::int64_t e = 0; e < E; ++e)
+                        dot += q[std::size_t(((b * H + h) * L + l) * E + e)]
+                            * k[std::size_t(((b * Hkv + hk) * S + j) * E + e)];
+                    double bias = 0;
+                    if (s.causal && j > l)
+                        bias = -kInf;
+                    if (s.mask) {
+                        const Shape idx = four ? Shape { b, h, l, j } : Shape { b, l, j };
+                        const double m = mask[std::size_t(broadcastOffset(*s.mask, idx))];
+                        bias += s.boolMask ? (m != 0 ? 0.0 : -kInf) : m;
+                    }
+                    score[std::size_t(j)] = dot * scale + bias;
+                    mx = std::max(mx, score[std::size_t(j)]);
+                }
+                if (mx == -kInf)
+                    continue; // every key masked: 0
+                double total = 0;
+                for (auto& x : score) {
+                    x = std::exp(x - mx);
+                    total += x;
+                }
+                for (std::int64_t e = 0; e < Ev; ++e) {
+                    double acc = 0;
+                    for (std::int64_t j = 0; j < S; ++j)
+                        acc += score[std::size_t(j)] / total * v[std::size_t(((b * Hkv + hk) * S + j) * Ev + e)];
+                    out[std::size_t(((b * H + h) * L + l) * Ev + e)] = acc;
+                }
+            }
+        }
+    return out;
+}
+
+/** The inputs, the node's arguments (as torch.export writes them: defaults omitted, scale and enable_gqa keyword-only)
+ *  and the expected output of one scaled_dot_product_attention call. */
+Case sdpaCase(const SdpaSpec& s, json* argsOut = nullptr)
+{
+    Case c;
+    const auto q = values(std::size_t(numel(s.q)), 11, 1.5);
+    const auto k = values(std::size_t(numel(s.k)), 12, 1.5);
+    const auto v = values(std::size_t(numel(s.v)), 13);
+    c.in("q", s.q, q).in("k", s.k, k).in("v", s.v, v);
+    std::vector<double> mask;
+    json args = json::array({ arg("query", T("q")), arg("key", T("k")), arg("value", T("v")) });
+    if (s.mask) {
+        if (s.boolMask) {
+            mask = boolPattern(numel(*s.mask), 1);
+            if (s.fullyMaskedRow) { // query row 0 attends to no key, in every batch and head
+                const std::int64_t S = s.mask->back();
+                const std::int64_t L = (*s.mask)[s.mask->size() - 2];
+                for (std::int64_t base = 0; base < numel(*s.mask); base += L * S)
+                    for (std::int64_t j = 0; j < S; ++j)
+                        mask[std::size_t(base + j)] = 0.0;
+            }
+            c.in("mask", *s.mask, mask, kBool);
+        } else {
+            mask = values(std::size_t(numel(*s.mask)), 14, 2.0);
+            c.in("mask", *s.mask, mask);
+        }
+        args.push_back(arg("attn_mask", T("mask")));
+    }
+    if (s.causal)
+        args.push_back(arg("is_causal", B(true)));
+    if (s.scale)
+        args.push_back(kwarg("scale", F(*s.scale)));
+    if (s.gqa)
+        args.push_back(kwarg("enable_gqa", B(true)));
+    Shape out = s.q;
+    out.back() = s.v.back();
+    c.expect(out, sdpaReference(s, q, k, v, mask));
+    if (argsOut)
+        *argsOut = args;
+    else {
+        c.dump.node("scaled_dot_product_attention", "scaled_dot_product_attention.default", args, out);
+        c.dump.output("scaled_dot_product_attention");
+    }
+    return c;
+}
+
+// ---- einsum: the sum over every value of every label
+
+struct Operand
+{
+    Shape shape;
+    std::vector<double> v;
+};
+
+/** einsum by its definition: each output element is the sum, over all values of the labels not in the output, of the
+ *  product of the operands' elements ("..." expands to broadcast dimensions, right-aligned). */
+std::vector<double> einsumReference(const std::string& eq, const std::vector<Operand>& ops, Shape* outShape)
+{
+    const auto arrow = eq.find("->");
+    const std::string lhs = eq.substr(0, arrow);
+    std::vector<std::string> terms(1);
+    for (const char ch : lhs) {
+        if (ch == ',')
+            terms.emplace_back();
+        else if (ch != ' ')
+            terms.back() += ch;
+    }
+    // "..." becomes the labels '0'..'9', right-aligned across operands.
+    std::size_t ell = 0;
+    for (std::size_t i = 0; i < terms.size(); ++i) {
+        const auto p = terms[i].find("...");
+        if (p != std::string::npos)
+            ell = std::max(ell, ops[i].shape.size() - (terms[i].size() - 3));
+    }
+    auto expand = [&](const std::string& t, std::size_t rank) {
+        const auto p = t.find("...");
+        if (p == std::string::npos)
+            return t;
+        const std::size_t n = rank - (t.size() - 3);
+        std::string e;
+        for (std::size_t k = ell - n; k < ell; ++k)
+            e += char('0' + k);
+        return t.substr(0, p) + e + t.substr(p + 3);
+    };
+    std::vector<std::string> labels;
+    std::map<char, std::int64_t> size;
+    std::map<char, int> count;
+    for (std::size_t i = 0; i < terms.size(); ++i) {
+        labels.push_back(expand(terms[i], ops[i].shape.size()));
+        for (std::size_t d = 0; d < labels.back().size(); ++d) {
+            const char l = labels.back()[d];
+            size[l] = std::max(size[l], ops[i].shape[d]);
+            ++count[l];
+        }
+    }
+    std::string out;
+    if (arrow != std::string::npos) {
+        std::string allEll;
+        for (std::size_t k = 0; k < ell; ++k)
+            allEll += char('0' + k);
+        for (const char ch : eq.substr(arrow + 2))
+            if (ch != ' ')
+                out += ch;
+        const auto p = out.find("...");
+        if (p != std::string::npos)
+            out = out.substr(0, p) + allEll + out.substr(p + 3);
+    } else {
+        for (std::size_t k = 0; k < ell; ++k)
+            out += char('0' + k);
+        for (const auto& [l, n] : count) // std::map: 'A'..'Z' before 'a'..'z', as torch orders them
+            if (n == 1 && !std::isdigit(static_cast<unsigned char>(l)))
+                out += l;
+    }
+    std::string all = out;
+    for (const auto& [l, n] : size)
+        if (all.find(l) == std::string::npos)
+            all += l;
+    outShape->clear();
+    for (const char l : out)
+        outShape->push_back(size[l]);
+    std::vector<double> result(std::size_t(numel(*outShape)), 0.0);
+    std::map<char, std::int64_t> at;
+    for (const char l : all)
+        at[l] = 0;
+    for (;;) {
+        double prod = 1;
+        for (std::size_t i = 0; i < ops.size(); ++i) {
+            std::int64_t off = 0;
+            for (std::size_t d = 0; d < labels[i].size(); ++d)
+                off = off * ops[i].shape[d] + (ops[i].shape[d] == 1 ? 0 : at[labels[i][d]]);
+            prod *= ops[i].v[std::size_t(off)];
+        }
+        std::int64_t o = 0;
+        for (const char l : out)
+            o = o * size[l] + at[l];
+        result[std::size_t(o)] += prod;
+        std::size_t k = all.size();
+        while (k > 0) {
+            --k;
+            if (++at[all[k]] < size[all[k]])
+                break;
+            at[all[k]] = 0;
+            if (k == 0)
+                return result;
+        }
+        if (all.empty())
+            return result;
+    }
+}
+
+// ---- nn.MultiheadAttention
+
+struct MhaSpec
+{
+    bool batchFirst = true;
+    bool needWeights = true;
+    bool keyPaddingMask = false;
+    enum { None, BoolMask, FloatMask } attnMask = None;
+};
+
+constexpr std::int64_t kB = 2, kL = 5, kE = 8, kH = 2, kHd = kE / kH;
+
+} // namespace
+
+class TestLoweringAttention : public QObject
+{
+    Q_OBJECT
+
+    static void runSdpa(const SdpaSpec& s, const char* label)
+    {
+        const Case c = sdpaCase(s);
+        QVERIFY_RUNS_ON_RUNTIME(c, label);
+    }
+
+private Q_SLOTS:
+    // ---- scaled_dot_product_attention
+
+    void sdpaWithoutMask()
+    {
+        // A ViT/BERT self-attention block: batch 2, 4 heads, 6 tokens, head dim 8; scale 1/sqrt(8).
+        runSdpa({ { 2, 4, 6, 8 }, { 2, 4, 6, 8 }, { 2, 4, 6, 8 } }, "sdpa_no_mask");
+    }
+
+    void sdpaBoolMaskOfLxS()
+    {
+        // Cross attention (L=5 queries, S=7 keys), batch 1, a bool [L, S] mask (True = attend) with one query row that
+        // attends to nothing: torch's safe softmax gives 0 there, not NaN.
+        SdpaSpec s { { 1, 2, 5, 8 }, { 1, 2, 7, 8 }, { 1, 2, 7, 8 } };
+        s.mask = Shape { 5, 7 };
+        s.boolMask = true;
+        s.fullyMaskedRow = true;
+        runSdpa(s, "sdpa_bool_mask_LS");
+    }
+
+    void sdpaBoolMaskPerHead()
+    {
+        SdpaSpec s { { 2, 2, 4, 8 }, { 2, 2, 6, 8 }, { 2, 2, 6, 8 } };
+        s.mask = Shape { 2, 2, 4, 6 };
+        s.boolMask = true;
+        runSdpa(s, "sdpa_bool_mask_BHLS");
+    }
+
+    void sdpaFloatMaskBroadcastOverHeads()
+    {
+        // An additive float mask [B, 1, L, S] (a padding bias), added as it is.
+        SdpaSpec s { { 2, 3, 5, 8 }, { 2, 3, 5, 8 }, { 2, 3, 5, 8 } };
+        s.mask = Shape { 2, 1, 5, 5 };
+        runSdpa(s, "sdpa_float_mask_B1LS");
+    }
+
+    void sdpaCausal()
+    {
+        SdpaSpec s { { 2, 2, 6, 4 }, { 2, 2, 6, 4 }, { 2, 2, 6, 4 } };
+        s.causal = true;
+        runSdpa(s, "sdpa_causal");
+    }
+
+    void sdpaCausalWithMoreKeysThanQueries()
+    {
+        // is_causal with L != S: tril(ones(L, S)), aligned to the top-left corner.
+        SdpaSpec s { { 1, 2, 4, 8 }, { 1, 2, 7, 8 }, { 1, 2, 7, 8 } };
+        s.causal = true;
+        runSdpa(s, "sdpa_causal_L4_S7");
+    }
+
+    void sdpaExplicitScale()
+    {
+        SdpaSpec s { { 2, 2, 5, 8 }, { 2, 2, 5, 8 }, { 2, 2, 5, 8 } };
+        s.scale = 0.3;
+        s.mask = Shape { 5, 5 };
+        s.boolMask = true;
+        runSdpa(s, "sdpa_scale");
+    }
+
+    void sdpaGroupedQueryAttention()
+    {
+        // Llama-style GQA: 4 query heads share 2 key/value heads (repeat_interleave along dim -3), causal.
+        SdpaSpec s { { 2, 4, 5, 8 }, { 2, 2, 5, 8 }, { 2, 2, 5, 8 } };
+        s.gqa = true;
+        s.causal = true;
+        runSdpa(s, "sdpa_gqa");
+    }
+
+    void sdpaThreeDimensional()
+    {
+        // 3-D operands [B, L, E] / [B, S, E] / [B, S, Ev] with Ev != E and a float [L, S] mask.
+        SdpaSpec s { { 3, 5, 8 }, { 3, 7, 8 }, { 3, 7, 6 } };
+        s.mask = Shape { 5, 7 };
+        runSdpa(s, "sdpa_3d");
+    }
+
+    void sdpaDynamicSequenceLength()
+    {
+        // A decoder's causal self-attention with the sequence length s0 dynamic (at most 12), run at the upper
+        // bound: the causal mask is built from the runtime sizes.
+        SdpaSpec s { { 1, 2, 12, 8 }, { 1, 2, 12, 8 }, { 1, 2, 12, 8 } };
+        s.causal = true;
+        Case c = sdpaCase(s);
+        for (const char* t : { "q", "k", "v", "scaled_dot_product_attention" })
+            c.dump.dynamic(t, 2, "s0", 12);
+        QVERIFY_RUNS_ON_RUNTIME(c, "sdpa_dynamic_causal");
+    }
+
+    void sdpaDynamicSequenceLengthWithMask()
+    {
+        // Dynamic length with a bool [B, 1, 1, S] padding mask and grouped-query heads.
+        SdpaSpec s { { 1, 4, 10, 8 }, { 1, 2, 10, 8 }, { 1, 2, 10, 8 } };
+        s.mask = Shape { 1, 1, 1, 10 };
+        s.boolMask = true;
+        s.gqa = true;
+        Case c = sdpaCase(s);
+        for (const char* t : { "q", "k", "v", "scaled_dot_product_attention" })
+            c.dump.dynamic(t, 2, "s0", 10);
+        c.dump.dynamic("mask", 3, "s0", 10);
+        QVERIFY_RUNS_ON_RUNTIME(c, "sdpa_dynamic_mask_gqa");
+    }
+
+    void flashAttentionForCpu()
+    {
+        // The op an ATen-IR dump (torch's SDPA routed to the CPU flash kernel) holds: additive mask and scale are
+        // keyword-only; the logsumexp output is unused.
+        SdpaSpec s { { 2, 2, 5, 8 }, { 2, 2, 5, 8 }, { 2, 2, 5, 8 } };
+        s.mask = Shape { 2, 1, 5, 5 };
+        s.scale = 0.25;
+        json ignored;
+        Case c = sdpaCase(s, &ignored);
+        c.dump.tupleNode("_scaled_dot_product_flash_attention_for_cpu",
+            "_scaled_dot_product_flash_attention_for_cpu.default",
+            json::array({ arg("query", T("q")), arg("key", T("k")), arg("value", T("v")),
+                kwarg("attn_mask", T("mask")), kwarg("scale", F(0.25)) }),
+            { { "getitem", { 2, 2, 5, 8 } }, { "getitem_1", { 2, 2, 5 } } });
+        c.dump.output("getitem");
+        QVERIFY_RUNS_ON_RUNTIME(c, "sdpa_flash_for_cpu");
+    }
+
+    void flashAttentionForCpuCausal()
+    {
+        SdpaSpec s { { 1, 2, 6, 4 }, { 1, 2, 6, 4 }, { 1, 2, 6, 4 } };
+        s.causal = true;
+        json ignored;
+        Case c = sdpaCase(s, &ignored);
+        c.dump.tupleNode("_scaled_dot_product_flash_attention_for_cpu",
+            "_scaled_dot_product_flash_attention_for_cpu.default",
+            json::array({ arg("query", T("q")), arg("key", T("k")), arg("value", T("v")), arg("is_causal", B(true)) }),
+            { { "getitem", { 1, 2, 6, 4 } }, { "getitem_1", { 1, 2, 6 } } });
+        c.dump.output("getitem");
+        QVERIFY_RUNS_ON_RUNTIME(c, "sdpa_flash_for_cpu_causal");
+    }
+
+    void safeSoftmax()
+    {
+        // _safe_softmax(masked_fill(x, m, -inf), -1): a row masked throughout is 0, the others are softmax rows.
+        const auto x = values(12, 21, 2.0);
+        const std::vector<double> m { 0, 1, 0, 0, 1, 1, 1, 1, 0, 0, 0, 1 };
+        Case c;
+        c.in("x", { 3, 4 }, x).in("m", { 3, 4 }, m, kBool);
+        c.dump.node("masked_fill", "masked_fill.Scalar",
+            json::array({ arg("self", T("x")), arg("mask", T("m")), arg("value", negInf()) }), { 3, 4 });
+        c.dump.node("_safe_softmax", "_safe_softmax.default",
+            json::array({ arg("self", T("masked_fill")), arg("dim", I(-1)) }), { 3, 4 });
+        c.dump.output("_safe_softmax");
+        std::vector<double> want(12, 0.0);
+        for (int r = 0; r < 3; ++r) {
+            double total = 0;
+            for (int j = 0; j < 4; ++j)
+                total += m[std::size_t(r * 4 + j)] != 0 ? 0.0 : std::exp(x[std::size_t(r * 4 + j)]);
+            for (int j = 0; j < 4; ++j)
+                if (total > 0 && m[std::size_t(r * 4 + j)] == 0)
+                    want[std::size_t(r * 4 + j)] = std::exp(x[std::size_t(r * 4 + j)]) / total;
+        }
+        c.expect({ 3, 4 }, want);
+        QVERIFY_RUNS_ON_RUNTIME(c, "safe_softmax");
+    }
+
+    void attentionDropoutIsRefused()
+    {
+        SdpaSpec s { { 1, 2, 4, 8 }, { 1, 2, 4, 8 }, { 1, 2, 4, 8 } };
+        json args;
+        Case c = sdpaCase(s, &args);
+        args.push_back(arg("dropout_p", F(0.1)));
+        c.dump.node("scaled_dot_product_attention", "scaled_dot_product_attention.default", args, { 1, 2, 4, 8 });
+        c.dump.output("scaled_dot_product_attention");
+        auto ep = c.dump.build("sdpa_dropout");
+        QVERIFY2(ep.has_value(), ep ? "" : ep.error().message.c_str());
+        const auto emitted = emitAndReload({ { "forward", *ep } }, "sdpa_dropout");
+        QVERIFY_ERROR(emitted, ErrorCode::Unsupported, "scaled_dot_product_attention", "dropout_p=0.1",
+            "training mode", "eval mode");
+    }
+
+    void causalWithExplicitMaskIsRefused()
+    {
+        SdpaSpec s { { 1, 2, 4, 8 }, { 1, 2, 4, 8 }, { 1, 2, 4, 8 } };
+        s.mask = Shape { 4, 4 };
+        json args;
+        Case c = sdpaCase(s, &args);
+        args.push_back(arg("is_causal", B(true)));
+        c.dump.node("scaled_dot_product_attention", "scaled_dot_product_attention.default", args, { 1, 2, 4, 8 });
+        c.dump.output("scaled_dot_product_attention");
+        auto ep = c.dump.build("sdpa_causal_mask");
+        QVERIFY2(ep.has_value(), ep ? "" : ep.error().message.c_str());
+        const auto emitted = emitAndReload({ { "forward", *ep } }, "sdpa_causal_mask");
+        QVERIFY_ERROR(emitted, ErrorCode::InvalidInput, "scaled_dot_product_attention", "attn_mask", "is_causal=True");
+    }
+
+    // ---- baddbmm, bmm, addbmm
+
+    void baddbmm_data()
+    {
+        QTest::addColumn<double>("beta");
+        QTest::addColumn<double>("alpha");
+        QTest::addColumn<bool>("broadcastSelf");
+        QTest::newRow("defaults") << 1.0 << 1.0 << false;
+        QTest::newRow("alpha 0.5, beta 2") << 2.0 << 0.5 << false;
+        QTest::newRow("self [1, L, S] broadcast") << 1.0 << 1.0 << true;
+        QTest::newRow("beta 0 ignores a NaN self") << 0.0 << 1.0 << false;
+        QTest::newRow("beta 0, alpha 3") << 0.0 << 3.0 << true;
+    }
+
+    void baddbmm()
+    {
+        QFETCH(double, beta);
+        QFETCH(double, alpha);
+        QFETCH(bool, broadcastSelf);
+        const std::int64_t n = 3, l = 4, m = 5, p = 6;
+        const Shape selfShape = broadcastSelf ? Shape { 1, l, p } : Shape { n, l, p };
+        auto self = values(std::size_t(numel(selfShape)), 31);
+        if (beta == 0.0)
+            self[1] = std::numeric_limits<double>::quiet_NaN(); // "nan and inf in it will not be propagated"
+        const auto b1 = values(std::size_t(n * l * m), 32);
+        const auto b2 = values(std::size_t(n * m * p), 33);
+        Case c;
+        c.in("self", selfShape, self).in("b1", { n, l, m }, b1).in("b2", { n, m, p }, b2);
+        json args = json::array({ arg("self", T("self")), arg("batch1", T("b1")), arg("batch2", T("b2")) });
+        if (beta != 1.0)
+            args.push_back(kwarg("beta", F(beta)));
+        if (alpha != 1.0)
+            args.push_back(kwarg("alpha", F(alpha)));
+        c.dump.node("baddbmm", "baddbmm.default", args, { n, l, p });
+        c.dump.output("baddbmm");
+        std::vector<double> want(static_cast<std::size_t>(n * l * p));
+        for (std::int64_t b = 0; b < n; ++b)
+            for (std::int64_t i = 0; i < l; ++i)
+                for (std::int64_t j = 0; j < p; ++j) {
+                    double acc = 0;
+                    for (std::int64_t k = 0; k < m; ++k)
+                        acc += b1[std::size_t((b * l + i) * m + k)] * b2[std::size_t((b * m + k) * p + j)];
+                    const double s = self[std::size_t(((broadcastSelf ? 0 : b) * l + i) * p + j)];
+                    want[std::size_t((b * l + i) * p + j)] = (beta == 0.0 ? 0.0 : beta * s) + alpha * acc;
+                }
+        c.expect({ n, l, p }, want);
+        QVERIFY_RUNS_ON_RUNTIME(c, "baddbmm");
+    }
+
+    void addbmm()
+    {
+        // addbmm(self [p], b1, b2, beta=0.5, alpha=2): beta * self + alpha * sum over the batch of b1[i] @ b2[i].
+        const std::int64_t n = 3, l = 4, m = 5, p = 6;
+        const auto self = values(std::size_t(p), 41);
+        const auto b1 = values(std::size_t(n * l * m), 42);
+        const auto b2 = values(std::size_t(n * m * p), 43);
+        Case c;
+        c.in("self", { p }, self).in("b1", { n, l, m }, b1).in("b2", { n, m, p }, b2);
+        c.dump.node("addbmm", "addbmm.default",
+            json::array({ arg("self", T("self")), arg("batch1", T("b1")), arg("batch2", T("b2")),
+                kwarg("beta", F(0.5)), kwarg("alpha", I(2)) }),
+            { l, p });
+        c.dump.output("addbmm");
+        std::vector<double> want(static_cast<std::size_t>(l * p));
+        for (std::int64_t i = 0; i < l; ++i)
+            for (std::int64_t j = 0; j < p; ++j) {
+                double acc = 0;
+                for (std::int64_t b = 0; b < n; ++b)
+                    for (std::int64_t k = 0; k < m; ++k)
+                        acc += b1[std::size_t((b * l + i) * m + k)] * b2[std::size_t((b * m + k) * p + j)];
+                want[std::size_t(i * p + j)] = 0.5 * self[std::size_t(j)] + 2 * acc;
+            }
+        c.expect({ l, p }, want);
+        QVERIFY_RUNS_ON_RUNTIME(c, "addbmm");
+    }
+
+    // ---- einsum
+
+    void einsum_data()
+    {
+        QTest::addColumn<QString>("equation");
+        QTest::addColumn<QList<QList<qint64>>>("shapes");
+        using S = QList<qint64>;
+        QTest::newRow("attention scores") << QString("bhqd,bhkd->bhqk") << QList<S> { { 2, 3, 4, 5 }, { 2, 3, 6, 5 } };
+        QTest::newRow("attention values") << QString("bhqk,bhkd->bhqd") << QList<S> { { 2, 3, 4, 6 }, { 2, 3, 6, 5 } };
+        QTest::newRow("batched matmul") << QString("bij,bjk->bik") << QList<S> { { 3, 4, 5 }, { 3, 5, 2 } };
+        QTest::newRow("matmul") << QString("ij,jk->ik") << QList<S> { { 4, 5 }, { 5, 3 } };
+        QTest::newRow("implicit output") << QString("ij,jk") << QList<S> { { 4, 5 }, { 5, 3 } };
+        QTest::newRow("transpose") << QString("ij->ji") << QList<S> { { 3, 5 } };
+        QTest::newRow("row sums") << QString("ij->i") << QList<S> { { 4, 6 } };
+        QTest::newRow("total") << QString("ij->") << QList<S> { { 4, 6 } };
+        QTest::newRow("outer product") << QString("i,j->ij") << QList<S> { { 4 }, { 5 } };
+        QTest::newRow("dot product") << QString("i,i->") << QList<S> { { 7 }, { 7 } };
+        QTest::newRow("diagonal") << QString("ii->i") << QList<S> { { 5, 5 } };
+        QTest::newRow("trace") << QString("ii") << QList<S> { { 4, 4 } };
+        QTest::newRow("batched diagonal") << QString("bii->bi") << QList<S> { { 2, 4, 4 } };
+        QTest::newRow("three operands") << QString("ij,jk,kl->il") << QList<S> { { 3, 4 }, { 4, 5 }, { 5, 2 } };
+        QTest::newRow("ellipsis, broadcast batch")
+            << QString("...ij,...jk->...ik") << QList<S> { { 2, 3, 4, 5 }, { 3, 5, 2 } };
+        QTest::newRow("contraction over two labels") << QString("bijk,bjkl->bil") << QList<S> { { 2, 3, 4, 5 }, { 2, 4, 5, 3 } };
+        QTest::newRow("label summed in one operand") << QString("ij,jk->k") << QList<S> { { 3, 4 }, { 4, 5 } };
+        QTest::newRow("upper-case labels") << QString("bN,NM->bM") << QList<S> { { 2, 4 }, { 4, 3 } };
+    }
+
+    void einsum()
+    {
+        QFETCH(QString, equation);
+        QFETCH(QList<QList<qint64>>, shapes);
+        const std::string eq = equation.toStdString();
+        Case c;
+        std::vector<Operand> ops;
+        std::vector<std::string> names;
+        for (qsizetype i = 0; i < shapes.size(); ++i) {
+            Operand o;
+            for (const auto d : shapes[i])
+                o.shape.push_back(d);
+            o.v = values(std::size_t(numel(o.shape)), std::uint32_t(50 + i));
+            names.push_back("x" + std::to_string(i));
+            c.in(names.back(), o.shape, o.v);
+            ops.push_back(std::move(o));
+        }
+        Shape out;
+        const auto want = einsumReference(eq, ops, &out);
+        c.dump.node("einsum", "einsum.default", json::array({ arg("equation", S(eq)), arg("tensors", Tensors(names)) }),
+            out);
+        c.dump.output("einsum");
+        c.expect(out, want);
+        QVERIFY_RUNS_ON_RUNTIME(c, "einsum");
+    }
+
+    void einsumWithContractionPath()
+    {
+        // torch.einsum passes opt_einsum's path for three or more operands: contract (1, 2) first, then (0, 1).
+        const std::vector<Operand> ops { { { 3, 4 }, values(12, 61) }, { { 4, 5 }, values(20, 62) },
+            { { 5, 2 }, values(10, 63) } };
+        Case c;
+        c.in("a", ops[0].shape, ops[0].v).in("b", ops[1].shape, ops[1].v).in("c", ops[2].shape, ops[2].v);
+        Shape out;
+        const auto want = einsumReference("ij,jk,kl->il", ops, &out);
+        c.dump.node("einsum", "einsum.default",
+            json::array({ arg("equation", S("ij,jk,kl->il")), arg("tensors", Tensors({ "a", "b", "c" })),
+                kwarg("path", Ints({ 1, 2, 0, 1 })) }),
+            out);
+        c.dump.output("einsum");
+        c.expect(out, want);
+        QVERIFY_RUNS_ON_RUNTIME(c, "einsum_path");
+    }
+
+    void einsumOperandCountMismatchIsRefused()
+    {
+        Case c;
+        c.in("a", { 3, 4 }, values(12, 1));
+        c.dump.node("einsum", "einsum.default",
+            json::array({ arg("equation", S("ij,jk->ik")), arg("tensors", Tensors({ "a" })) }), { 3, 4 });
+        c.dump.output("einsum");
+        auto ep = c.dump.build("einsum_bad");
+        QVERIFY2(ep.has_value(), ep ? "" : ep.error().message.c_str());
+        const auto emitted = emitAndReload({ { "forward", *ep } }, "einsum_bad");
+        QVERIFY_ERROR(emitted, ErrorCode::InvalidInput, "einsum", "ij,jk->ik", "names 2 operands", "passes 1");
+    }
+
+    // ---- nn.MultiheadAttention, as F.multi_head_attention_forward leaves it in a training-IR graph
+
+    void multiheadAttention_data()
+    {
+        QTest::addColumn<bool>("batchFirst");
+        QTest::addColumn<bool>("needWeights");
+        QTest::addColumn<bool>("keyPaddingMask");
+        QTest::addColumn<int>("attnMask");
+        QTest::newRow("batch_first, weights, key_padding_mask") << true << true << true << int(MhaSpec::None);
+        QTest::newRow("batch_first, sdpa, key_padding_mask") << true << false << true << int(MhaSpec::None);
+        QTest::newRow("seq first, weights, bool attn_mask") << false << true << false << int(MhaSpec::BoolMask);
+        QTest::newRow("seq first, sdpa, float attn_mask + key_padding_mask")
+            << false << false << true << int(MhaSpec::FloatMask);
+        QTest::newRow("seq first, weights, no masks") << false << true << false << int(MhaSpec::None);
+    }
+
+    void multiheadAttention()
+    {
+        QFETCH(bool, batchFirst);
+        QFETCH(bool, needWeights);
+        QFETCH(bool, keyPaddingMask);
+        QFETCH(int, attnMask);
+        MhaSpec s { batchFirst, needWeights, keyPaddingMask, decltype(MhaSpec::attnMask)(attnMask) };
+        const std::int64_t B = kB, L = kL, E = kE, H = kH, hd = kHd, BH = kB * kH;
+        const auto win = values(std::size_t(3 * E * E), 71, 0.5);
+        const auto bin = values(std::size_t(3 * E), 72, 0.2);
+        const auto wout = values(std::size_t(E * E), 73, 0.5);
+        const auto bout = values(std::size_t(E), 74, 0.2);
+        const auto x = values(std::size_t(B * L * E), 75); // [B, L, E] (batch_first) or [L, B, E]
+        // key_padding_mask [B, S]: True = ignore that key (every query keeps some key).
+        const std::vector<double> kpm { 0, 0, 0, 1, 1, 0, 1, 0, 0, 0 };
+        // attn_mask [L, S]: bool True = not allowed to attend; float added.
+        std::vector<double> am(std::size_t(L * L), 0.0);
+        if (s.attnMask == MhaSpec::BoolMask)
+            for (std::int64_t i = 0; i < L; ++i)
+                for (std::int64_t j = 0; j < L; ++j)
+                    am[std::size_t(i * L + j)] = j > i ? 1.0 : 0.0;
+        else if (s.attnMask == MhaSpec::FloatMask)
+            am = values(std::size_t(L * L), 76);
+
+        Case c;
+        c.dump.weight("p_in_proj_weight", "in_proj_weight", { 3 * E, E }, win);
+        c.dump.weight("p_in_proj_bias", "in_proj_bias", { 3 * E }, bin);
+        c.dump.weight("p_out_proj_weight", "out_proj.weight", { E, E }, wout);
+        c.dump.weight("p_out_proj_bias", "out_proj.bias", { E }, bout);
+        const Shape xShape = s.batchFirst ? Shape { B, L, E } : Shape { L, B, E };
+        c.in("query", xShape, x);
+        if (s.keyPaddingMask)
+            c.in("key_padding_mask", { B, L }, kpm, kBool);
+        if (s.attnMask != MhaSpec::None)
+            c.in("attn_mask", { L, L }, am, s.attnMask == MhaSpec::BoolMask ? kBool : kFloat);
+        auto& g = c.dump;
+        auto node = [&](const std::string& name, const std::string& target, json args, Shape shape) {
+            g.node(name, target, std::move(args), std::move(shape));
+        };
+        // nn.MultiheadAttention.forward: bool masks become float ones (F._canonical_mask), batch_first transposes.
+        std::string kpmF;
+        std::string amF = s.attnMask == MhaSpec::FloatMask ? "attn_mask" : "";
+        if (s.keyPaddingMask) {
+            node("zeros_like", "zeros_like.default",
+                json::array({ arg("self", T("key_padding_mask")), kwarg("dtype", Dtype(kFloat)) }), { B, L });
+            node("masked_fill_", "masked_fill_.Scalar",
+                json::array({ arg("self", T("zeros_like")), arg("mask", T("key_padding_mask")), arg("value", negInf()) }),
+                { B, L });
+            kpmF = "masked_fill_";
+        }
+        if (s.attnMask == MhaSpec::BoolMask) {
+            node("zeros_like_1", "zeros_like.default",
+                json::array({ arg("self", T("attn_mask")), kwarg("dtype", Dtype(kFloat)) }), { L, L });
+            node("masked_fill__1", "masked_fill_.Scalar",
+                json::array({ arg("self", T("zeros_like_1")), arg("mask", T("attn_mask")), arg("value", negInf()) }),
+                { L, L });
+            amF = "masked_fill__1";
+        }
+        std::string in = "query";
+        if (s.batchFirst) {
+            node("transpose", "transpose.int", json::array({ arg("self", T("query")), arg("dim0", I(1)), arg("dim1", I(0)) }),
+                { L, B, E });
+            in = "transpose";
+        }
+        // F.multi_head_attention_forward: packed in-projection (self-attention).
+        node("linear", "linear.default",
+            json::array({ arg("input", T(in)), arg("weight", T("p_in_proj_weight")), arg("bias", T("p_in_proj_bias")) }),
+            { L, B, 3 * E });
+        node("view", "view.default", json::array({ arg("self", T("linear")), arg("size", Ints({ L, B, 3, E })) }),
+            { L, B, 3, E });
+        node("unsqueeze", "unsqueeze.default", json::array({ arg("self", T("view")), arg("dim", I(0)) }),
+            { 1, L, B, 3, E });
+        node("transpose_1", "transpose.int",
+            json::array({ arg("self", T("unsqueeze")), arg("dim0", I(0)), arg("dim1", I(-2)) }), { 3, L, B, 1, E });
+        node("squeeze", "squeeze.dim", json::array({ arg("self", T("transpose_1")), arg("dim", I(-2)) }),
+            { 3, L, B, E });
+        node("clone", "clone.default",
+            json::array({ arg("self", T("squeeze")), kwarg("memory_format", MemoryFormat(1)) }), { 3, L, B, E });
+        for (int k = 0; k < 3; ++k)
+            node(k ? "select_" + std::to_string(k) : "select", "select.int",
+                json::array({ arg("self", T("clone")), arg("dim", I(0)), arg("index", I(k)) }), { L, B, E });
+        if (!amF.empty()) {
+            node("unsqueeze_1", "unsqueeze.default", json::array({ arg("self", T(amF)), arg("dim", I(0)) }), { 1, L, L });
+            amF = "unsqueeze_1";
+        }
+        const char* sel[] = { "select", "select_1", "select_2" };
+        for (int k = 0; k < 3; ++k) {
+            const std::string v = "view_" + std::to_string(k + 1);
+            const std::string t = "transpose_" + std::to_string(k + 2);
+            node(v, "view.default", json::array({ arg("self", T(sel[k])), arg("size", Ints({ L, BH, hd })) }),
+                { L, BH, hd });
+            node(t, "transpose.int", json::array({ arg("self", T(v)), arg("dim0", I(0)), arg("dim1", I(1)) }),
+                { BH, L, hd });
+        }
+        std::string mask = amF;
+        if (s.keyPaddingMask) {
+            node("view_4", "view.default", json::array({ arg("self", T(kpmF)), arg("size", Ints({ B, 1, 1, L })) }),
+                { B, 1, 1, L });
+            node("expand", "expand.default",
+                json::array({ arg("self", T("view_4")), arg("size", Ints({ -1, H, -1, -1 })) }), { B, H, 1, L });
+            node("clone_1", "clone.default",
+                json::array({ arg("self", T("expand")), kwarg("memory_format", MemoryFormat(1)) }), { B, H, 1, L });
+            node("_unsafe_view", "_unsafe_view.default",
+                json::array({ arg("self", T("clone_1")), arg("size", Ints({ BH, 1, L })) }), { BH, 1, L });
+            mask = "_unsafe_view";
+            if (!amF.empty()) {
+                node("add", "add.Tensor", json::array({ arg("self", T(amF)), arg("other", T("_unsafe_view")) }),
+                    { BH, L, L });
+                mask = "add";
+            }
+        }
+        std::string heads; // [L, B*H, hd] after the attention
+        if (s.needWeights) {
+            node("mul", "mul.Tensor", json::array({ arg("self", T("transpose_2")), arg("other", F(0.5)) }),
+                { BH, L, hd });
+            node("transpose_5", "transpose.int",
+                json::array({ arg("self", T("transpose_3")), arg("dim0", I(-2)), arg("dim1", I(-1)) }), { BH, hd, L });
+            if (!mask.empty())
+                node("baddbmm", "baddbmm.default",
+                    json::array({ arg("self", T(mask)), arg("batch1", T("mul")), arg("batch2", T("transpose_5")) }),
+                    { BH, L, L });
+            else
+                node("baddbmm", "bmm.default", json::array({ arg("self", T("mul")), arg("mat2", T("transpose_5")) }),
+                    { BH, L, L });
+            node("softmax", "softmax.int", json::array({ arg("self", T("baddbmm")), arg("dim", I(-1)) }), { BH, L, L });
+            node("bmm", "bmm.default", json::array({ arg("self", T("softmax")), arg("mat2", T("transpose_4")) }),
+                { BH, L, hd });
+            node("transpose_6", "transpose.int", json::array({ arg("self", T("bmm")), arg("dim0", I(0)), arg("dim1", I(1)) }),
+                { L, BH, hd });
+            heads = "transpose_6";
+        } else {
+            std::string m;
+            if (!mask.empty()) {
+                if (mask == "unsqueeze_1") { // attn_mask [1, L, S] alone: unsqueezed to [1, 1, L, S]
+                    node("unsqueeze_2", "unsqueeze.default", json::array({ arg("self", T(mask)), arg("dim", I(0)) }),
+                        { 1, 1, L, L });
+                    m = "unsqueeze_2";
+                } else {
+                    const std::int64_t rows = mask == "add" ? L : 1;
+                    node("view_5", "view.default",
+                        json::array({ arg("self", T(mask)), arg("size", Ints({ B, H, -1, L })) }), { B, H, rows, L });
+                    m = "view_5";
+                }
+            }
+            const char* t[] = { "transpose_2", "transpose_3", "transpose_4" };
+            for (int k = 0; k < 3; ++k)
+                node("view_" + std::to_string(k + 6), "view.default",
+                    json::array({ arg("self", T(t[k])), arg("size", Ints({ B, H, L, hd })) }), { B, H, L, hd });
+            json args = json::array({ arg("query", T("view_6")), arg("key", T("view_7")), arg("value", T("view_8")) });
+            if (!m.empty())
+                args.push_back(arg("attn_mask", T(m)));
+            node("scaled_dot_product_attention", "scaled_dot_product_attention.default", args, { B, H, L, hd });
+            node("permute", "permute.default",
+                json::array({ arg("self", T("scaled_dot_product_attention")), arg("dims", Ints({ 2, 0, 1, 3 })) }),
+                { L, B, H, hd });
+            heads = "permute";
+        }
+        node("clone_2", "clone.default", json::array({ arg("self", T(heads)), kwarg("memory_format", MemoryFormat(1)) }),
+            s.needWeights ? Shape { L, BH, hd } : Shape { L, B, H, hd });
+        node("view_9", "view.default", json::array({ arg("self", T("clone_2")), arg("size", Ints({ L * B, E })) }),
+            { L * B, E });
+        node("linear_1", "linear.default",
+            json::array({ arg("input", T("view_9")), arg("weight", T("p_out_proj_weight")),
+                arg("bias", T("p_out_proj_bias")) }),
+            { L * B, E });
+        node("view_10", "view.default", json::array({ arg("self", T("linear_1")), arg("size", Ints({ L, B, E })) }),
+            { L, B, E });
+        std::string out = "view_10";
+        if (s.batchFirst) {
+            node("transpose_7", "transpose.int",
+                json::array({ arg("self", T("view_10")), arg("dim0", I(1)), arg("dim1", I(0)) }), { B, L, E });
+            out = "transpose_7";
+        }
+        g.output(out);
+        if (s.needWeights) {
+            node("view_11", "view.default", json::array({ arg("self", T("softmax")), arg("size", Ints({ B, H, L, L })) }),
+                { B, H, L, L });
+            node("mean", "mean.dim", json::array({ arg("self", T("view_11")), arg("dim", Ints({ 1 })) }), { B, L, L });
+            g.output("mean");
+        }
+
+        // The reference: nn.MultiheadAttention's equations, per batch element and head.
+        auto xAt = [&](std::int64_t b, std::int64_t l, std::int64_t e) {
+            return x[std::size_t(s.batchFirst ? (b * L + l) * E + e : (l * B + b) * E + e)];
+        };
+        std::vector<double> proj(static_cast<std::size_t>(B * L * 3 * E)); // [b, l, 3E]
+        for (std::int64_t b = 0; b < B; ++b)
+            for (std::int64_t l = 0; l < L; ++l)
+                for (std::int64_t o = 0; o < 3 * E; ++o) {
+                    double acc = bin[std::size_t(o)];
+                    for (std::int64_t e = 0; e < E; ++e)
+                        acc += xAt(b, l, e) * win[std::size_t(o * E + e)];
+                    proj[std::size_t((b * L + l) * 3 * E + o)] = acc;
+                }
+        auto P = [&](std::int64_t b, std::int64_t l, int which, std::int64_t h, std::int64_t j) {
+            return proj[std::size_t((b * L + l) * 3 * E + which * E + h * hd + j)];
+        };
+        std::vector<double> concat(std::size_t(B * L * E), 0.0);
+        std::vector<double> weights(std::size_t(B * L * L), 0.0);
+        for (std::int64_t b = 0; b < B; ++b)
+            for (std::int64_t h = 0; h < H; ++h)
+                for (std::int64_t i = 0; i < L; ++i) {
+                    std::vector<double> sc(static_cast<std::size_t>(L));
+                    double mx = -kInf;
+                    for (std::int64_t j = 0; j < L; ++j) {
+                        double dot = 0;
+                        for (std::int64_t t = 0; t < hd; ++t)
+                            dot += P(b, i, 0, h, t) * P(b, j, 1, h, t);
+                        double bias = 0;
+                        if (s.attnMask == MhaSpec::BoolMask && am[std::size_t(i * L + j)] != 0)
+                            bias = -kInf;
+                        if (s.attnMask == MhaSpec::FloatMask)
+                            bias = am[std::size_t(i * L + j)];
+                        if (s.keyPaddingMask && kpm[std::size_t(b * L + j)] != 0)
+                            bias = -kInf;
+                        sc[std::size_t(j)] = dot / std::sqrt(double(hd)) + bias;
+                        mx = std::max(mx, sc[std::size_t(j)]);
+                    }
+                    double total = 0;
+                    for (auto& v : sc) {
+                        v = std::exp(v - mx);
+                        total += v;
+                    }
+                    for (std::int64_t j = 0; j < L; ++j) {
+                        const double w = sc[std::size_t(j)] / total;
+                        weights[std::size_t((b * L + i) * L + j)] += w / double(H);
+                        for (std::int64_t t = 0; t < hd; ++t)
+                            concat[std::size_t((b * L + i) * E + h * hd + t)] += w * P(b, j, 2, h, t);
+                    }
+                }
+        std::vector<double> y(static_cast<std::size_t>(B * L * E)); // in the input's layout
+        for (std::int64_t b = 0; b < B; ++b)
+            for (std::int64_t l = 0; l < L; ++l)
+                for (std::int64_t o = 0; o < E; ++o) {
+                    double acc = bout[std::size_t(o)];
+                    for (std::int64_t e = 0; e < E; ++e)
+                        acc += concat[std::size_t((b * L + l) * E + e)] * wout[std::size_t(o * E + e)];
+                    y[std::size_t(s.batchFirst ? (b * L + l) * E + o : (l * B + b) * E + o)] = acc;
+                }
+        c.expect(xShape, y);
+        if (s.needWeights)
+            c.expect({ B, L, L }, weights);
+        QVERIFY_RUNS_ON_RUNTIME(c, "multihead_attention");
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLoweringAttention)
+#include "tst_lowering_attention.moc"
