@@ -54,6 +54,15 @@ std::int64_t broadcastOffset(const Shape& s, const Shape& idx)
     return off;
 }
 
+/** Deterministic values k/64 in [-1, 1]: exact in float16. */
+std::vector<double> halfValues(std::int64_t n, int seed)
+{
+    std::vector<double> v(static_cast<std::size_t>(n));
+    for (std::int64_t k = 0; k < n; ++k)
+        v[std::size_t(k)] = double((k * 37 + seed * 11) % 129 - 64) / 64.0;
+    return v;
+}
+
 /** A deterministic bool pattern (1 = attend) with some zeros. */
 std::vector<double> boolPattern(std::int64_t n, int seed)
 {
@@ -72,6 +81,7 @@ struct SdpaSpec
     bool causal = false;
     std::optional<double> scale;
     bool gqa = false;
+    int dtype = kFloat; ///< of query, key, value (and of a float mask)
 };
 
 /**
@@ -80,7 +90,7 @@ struct SdpaSpec
  * torch's safe softmax does), output = weights @ v; with enable_gqa query head h reads key/value head h / (H / Hkv).
  */
 std::vector<double> sdpaReference(const SdpaSpec& s, const std::vector<double>& q, const std::vector<double>& k,
-    const std::vector<double>& v, const std::vector<double>& mask)
+    const std::vector<double>& v, const std::vector<double>& mask, std::vector<double>* weights = nullptr)
 {
     const bool four = s.q.size() == 4;
     const std::int64_t B = s.q[0];
@@ -92,6 +102,8 @@ std::vector<double> sdpaReference(const SdpaSpec& s, const std::vector<double>& 
     const std::int64_t Ev = s.v.back();
     const double scale = s.scale.value_or(1.0 / std::sqrt(double(E)));
     std::vector<double> out(std::size_t(B * H * L * Ev), 0.0);
+    if (weights)
+        weights->assign(std::size_t(B * H * L * S), 0.0);
     for (std::int64_t b = 0; b < B; ++b)
         for (std::int64_t h = 0; h < H; ++h) {
             const std::int64_t hk = h / (H / Hkv);
@@ -121,6 +133,9 @@ std::vector<double> sdpaReference(const SdpaSpec& s, const std::vector<double>& 
                     x = std::exp(x - mx);
                     total += x;
                 }
+                if (weights)
+                    for (std::int64_t j = 0; j < S; ++j)
+                        (*weights)[std::size_t(((b * H + h) * L + l) * S + j)] = score[std::size_t(j)] / total;
                 for (std::int64_t e = 0; e < Ev; ++e) {
                     double acc = 0;
                     for (std::int64_t j = 0; j < S; ++j)
@@ -137,10 +152,11 @@ std::vector<double> sdpaReference(const SdpaSpec& s, const std::vector<double>& 
 Case sdpaCase(const SdpaSpec& s, json* argsOut = nullptr)
 {
     Case c;
-    const auto q = values(std::size_t(numel(s.q)), 11, 1.5);
-    const auto k = values(std::size_t(numel(s.k)), 12, 1.5);
-    const auto v = values(std::size_t(numel(s.v)), 13);
-    c.in("q", s.q, q).in("k", s.k, k).in("v", s.v, v);
+    const bool half = s.dtype == kHalf;
+    const auto q = half ? halfValues(numel(s.q), 11) : values(std::size_t(numel(s.q)), 11, 1.5);
+    const auto k = half ? halfValues(numel(s.k), 12) : values(std::size_t(numel(s.k)), 12, 1.5);
+    const auto v = half ? halfValues(numel(s.v), 13) : values(std::size_t(numel(s.v)), 13);
+    c.in("q", s.q, q, s.dtype).in("k", s.k, k, s.dtype).in("v", s.v, v, s.dtype);
     std::vector<double> mask;
     json args = json::array({ arg("query", T("q")), arg("key", T("k")), arg("value", T("v")) });
     if (s.mask) {
@@ -155,8 +171,8 @@ Case sdpaCase(const SdpaSpec& s, json* argsOut = nullptr)
             }
             c.in("mask", *s.mask, mask, kBool);
         } else {
-            mask = values(std::size_t(numel(*s.mask)), 14, 2.0);
-            c.in("mask", *s.mask, mask);
+            mask = half ? halfValues(numel(*s.mask), 14) : values(std::size_t(numel(*s.mask)), 14, 2.0);
+            c.in("mask", *s.mask, mask, s.dtype);
         }
         args.push_back(arg("attn_mask", T("mask")));
     }
@@ -168,11 +184,11 @@ Case sdpaCase(const SdpaSpec& s, json* argsOut = nullptr)
         args.push_back(kwarg("enable_gqa", B(true)));
     Shape out = s.q;
     out.back() = s.v.back();
-    c.expect(out, sdpaReference(s, q, k, v, mask));
+    c.expect(out, sdpaReference(s, q, k, v, mask), s.dtype);
     if (argsOut)
         *argsOut = args;
     else {
-        c.dump.node("scaled_dot_product_attention", "scaled_dot_product_attention.default", args, out);
+        c.dump.node("scaled_dot_product_attention", "scaled_dot_product_attention.default", args, out, s.dtype);
         c.dump.output("scaled_dot_product_attention");
     }
     return c;
@@ -289,7 +305,12 @@ struct MhaSpec
     bool batchFirst = true;
     bool needWeights = true;
     bool keyPaddingMask = false;
-    enum { None, BoolMask, FloatMask } attnMask = None;
+    enum
+    {
+        None,
+        BoolMask,
+        FloatMask
+    } attnMask = None;
 };
 
 constexpr std::int64_t kB = 2, kL = 5, kE = 8, kH = 2, kHd = kE / kH;
@@ -383,6 +404,43 @@ private Q_SLOTS:
         runSdpa(s, "sdpa_3d");
     }
 
+    void sdpaHalf()
+    {
+        // float16 operands: ATen computes the math kernel in float and rounds the output to float16.
+        SdpaSpec s { { 1, 2, 5, 8 }, { 1, 2, 6, 8 }, { 1, 2, 6, 8 } };
+        s.mask = Shape { 5, 6 };
+        s.boolMask = true;
+        s.dtype = kHalf;
+        Case c = sdpaCase(s);
+        // The expected values stay unrounded (Case rounds to float32 only): the runtime's float16 output is within half
+        // a float16 ulp (2^-11 relative) of them.
+        c.rtol = 1e-3;
+        QVERIFY_RUNS_ON_RUNTIME(c, "sdpa_half");
+    }
+
+    void sdpaMathWithWeights()
+    {
+        // _scaled_dot_product_attention_math (an ATen-IR dump's math kernel) returns the output and the weights; a
+        // negative scale keeps its sign (q * -sqrt(|scale|), k * sqrt(|scale|)); the additive mask is added as given.
+        SdpaSpec s { { 2, 2, 4, 8 }, { 2, 2, 6, 8 }, { 2, 2, 6, 4 } };
+        s.mask = Shape { 2, 1, 4, 6 };
+        s.scale = -0.2;
+        json ignored;
+        Case c = sdpaCase(s, &ignored);
+        c.expected.clear();
+        std::vector<double> weights;
+        const auto out =
+            sdpaReference(s, c.inputs[0].values, c.inputs[1].values, c.inputs[2].values, c.inputs[3].values, &weights);
+        c.dump.tupleNode("_scaled_dot_product_attention_math", "_scaled_dot_product_attention_math.default",
+            json::array({ arg("query", T("q")), arg("key", T("k")), arg("value", T("v")), arg("attn_mask", T("mask")),
+                kwarg("scale", F(-0.2)) }),
+            { { "getitem", { 2, 2, 4, 4 } }, { "getitem_1", { 2, 2, 4, 6 } } });
+        c.dump.output("getitem");
+        c.dump.output("getitem_1");
+        c.expect({ 2, 2, 4, 4 }, out).expect({ 2, 2, 4, 6 }, weights);
+        QVERIFY_RUNS_ON_RUNTIME(c, "sdpa_math");
+    }
+
     void sdpaDynamicSequenceLength()
     {
         // A decoder's causal self-attention with the sequence length s0 dynamic (at most 12), run at the upper
@@ -420,8 +478,8 @@ private Q_SLOTS:
         Case c = sdpaCase(s, &ignored);
         c.dump.tupleNode("_scaled_dot_product_flash_attention_for_cpu",
             "_scaled_dot_product_flash_attention_for_cpu.default",
-            json::array({ arg("query", T("q")), arg("key", T("k")), arg("value", T("v")),
-                kwarg("attn_mask", T("mask")), kwarg("scale", F(0.25)) }),
+            json::array({ arg("query", T("q")), arg("key", T("k")), arg("value", T("v")), kwarg("attn_mask", T("mask")),
+                kwarg("scale", F(0.25)) }),
             { { "getitem", { 2, 2, 5, 8 } }, { "getitem_1", { 2, 2, 5 } } });
         c.dump.output("getitem");
         QVERIFY_RUNS_ON_RUNTIME(c, "sdpa_flash_for_cpu");
@@ -477,8 +535,8 @@ private Q_SLOTS:
         auto ep = c.dump.build("sdpa_dropout");
         QVERIFY2(ep.has_value(), ep ? "" : ep.error().message.c_str());
         const auto emitted = emitAndReload({ { "forward", *ep } }, "sdpa_dropout");
-        QVERIFY_ERROR(emitted, ErrorCode::Unsupported, "scaled_dot_product_attention", "dropout_p=0.1",
-            "training mode", "eval mode");
+        QVERIFY_ERROR(emitted, ErrorCode::Unsupported, "scaled_dot_product_attention", "dropout_p=0.1", "training mode",
+            "eval mode");
     }
 
     void causalWithExplicitMaskIsRefused()
@@ -555,8 +613,8 @@ private Q_SLOTS:
         Case c;
         c.in("self", { p }, self).in("b1", { n, l, m }, b1).in("b2", { n, m, p }, b2);
         c.dump.node("addbmm", "addbmm.default",
-            json::array({ arg("self", T("self")), arg("batch1", T("b1")), arg("batch2", T("b2")),
-                kwarg("beta", F(0.5)), kwarg("alpha", I(2)) }),
+            json::array({ arg("self", T("self")), arg("batch1", T("b1")), arg("batch2", T("b2")), kwarg("beta", F(0.5)),
+                kwarg("alpha", I(2)) }),
             { l, p });
         c.dump.output("addbmm");
         std::vector<double> want(static_cast<std::size_t>(l * p));
@@ -595,7 +653,8 @@ private Q_SLOTS:
         QTest::newRow("three operands") << QString("ij,jk,kl->il") << QList<S> { { 3, 4 }, { 4, 5 }, { 5, 2 } };
         QTest::newRow("ellipsis, broadcast batch")
             << QString("...ij,...jk->...ik") << QList<S> { { 2, 3, 4, 5 }, { 3, 5, 2 } };
-        QTest::newRow("contraction over two labels") << QString("bijk,bjkl->bil") << QList<S> { { 2, 3, 4, 5 }, { 2, 4, 5, 3 } };
+        QTest::newRow("contraction over two labels")
+            << QString("bijk,bjkl->bil") << QList<S> { { 2, 3, 4, 5 }, { 2, 4, 5, 3 } };
         QTest::newRow("label summed in one operand") << QString("ij,jk->k") << QList<S> { { 3, 4 }, { 4, 5 } };
         QTest::newRow("upper-case labels") << QString("bN,NM->bM") << QList<S> { { 2, 4 }, { 4, 3 } };
     }
@@ -619,11 +678,30 @@ private Q_SLOTS:
         }
         Shape out;
         const auto want = einsumReference(eq, ops, &out);
-        c.dump.node("einsum", "einsum.default", json::array({ arg("equation", S(eq)), arg("tensors", Tensors(names)) }),
-            out);
+        c.dump.node(
+            "einsum", "einsum.default", json::array({ arg("equation", S(eq)), arg("tensors", Tensors(names)) }), out);
         c.dump.output("einsum");
         c.expect(out, want);
         QVERIFY_RUNS_ON_RUNTIME(c, "einsum");
+    }
+
+    void einsumDynamicSequenceLength()
+    {
+        // Attention scores through einsum with the sequence length s0 dynamic (at most 9), run at the upper bound.
+        const std::vector<Operand> ops { { { 2, 3, 9, 4 }, values(216, 81) }, { { 2, 3, 9, 4 }, values(216, 82) } };
+        Case c;
+        c.in("q", ops[0].shape, ops[0].v).in("k", ops[1].shape, ops[1].v);
+        Shape out;
+        const auto want = einsumReference("bhqd,bhkd->bhqk", ops, &out);
+        c.dump.node("einsum", "einsum.default",
+            json::array({ arg("equation", S("bhqd,bhkd->bhqk")), arg("tensors", Tensors({ "q", "k" })) }), out);
+        c.dump.output("einsum");
+        c.dump.dynamic("q", 2, "s0", 9);
+        c.dump.dynamic("k", 2, "s0", 9);
+        c.dump.dynamic("einsum", 2, "s0", 9);
+        c.dump.dynamic("einsum", 3, "s0", 9);
+        c.expect(out, want);
+        QVERIFY_RUNS_ON_RUNTIME(c, "einsum_dynamic");
     }
 
     void einsumWithContractionPath()
@@ -719,7 +797,8 @@ private Q_SLOTS:
             node("zeros_like", "zeros_like.default",
                 json::array({ arg("self", T("key_padding_mask")), kwarg("dtype", Dtype(kFloat)) }), { B, L });
             node("masked_fill_", "masked_fill_.Scalar",
-                json::array({ arg("self", T("zeros_like")), arg("mask", T("key_padding_mask")), arg("value", negInf()) }),
+                json::array(
+                    { arg("self", T("zeros_like")), arg("mask", T("key_padding_mask")), arg("value", negInf()) }),
                 { B, L });
             kpmF = "masked_fill_";
         }
@@ -733,13 +812,14 @@ private Q_SLOTS:
         }
         std::string in = "query";
         if (s.batchFirst) {
-            node("transpose", "transpose.int", json::array({ arg("self", T("query")), arg("dim0", I(1)), arg("dim1", I(0)) }),
-                { L, B, E });
+            node("transpose", "transpose.int",
+                json::array({ arg("self", T("query")), arg("dim0", I(1)), arg("dim1", I(0)) }), { L, B, E });
             in = "transpose";
         }
         // F.multi_head_attention_forward: packed in-projection (self-attention).
         node("linear", "linear.default",
-            json::array({ arg("input", T(in)), arg("weight", T("p_in_proj_weight")), arg("bias", T("p_in_proj_bias")) }),
+            json::array(
+                { arg("input", T(in)), arg("weight", T("p_in_proj_weight")), arg("bias", T("p_in_proj_bias")) }),
             { L, B, 3 * E });
         node("view", "view.default", json::array({ arg("self", T("linear")), arg("size", Ints({ L, B, 3, E })) }),
             { L, B, 3, E });
@@ -755,7 +835,8 @@ private Q_SLOTS:
             node(k ? "select_" + std::to_string(k) : "select", "select.int",
                 json::array({ arg("self", T("clone")), arg("dim", I(0)), arg("index", I(k)) }), { L, B, E });
         if (!amF.empty()) {
-            node("unsqueeze_1", "unsqueeze.default", json::array({ arg("self", T(amF)), arg("dim", I(0)) }), { 1, L, L });
+            node("unsqueeze_1", "unsqueeze.default", json::array({ arg("self", T(amF)), arg("dim", I(0)) }),
+                { 1, L, L });
             amF = "unsqueeze_1";
         }
         const char* sel[] = { "select", "select_1", "select_2" };
@@ -800,8 +881,8 @@ private Q_SLOTS:
             node("softmax", "softmax.int", json::array({ arg("self", T("baddbmm")), arg("dim", I(-1)) }), { BH, L, L });
             node("bmm", "bmm.default", json::array({ arg("self", T("softmax")), arg("mat2", T("transpose_4")) }),
                 { BH, L, hd });
-            node("transpose_6", "transpose.int", json::array({ arg("self", T("bmm")), arg("dim0", I(0)), arg("dim1", I(1)) }),
-                { L, BH, hd });
+            node("transpose_6", "transpose.int",
+                json::array({ arg("self", T("bmm")), arg("dim0", I(0)), arg("dim1", I(1)) }), { L, BH, hd });
             heads = "transpose_6";
         } else {
             std::string m;
@@ -830,7 +911,8 @@ private Q_SLOTS:
                 { L, B, H, hd });
             heads = "permute";
         }
-        node("clone_2", "clone.default", json::array({ arg("self", T(heads)), kwarg("memory_format", MemoryFormat(1)) }),
+        node("clone_2", "clone.default",
+            json::array({ arg("self", T(heads)), kwarg("memory_format", MemoryFormat(1)) }),
             s.needWeights ? Shape { L, BH, hd } : Shape { L, B, H, hd });
         node("view_9", "view.default", json::array({ arg("self", T("clone_2")), arg("size", Ints({ L * B, E })) }),
             { L * B, E });
@@ -848,8 +930,8 @@ private Q_SLOTS:
         }
         g.output(out);
         if (s.needWeights) {
-            node("view_11", "view.default", json::array({ arg("self", T("softmax")), arg("size", Ints({ B, H, L, L })) }),
-                { B, H, L, L });
+            node("view_11", "view.default",
+                json::array({ arg("self", T("softmax")), arg("size", Ints({ B, H, L, L })) }), { B, H, L, L });
             node("mean", "mean.dim", json::array({ arg("self", T("view_11")), arg("dim", Ints({ 1 })) }), { B, L, L });
             g.output("mean");
         }

@@ -475,8 +475,8 @@ Result<bool> decomposeEinsum(Decomposer& d)
         }
     }
     if (opLabels.size() != numOps)
-        return bad("it names " + std::to_string(opLabels.size()) + " operands, the node passes "
-            + std::to_string(numOps));
+        return bad(
+            "it names " + std::to_string(opLabels.size()) + " operands, the node passes " + std::to_string(numOps));
     std::array<int, kLabels> labelCount {};
     std::int64_t ellNumDim = 0;
     for (std::size_t i = 0; i < numOps; ++i) {
@@ -587,8 +587,8 @@ Result<bool> decomposeEinsum(Decomposer& d)
                 // A repeated label: the diagonal, moved back to where the label first appeared.
                 const std::int64_t prev = permutation[std::size_t(labelPerm[std::size_t(s)])];
                 if (b.size(op, dim) != b.size(op, prev) || b.isDynamic(op, dim) != b.isDynamic(op, prev))
-                    return bad(std::string("subscript ") + labelOf(s) + " is repeated for operand "
-                        + std::to_string(i) + " but the sizes do not match");
+                    return bad(std::string("subscript ") + labelOf(s) + " is repeated for operand " + std::to_string(i)
+                        + " but the sizes do not match");
                 op = b.diagonal(op, 0, prev, dim);
                 const auto r = std::int64_t(b.rank(op));
                 std::vector<std::int64_t> moved;

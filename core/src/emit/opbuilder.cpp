@@ -1379,7 +1379,8 @@ int OpBuilder::diagonal(int x, std::int64_t offset, std::int64_t dim1, std::int6
     // torch's meta: the two dimensions go, their diagonal (shortened by the offset) is appended.
     const std::int64_t s1 = val(x).sizes[std::size_t(dim1)];
     const std::int64_t s2 = val(x).sizes[std::size_t(dim2)];
-    const std::int64_t n = std::max<std::int64_t>(offset >= 0 ? std::min(s1, s2 - offset) : std::min(s1 + offset, s2), 0);
+    const std::int64_t n =
+        std::max<std::int64_t>(offset >= 0 ? std::min(s1, s2 - offset) : std::min(s1 + offset, s2), 0);
     OutSpec s { dtype(x), {}, 0 };
     for (std::size_t k = 0; k < r; ++k) {
         if (std::int64_t(k) == dim1 || std::int64_t(k) == dim2)
