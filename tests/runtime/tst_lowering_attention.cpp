@@ -743,49 +743,70 @@ private Q_SLOTS:
         QTest::addColumn<bool>("needWeights");
         QTest::addColumn<bool>("keyPaddingMask");
         QTest::addColumn<int>("attnMask");
-        QTest::newRow("batch_first, weights, key_padding_mask") << true << true << true << int(MhaSpec::None);
-        QTest::newRow("batch_first, sdpa, key_padding_mask") << true << false << true << int(MhaSpec::None);
-        QTest::newRow("seq first, weights, bool attn_mask") << false << true << false << int(MhaSpec::BoolMask);
+        QTest::addColumn<bool>("cross");
+        QTest::newRow("batch_first, weights, key_padding_mask") << true << true << true << int(MhaSpec::None) << false;
+        QTest::newRow("batch_first, sdpa, key_padding_mask") << true << false << true << int(MhaSpec::None) << false;
+        QTest::newRow("seq first, weights, bool attn_mask")
+            << false << true << false << int(MhaSpec::BoolMask) << false;
         QTest::newRow("seq first, sdpa, float attn_mask + key_padding_mask")
-            << false << false << true << int(MhaSpec::FloatMask);
-        QTest::newRow("seq first, weights, no masks") << false << true << false << int(MhaSpec::None);
+            << false << false << true << int(MhaSpec::FloatMask) << false;
+        QTest::newRow("seq first, weights, no masks") << false << true << false << int(MhaSpec::None) << false;
+        QTest::newRow("cross attention, batch_first, weights, key_padding_mask")
+            << true << true << true << int(MhaSpec::None) << true;
+        QTest::newRow("cross attention, seq first, sdpa, bool attn_mask")
+            << false << false << false << int(MhaSpec::BoolMask) << true;
     }
 
+    /**
+     * nn.MultiheadAttention(8, 2) in eval mode called as mha(query, key, value, key_padding_mask=..., attn_mask=...,
+     * need_weights=...), written node by node as torch.export writes its slow path (F.multi_head_attention_forward):
+     * self-attention (query is key is value: one packed in-projection) or cross attention (key is value: the
+     * in-projection weight split into the query's and the key/value's). need_weights=True is the explicit
+     * baddbmm/bmm, softmax, bmm and the mean of the weights over the heads; need_weights=False is
+     * scaled_dot_product_attention.
+     */
     void multiheadAttention()
     {
         QFETCH(bool, batchFirst);
         QFETCH(bool, needWeights);
         QFETCH(bool, keyPaddingMask);
         QFETCH(int, attnMask);
+        QFETCH(bool, cross);
         MhaSpec s { batchFirst, needWeights, keyPaddingMask, decltype(MhaSpec::attnMask)(attnMask) };
-        const std::int64_t B = kB, L = kL, E = kE, H = kH, hd = kHd, BH = kB * kH;
+        const std::int64_t B = kB, E = kE, H = kH, hd = kHd, BH = kB * kH;
+        const std::int64_t S = kL; // source (key/value) length
+        const std::int64_t Lq = cross ? 3 : kL; // target (query) length
         const auto win = values(std::size_t(3 * E * E), 71, 0.5);
         const auto bin = values(std::size_t(3 * E), 72, 0.2);
         const auto wout = values(std::size_t(E * E), 73, 0.5);
         const auto bout = values(std::size_t(E), 74, 0.2);
-        const auto x = values(std::size_t(B * L * E), 75); // [B, L, E] (batch_first) or [L, B, E]
+        // [B, len, E] (batch_first) or [len, B, E]
+        const auto xq = values(std::size_t(B * Lq * E), 75);
+        const auto xkv = cross ? values(std::size_t(B * S * E), 77) : xq;
         // key_padding_mask [B, S]: True = ignore that key (every query keeps some key).
         const std::vector<double> kpm { 0, 0, 0, 1, 1, 0, 1, 0, 0, 0 };
-        // attn_mask [L, S]: bool True = not allowed to attend; float added.
-        std::vector<double> am(std::size_t(L * L), 0.0);
+        // attn_mask [Lq, S]: bool True = not allowed to attend (here: keys after the query's position); float added.
+        std::vector<double> am(std::size_t(Lq * S), 0.0);
         if (s.attnMask == MhaSpec::BoolMask)
-            for (std::int64_t i = 0; i < L; ++i)
-                for (std::int64_t j = 0; j < L; ++j)
-                    am[std::size_t(i * L + j)] = j > i ? 1.0 : 0.0;
+            for (std::int64_t i = 0; i < Lq; ++i)
+                for (std::int64_t j = 0; j < S; ++j)
+                    am[std::size_t(i * S + j)] = j > i ? 1.0 : 0.0;
         else if (s.attnMask == MhaSpec::FloatMask)
-            am = values(std::size_t(L * L), 76);
+            am = values(std::size_t(Lq * S), 76);
 
         Case c;
         c.dump.weight("p_in_proj_weight", "in_proj_weight", { 3 * E, E }, win);
         c.dump.weight("p_in_proj_bias", "in_proj_bias", { 3 * E }, bin);
         c.dump.weight("p_out_proj_weight", "out_proj.weight", { E, E }, wout);
         c.dump.weight("p_out_proj_bias", "out_proj.bias", { E }, bout);
-        const Shape xShape = s.batchFirst ? Shape { B, L, E } : Shape { L, B, E };
-        c.in("query", xShape, x);
+        auto layout = [&](std::int64_t len) { return s.batchFirst ? Shape { B, len, E } : Shape { len, B, E }; };
+        c.in("query", layout(Lq), xq);
+        if (cross)
+            c.in("memory", layout(S), xkv);
         if (s.keyPaddingMask)
-            c.in("key_padding_mask", { B, L }, kpm, kBool);
+            c.in("key_padding_mask", { B, S }, kpm, kBool);
         if (s.attnMask != MhaSpec::None)
-            c.in("attn_mask", { L, L }, am, s.attnMask == MhaSpec::BoolMask ? kBool : kFloat);
+            c.in("attn_mask", { Lq, S }, am, s.attnMask == MhaSpec::BoolMask ? kBool : kFloat);
         auto& g = c.dump;
         auto node = [&](const std::string& name, const std::string& target, json args, Shape shape) {
             g.node(name, target, std::move(args), std::move(shape));
@@ -795,180 +816,227 @@ private Q_SLOTS:
         std::string amF = s.attnMask == MhaSpec::FloatMask ? "attn_mask" : "";
         if (s.keyPaddingMask) {
             node("zeros_like", "zeros_like.default",
-                json::array({ arg("self", T("key_padding_mask")), kwarg("dtype", Dtype(kFloat)) }), { B, L });
+                json::array({ arg("self", T("key_padding_mask")), kwarg("dtype", Dtype(kFloat)) }), { B, S });
             node("masked_fill_", "masked_fill_.Scalar",
                 json::array(
                     { arg("self", T("zeros_like")), arg("mask", T("key_padding_mask")), arg("value", negInf()) }),
-                { B, L });
+                { B, S });
             kpmF = "masked_fill_";
         }
         if (s.attnMask == MhaSpec::BoolMask) {
             node("zeros_like_1", "zeros_like.default",
-                json::array({ arg("self", T("attn_mask")), kwarg("dtype", Dtype(kFloat)) }), { L, L });
+                json::array({ arg("self", T("attn_mask")), kwarg("dtype", Dtype(kFloat)) }), { Lq, S });
             node("masked_fill__1", "masked_fill_.Scalar",
                 json::array({ arg("self", T("zeros_like_1")), arg("mask", T("attn_mask")), arg("value", negInf()) }),
-                { L, L });
+                { Lq, S });
             amF = "masked_fill__1";
         }
-        std::string in = "query";
+        std::string qIn = "query";
+        std::string kvIn = cross ? "memory" : "query";
         if (s.batchFirst) {
             node("transpose", "transpose.int",
-                json::array({ arg("self", T("query")), arg("dim0", I(1)), arg("dim1", I(0)) }), { L, B, E });
-            in = "transpose";
+                json::array({ arg("self", T("query")), arg("dim0", I(1)), arg("dim1", I(0)) }), { Lq, B, E });
+            qIn = kvIn = "transpose";
+            if (cross) {
+                node("transpose_8", "transpose.int",
+                    json::array({ arg("self", T("memory")), arg("dim0", I(1)), arg("dim1", I(0)) }), { S, B, E });
+                kvIn = "transpose_8";
+            }
         }
-        // F.multi_head_attention_forward: packed in-projection (self-attention).
-        node("linear", "linear.default",
-            json::array(
-                { arg("input", T(in)), arg("weight", T("p_in_proj_weight")), arg("bias", T("p_in_proj_bias")) }),
-            { L, B, 3 * E });
-        node("view", "view.default", json::array({ arg("self", T("linear")), arg("size", Ints({ L, B, 3, E })) }),
-            { L, B, 3, E });
+        // F.multi_head_attention_forward: the in-projection (_in_projection_packed), heads folded into the batch.
+        std::string qProj;
+        std::string kvPacked;
+        std::int64_t packs = 3;
+        if (!cross) {
+            node("linear", "linear.default",
+                json::array(
+                    { arg("input", T(qIn)), arg("weight", T("p_in_proj_weight")), arg("bias", T("p_in_proj_bias")) }),
+                { Lq, B, 3 * E });
+            kvPacked = "linear";
+        } else {
+            packs = 2;
+            g.listNode("split_with_sizes", "split_with_sizes.default",
+                json::array({ arg("self", T("p_in_proj_weight")), arg("split_sizes", Ints({ E, 2 * E })) }),
+                { { "getitem", { E, E } }, { "getitem_1", { 2 * E, E } } });
+            g.listNode("split_with_sizes_1", "split_with_sizes.default",
+                json::array({ arg("self", T("p_in_proj_bias")), arg("split_sizes", Ints({ E, 2 * E })) }),
+                { { "getitem_2", { E } }, { "getitem_3", { 2 * E } } });
+            node("linear", "linear.default",
+                json::array({ arg("input", T(qIn)), arg("weight", T("getitem")), arg("bias", T("getitem_2")) }),
+                { Lq, B, E });
+            node("linear_2", "linear.default",
+                json::array({ arg("input", T(kvIn)), arg("weight", T("getitem_1")), arg("bias", T("getitem_3")) }),
+                { S, B, 2 * E });
+            qProj = "linear";
+            kvPacked = "linear_2";
+        }
+        // proj.unflatten(-1, (n, E)).unsqueeze(0).transpose(0, -2).squeeze(-2).contiguous(), then proj[0], proj[1]...
+        const std::int64_t packedLen = cross ? S : Lq;
+        node("view", "view.default",
+            json::array({ arg("self", T(kvPacked)), arg("size", Ints({ packedLen, B, packs, E })) }),
+            { packedLen, B, packs, E });
         node("unsqueeze", "unsqueeze.default", json::array({ arg("self", T("view")), arg("dim", I(0)) }),
-            { 1, L, B, 3, E });
+            { 1, packedLen, B, packs, E });
         node("transpose_1", "transpose.int",
-            json::array({ arg("self", T("unsqueeze")), arg("dim0", I(0)), arg("dim1", I(-2)) }), { 3, L, B, 1, E });
+            json::array({ arg("self", T("unsqueeze")), arg("dim0", I(0)), arg("dim1", I(-2)) }),
+            { packs, packedLen, B, 1, E });
         node("squeeze", "squeeze.dim", json::array({ arg("self", T("transpose_1")), arg("dim", I(-2)) }),
-            { 3, L, B, E });
+            { packs, packedLen, B, E });
         node("clone", "clone.default",
-            json::array({ arg("self", T("squeeze")), kwarg("memory_format", MemoryFormat(1)) }), { 3, L, B, E });
-        for (int k = 0; k < 3; ++k)
+            json::array({ arg("self", T("squeeze")), kwarg("memory_format", MemoryFormat(1)) }),
+            { packs, packedLen, B, E });
+        for (std::int64_t k = 0; k < packs; ++k)
             node(k ? "select_" + std::to_string(k) : "select", "select.int",
-                json::array({ arg("self", T("clone")), arg("dim", I(0)), arg("index", I(k)) }), { L, B, E });
+                json::array({ arg("self", T("clone")), arg("dim", I(0)), arg("index", I(k)) }), { packedLen, B, E });
+        const std::vector<std::string> qkv = cross ? std::vector<std::string> { qProj, "select", "select_1" }
+                                                   : std::vector<std::string> { "select", "select_1", "select_2" };
         if (!amF.empty()) {
             node("unsqueeze_1", "unsqueeze.default", json::array({ arg("self", T(amF)), arg("dim", I(0)) }),
-                { 1, L, L });
+                { 1, Lq, S });
             amF = "unsqueeze_1";
         }
-        const char* sel[] = { "select", "select_1", "select_2" };
         for (int k = 0; k < 3; ++k) {
+            const std::int64_t len = k == 0 ? Lq : S;
             const std::string v = "view_" + std::to_string(k + 1);
             const std::string t = "transpose_" + std::to_string(k + 2);
-            node(v, "view.default", json::array({ arg("self", T(sel[k])), arg("size", Ints({ L, BH, hd })) }),
-                { L, BH, hd });
+            node(v, "view.default",
+                json::array({ arg("self", T(qkv[std::size_t(k)])), arg("size", Ints({ len, BH, hd })) }),
+                { len, BH, hd });
             node(t, "transpose.int", json::array({ arg("self", T(v)), arg("dim0", I(0)), arg("dim1", I(1)) }),
-                { BH, L, hd });
+                { BH, len, hd });
         }
+        // key_padding_mask.view(B, 1, 1, S).expand(-1, H, -1, -1).reshape(B * H, 1, S), merged with attn_mask.
         std::string mask = amF;
         if (s.keyPaddingMask) {
-            node("view_4", "view.default", json::array({ arg("self", T(kpmF)), arg("size", Ints({ B, 1, 1, L })) }),
-                { B, 1, 1, L });
+            node("view_4", "view.default", json::array({ arg("self", T(kpmF)), arg("size", Ints({ B, 1, 1, S })) }),
+                { B, 1, 1, S });
             node("expand", "expand.default",
-                json::array({ arg("self", T("view_4")), arg("size", Ints({ -1, H, -1, -1 })) }), { B, H, 1, L });
+                json::array({ arg("self", T("view_4")), arg("size", Ints({ -1, H, -1, -1 })) }), { B, H, 1, S });
             node("clone_1", "clone.default",
-                json::array({ arg("self", T("expand")), kwarg("memory_format", MemoryFormat(1)) }), { B, H, 1, L });
+                json::array({ arg("self", T("expand")), kwarg("memory_format", MemoryFormat(1)) }), { B, H, 1, S });
             node("_unsafe_view", "_unsafe_view.default",
-                json::array({ arg("self", T("clone_1")), arg("size", Ints({ BH, 1, L })) }), { BH, 1, L });
+                json::array({ arg("self", T("clone_1")), arg("size", Ints({ BH, 1, S })) }), { BH, 1, S });
             mask = "_unsafe_view";
             if (!amF.empty()) {
                 node("add", "add.Tensor", json::array({ arg("self", T(amF)), arg("other", T("_unsafe_view")) }),
-                    { BH, L, L });
+                    { BH, Lq, S });
                 mask = "add";
             }
         }
-        std::string heads; // [L, B*H, hd] after the attention
+        std::string heads; // the heads' outputs, before the out-projection
         if (s.needWeights) {
             node("mul", "mul.Tensor", json::array({ arg("self", T("transpose_2")), arg("other", F(0.5)) }),
-                { BH, L, hd });
+                { BH, Lq, hd });
             node("transpose_5", "transpose.int",
-                json::array({ arg("self", T("transpose_3")), arg("dim0", I(-2)), arg("dim1", I(-1)) }), { BH, hd, L });
+                json::array({ arg("self", T("transpose_3")), arg("dim0", I(-2)), arg("dim1", I(-1)) }), { BH, hd, S });
             if (!mask.empty())
                 node("baddbmm", "baddbmm.default",
                     json::array({ arg("self", T(mask)), arg("batch1", T("mul")), arg("batch2", T("transpose_5")) }),
-                    { BH, L, L });
+                    { BH, Lq, S });
             else
                 node("baddbmm", "bmm.default", json::array({ arg("self", T("mul")), arg("mat2", T("transpose_5")) }),
-                    { BH, L, L });
-            node("softmax", "softmax.int", json::array({ arg("self", T("baddbmm")), arg("dim", I(-1)) }), { BH, L, L });
+                    { BH, Lq, S });
+            node(
+                "softmax", "softmax.int", json::array({ arg("self", T("baddbmm")), arg("dim", I(-1)) }), { BH, Lq, S });
             node("bmm", "bmm.default", json::array({ arg("self", T("softmax")), arg("mat2", T("transpose_4")) }),
-                { BH, L, hd });
+                { BH, Lq, hd });
             node("transpose_6", "transpose.int",
-                json::array({ arg("self", T("bmm")), arg("dim0", I(0)), arg("dim1", I(1)) }), { L, BH, hd });
+                json::array({ arg("self", T("bmm")), arg("dim0", I(0)), arg("dim1", I(1)) }), { Lq, BH, hd });
             heads = "transpose_6";
         } else {
             std::string m;
             if (!mask.empty()) {
-                if (mask == "unsqueeze_1") { // attn_mask [1, L, S] alone: unsqueezed to [1, 1, L, S]
+                if (mask == "unsqueeze_1") { // attn_mask [1, Lq, S] alone: unsqueezed to [1, 1, Lq, S]
                     node("unsqueeze_2", "unsqueeze.default", json::array({ arg("self", T(mask)), arg("dim", I(0)) }),
-                        { 1, 1, L, L });
+                        { 1, 1, Lq, S });
                     m = "unsqueeze_2";
-                } else {
-                    const std::int64_t rows = mask == "add" ? L : 1;
+                } else { // [B * H, 1 or Lq, S] viewed as [B, H, -1, S]
+                    const std::int64_t rows = mask == "add" ? Lq : 1;
                     node("view_5", "view.default",
-                        json::array({ arg("self", T(mask)), arg("size", Ints({ B, H, -1, L })) }), { B, H, rows, L });
+                        json::array({ arg("self", T(mask)), arg("size", Ints({ B, H, -1, S })) }), { B, H, rows, S });
                     m = "view_5";
                 }
             }
             const char* t[] = { "transpose_2", "transpose_3", "transpose_4" };
-            for (int k = 0; k < 3; ++k)
+            for (int k = 0; k < 3; ++k) {
+                const std::int64_t len = k == 0 ? Lq : S;
                 node("view_" + std::to_string(k + 6), "view.default",
-                    json::array({ arg("self", T(t[k])), arg("size", Ints({ B, H, L, hd })) }), { B, H, L, hd });
+                    json::array({ arg("self", T(t[k])), arg("size", Ints({ B, H, len, hd })) }), { B, H, len, hd });
+            }
             json args = json::array({ arg("query", T("view_6")), arg("key", T("view_7")), arg("value", T("view_8")) });
             if (!m.empty())
                 args.push_back(arg("attn_mask", T(m)));
-            node("scaled_dot_product_attention", "scaled_dot_product_attention.default", args, { B, H, L, hd });
+            node("scaled_dot_product_attention", "scaled_dot_product_attention.default", args, { B, H, Lq, hd });
             node("permute", "permute.default",
                 json::array({ arg("self", T("scaled_dot_product_attention")), arg("dims", Ints({ 2, 0, 1, 3 })) }),
-                { L, B, H, hd });
+                { Lq, B, H, hd });
             heads = "permute";
         }
         node("clone_2", "clone.default",
             json::array({ arg("self", T(heads)), kwarg("memory_format", MemoryFormat(1)) }),
-            s.needWeights ? Shape { L, BH, hd } : Shape { L, B, H, hd });
-        node("view_9", "view.default", json::array({ arg("self", T("clone_2")), arg("size", Ints({ L * B, E })) }),
-            { L * B, E });
+            s.needWeights ? Shape { Lq, BH, hd } : Shape { Lq, B, H, hd });
+        node("view_9", "view.default", json::array({ arg("self", T("clone_2")), arg("size", Ints({ Lq * B, E })) }),
+            { Lq * B, E });
         node("linear_1", "linear.default",
             json::array({ arg("input", T("view_9")), arg("weight", T("p_out_proj_weight")),
                 arg("bias", T("p_out_proj_bias")) }),
-            { L * B, E });
-        node("view_10", "view.default", json::array({ arg("self", T("linear_1")), arg("size", Ints({ L, B, E })) }),
-            { L, B, E });
+            { Lq * B, E });
+        node("view_10", "view.default", json::array({ arg("self", T("linear_1")), arg("size", Ints({ Lq, B, E })) }),
+            { Lq, B, E });
         std::string out = "view_10";
         if (s.batchFirst) {
             node("transpose_7", "transpose.int",
-                json::array({ arg("self", T("view_10")), arg("dim0", I(1)), arg("dim1", I(0)) }), { B, L, E });
+                json::array({ arg("self", T("view_10")), arg("dim0", I(1)), arg("dim1", I(0)) }), { B, Lq, E });
             out = "transpose_7";
         }
         g.output(out);
         if (s.needWeights) {
             node("view_11", "view.default",
-                json::array({ arg("self", T("softmax")), arg("size", Ints({ B, H, L, L })) }), { B, H, L, L });
-            node("mean", "mean.dim", json::array({ arg("self", T("view_11")), arg("dim", Ints({ 1 })) }), { B, L, L });
+                json::array({ arg("self", T("softmax")), arg("size", Ints({ B, H, Lq, S })) }), { B, H, Lq, S });
+            node("mean", "mean.dim", json::array({ arg("self", T("view_11")), arg("dim", Ints({ 1 })) }), { B, Lq, S });
             g.output("mean");
         }
 
-        // The reference: nn.MultiheadAttention's equations, per batch element and head.
-        auto xAt = [&](std::int64_t b, std::int64_t l, std::int64_t e) {
-            return x[std::size_t(s.batchFirst ? (b * L + l) * E + e : (l * B + b) * E + e)];
+        // The reference: nn.MultiheadAttention's equations, per batch element and head. Q = query W_q^T + b_q,
+        // K = key W_k^T + b_k, V = value W_v^T + b_v (W_q, W_k, W_v: the thirds of in_proj_weight); per head
+        // softmax(Q_h K_h^T / sqrt(head_dim) + masks) V_h; the heads concatenated, times W_out^T plus b_out; the
+        // weights averaged over the heads.
+        auto at = [&](const std::vector<double>& x, std::int64_t len, std::int64_t b, std::int64_t l, std::int64_t e) {
+            return x[std::size_t(s.batchFirst ? (b * len + l) * E + e : (l * B + b) * E + e)];
         };
-        std::vector<double> proj(static_cast<std::size_t>(B * L * 3 * E)); // [b, l, 3E]
-        for (std::int64_t b = 0; b < B; ++b)
-            for (std::int64_t l = 0; l < L; ++l)
-                for (std::int64_t o = 0; o < 3 * E; ++o) {
-                    double acc = bin[std::size_t(o)];
-                    for (std::int64_t e = 0; e < E; ++e)
-                        acc += xAt(b, l, e) * win[std::size_t(o * E + e)];
-                    proj[std::size_t((b * L + l) * 3 * E + o)] = acc;
-                }
-        auto P = [&](std::int64_t b, std::int64_t l, int which, std::int64_t h, std::int64_t j) {
-            return proj[std::size_t((b * L + l) * 3 * E + which * E + h * hd + j)];
+        auto project = [&](const std::vector<double>& x, std::int64_t len, int which) {
+            std::vector<double> p(static_cast<std::size_t>(B * len * E)); // [b, l, E]
+            for (std::int64_t b = 0; b < B; ++b)
+                for (std::int64_t l = 0; l < len; ++l)
+                    for (std::int64_t o = 0; o < E; ++o) {
+                        double acc = bin[std::size_t(which * E + o)];
+                        for (std::int64_t e = 0; e < E; ++e)
+                            acc += at(x, len, b, l, e) * win[std::size_t((which * E + o) * E + e)];
+                        p[std::size_t((b * len + l) * E + o)] = acc;
+                    }
+            return p;
         };
-        std::vector<double> concat(std::size_t(B * L * E), 0.0);
-        std::vector<double> weights(std::size_t(B * L * L), 0.0);
+        const auto Q = project(xq, Lq, 0);
+        const auto K = project(xkv, S, 1);
+        const auto V = project(xkv, S, 2);
+        std::vector<double> concat(std::size_t(B * Lq * E), 0.0);
+        std::vector<double> weights(std::size_t(B * Lq * S), 0.0);
         for (std::int64_t b = 0; b < B; ++b)
             for (std::int64_t h = 0; h < H; ++h)
-                for (std::int64_t i = 0; i < L; ++i) {
-                    std::vector<double> sc(static_cast<std::size_t>(L));
+                for (std::int64_t i = 0; i < Lq; ++i) {
+                    std::vector<double> sc(static_cast<std::size_t>(S));
                     double mx = -kInf;
-                    for (std::int64_t j = 0; j < L; ++j) {
+                    for (std::int64_t j = 0; j < S; ++j) {
                         double dot = 0;
                         for (std::int64_t t = 0; t < hd; ++t)
-                            dot += P(b, i, 0, h, t) * P(b, j, 1, h, t);
+                            dot += Q[std::size_t((b * Lq + i) * E + h * hd + t)]
+                                * K[std::size_t((b * S + j) * E + h * hd + t)];
                         double bias = 0;
-                        if (s.attnMask == MhaSpec::BoolMask && am[std::size_t(i * L + j)] != 0)
+                        if (s.attnMask == MhaSpec::BoolMask && am[std::size_t(i * S + j)] != 0)
                             bias = -kInf;
                         if (s.attnMask == MhaSpec::FloatMask)
-                            bias = am[std::size_t(i * L + j)];
-                        if (s.keyPaddingMask && kpm[std::size_t(b * L + j)] != 0)
+                            bias = am[std::size_t(i * S + j)];
+                        if (s.keyPaddingMask && kpm[std::size_t(b * S + j)] != 0)
                             bias = -kInf;
                         sc[std::size_t(j)] = dot / std::sqrt(double(hd)) + bias;
                         mx = std::max(mx, sc[std::size_t(j)]);
@@ -978,25 +1046,26 @@ private Q_SLOTS:
                         v = std::exp(v - mx);
                         total += v;
                     }
-                    for (std::int64_t j = 0; j < L; ++j) {
+                    for (std::int64_t j = 0; j < S; ++j) {
                         const double w = sc[std::size_t(j)] / total;
-                        weights[std::size_t((b * L + i) * L + j)] += w / double(H);
+                        weights[std::size_t((b * Lq + i) * S + j)] += w / double(H);
                         for (std::int64_t t = 0; t < hd; ++t)
-                            concat[std::size_t((b * L + i) * E + h * hd + t)] += w * P(b, j, 2, h, t);
+                            concat[std::size_t((b * Lq + i) * E + h * hd + t)] +=
+                                w * V[std::size_t((b * S + j) * E + h * hd + t)];
                     }
                 }
-        std::vector<double> y(static_cast<std::size_t>(B * L * E)); // in the input's layout
+        std::vector<double> y(static_cast<std::size_t>(B * Lq * E)); // in the query's layout
         for (std::int64_t b = 0; b < B; ++b)
-            for (std::int64_t l = 0; l < L; ++l)
+            for (std::int64_t l = 0; l < Lq; ++l)
                 for (std::int64_t o = 0; o < E; ++o) {
                     double acc = bout[std::size_t(o)];
                     for (std::int64_t e = 0; e < E; ++e)
-                        acc += concat[std::size_t((b * L + l) * E + e)] * wout[std::size_t(o * E + e)];
-                    y[std::size_t(s.batchFirst ? (b * L + l) * E + o : (l * B + b) * E + o)] = acc;
+                        acc += concat[std::size_t((b * Lq + l) * E + e)] * wout[std::size_t(o * E + e)];
+                    y[std::size_t(s.batchFirst ? (b * Lq + l) * E + o : (l * B + b) * E + o)] = acc;
                 }
-        c.expect(xShape, y);
+        c.expect(layout(Lq), y);
         if (s.needWeights)
-            c.expect({ B, L, L }, weights);
+            c.expect({ B, Lq, S }, weights);
         QVERIFY_RUNS_ON_RUNTIME(c, "multihead_attention");
     }
 };
