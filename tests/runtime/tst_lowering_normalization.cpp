@@ -848,6 +848,17 @@ private Q_SLOTS:
         c.op("clamp_min", "clamp_min.default", json::array({ arg("self", T("x")), arg("min", F(0.25)) }), { 3, 4 }, a);
         c.op("clamp_max", "clamp_max.default", json::array({ arg("self", T("x")), arg("max", F(-0.5)) }), { 3, 4 }, b);
         c.op("clamp_min_1", "clamp_min.Tensor", json::array({ arg("self", T("x")), arg("min", T("lo")) }), { 3, 4 }, t);
+        // An int64 tensor with a float bound: a float result (torch's type promotion), clamped in float.
+        c.in("i", { 5 }, { -3, -1, 0, 2, 7 }, kLong);
+        c.op("clamp_max_1", "clamp_max.default", json::array({ arg("self", T("i")), arg("max", F(1.5)) }), { 5 },
+            { -3, -1, 0, 1.5, 1.5 });
+        c.op("clamp_max_2", "clamp_max.Tensor", json::array({ arg("self", T("x")), arg("max", T("lo")) }), { 3, 4 },
+            [&] {
+                std::vector<double> m(12);
+                for (std::size_t k = 0; k < 12; ++k)
+                    m[k] = std::min(x[k], lo[k % 4]);
+                return m;
+            }());
         QVERIFY_RUNS_ON_RUNTIME(c, "clamp_min_max");
     }
 };

@@ -396,10 +396,13 @@ Result<bool> clampMinMax(Decomposer& d)
                 { "max", isMin ? LArg {} : LArg::tensor(t) } },
             *s) });
     }
+    // A float bound of an integral tensor gives a float result (torch's type promotion): clamped in float.
+    const int xs =
+        it->second.kind == LArg::Kind::Double && !isFloatingType(b.dtype(x)) ? b.cast(x, ScalarType::Float) : x;
     return d.finish({ b.call1("clamp", "out",
-        { { "self", LArg::tensor(x) }, { "min", isMin ? it->second : LArg {} },
+        { { "self", LArg::tensor(xs) }, { "min", isMin ? it->second : LArg {} },
             { "max", isMin ? LArg {} : it->second } },
-        b.like(x)) });
+        b.like(xs)) });
 }
 
 const DecompositionRule kNormalizationRules[] = {
