@@ -102,7 +102,6 @@ public:
     Result<bool> squeeze();
     Result<bool> to();
     Result<bool> cloneOrEmpty();
-    Result<bool> softmax();
     Result<bool> sum();
     Result<bool> fill();
     Result<bool> maxPool2d();

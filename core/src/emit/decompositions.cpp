@@ -38,8 +38,6 @@ Result<bool> decomposeMatmul(Decomposer& d)
 }
 
 const DecompositionRule kCoreRules[] = {
-    { "_convolution", [](Decomposer& d) { return d.convolution(); },
-        "convolution.out without the backend hints (benchmark, deterministic, cudnn_enabled, allow_tf32)" },
     { "_log_softmax_backward_data", [](Decomposer& d) { return d.logSoftmaxBackwardData(); },
         "g - exp(y) * sum(g, dim, keepdim) (sub, exp, mul, sum)" },
     { "_native_batch_norm_legit", [](Decomposer& d) { return d.batchNorm(); },
@@ -58,21 +56,16 @@ const DecompositionRule kCoreRules[] = {
         "eval: _native_batch_norm_legit_no_training; training: var/mean/rsqrt arithmetic" },
     { "clone", [](Decomposer& d) { return d.cloneOrEmpty(); }, "dim_order_ops::_clone_dim_order" },
     { "contiguous", [](Decomposer& d) { return d.transpose(); }, "dim_order_ops::_clone_dim_order (contiguous)" },
-    { "conv1d", [](Decomposer& d) { return d.convolution(); }, "convolution (transposed=False)" },
-    { "conv2d", [](Decomposer& d) { return d.convolution(); }, "convolution (transposed=False)" },
-    { "conv3d", [](Decomposer& d) { return d.convolution(); }, "convolution (transposed=False)" },
     { "dropout", [](Decomposer& d) { return d.dropout(); },
         "eval: nothing (identity); training: rand, gt, mul (torch's native_dropout decomposition)" },
     { "empty", [](Decomposer& d) { return d.cloneOrEmpty(); },
         "dim_order_ops::_empty_dim_order (memory_format overload)" },
     { "feature_dropout", [](Decomposer& d) { return d.dropout(); }, "eval: nothing (identity); training: refused" },
-    { "flatten", [](Decomposer& d) { return d.reshape(); }, "view_copy" },
     { "hardsigmoid", [](Decomposer& d) { return d.hardswishOrHardsigmoid(); },
         "clamp(x + 3, 0, 6) / 6 (add, clamp, div)" },
     { "hardswish", [](Decomposer& d) { return d.hardswishOrHardsigmoid(); },
         "x * clamp(x + 3, 0, 6) / 6 (add, clamp, mul, div)" },
     { "layer_norm", [](Decomposer& d) { return d.layerNorm(); }, "native_layer_norm" },
-    { "log_softmax", [](Decomposer& d) { return d.softmax(); }, "_log_softmax" },
     { "max_pool2d", [](Decomposer& d) { return d.maxPool2d(); }, "max_pool2d_with_indices (indices unused)" },
     { "max_pool2d_with_indices_backward", [](Decomposer& d) { return d.maxPool2dWithIndicesBackward(); },
         "full (zeros) then max_pool2d_with_indices_backward" },
@@ -84,9 +77,7 @@ const DecompositionRule kCoreRules[] = {
     { "reshape", [](Decomposer& d) { return d.reshape(); }, "view_copy" },
     { "sigmoid_backward", [](Decomposer& d) { return d.activationBackward(); }, "g * (y * (1 - y)) (rsub, mul)" },
     { "silu", [](Decomposer& d) { return d.silu(); }, "x * sigmoid(x) (sigmoid, mul)" },
-    { "softmax", [](Decomposer& d) { return d.softmax(); }, "_softmax" },
     { "squeeze", [](Decomposer& d) { return d.squeeze(); }, "squeeze_copy.dims / squeeze_copy.dim" },
-    { "sum", [](Decomposer& d) { return d.sum(); }, "sum.IntList_out (default overload: all dimensions)" },
     { "t", [](Decomposer& d) { return d.transpose(); }, "permute_copy" },
     { "tanh_backward", [](Decomposer& d) { return d.activationBackward(); }, "g * (1 - y * y) (mul, rsub)" },
     { "threshold_backward", [](Decomposer& d) { return d.thresholdBackward(); },
@@ -789,17 +780,6 @@ Result<bool> Decomposer::cloneOrEmpty()
     PTE_TRY(const OpSchema* op,
         need(q == "aten::clone" ? "dim_order_ops::_clone_dim_order" : "dim_order_ops::_empty_dim_order", "out"));
     PTE_CHECK(emitKernel(*op, std::move(a), outs, n));
-    return true;
-}
-
-Result<bool> Decomposer::softmax()
-{
-    PTE_TRY(auto a, bound(q.c_str(), "int"));
-    PTE_TRY(const auto outs, nodeOutputs(n));
-    a.erase("dtype");
-    a["half_to_float"] = LArg::boolean(false);
-    PTE_TRY(const OpSchema* sm, need(q == "aten::softmax" ? "aten::_softmax" : "aten::_log_softmax", "out"));
-    PTE_CHECK(emitKernel(*sm, std::move(a), outs, n));
     return true;
 }
 

@@ -374,45 +374,12 @@ Result<bool> norm(Decomposer& d)
         d.b, x, p, dims, Decomposer::flag(a, "keepdim"), a.count("dtype") ? dtypeArg(a, "dtype") : std::nullopt) });
 }
 
-// clamp_min(x, min) / clamp_max(x, max), as torch's decompositions: clamp(x, min=...) / clamp(x, max=...) (the Tensor
-// overloads: clamp.Tensor).
-Result<bool> clampMinMax(Decomposer& d)
-{
-    PTE_TRY(const auto a, d.args());
-    auto& b = d.b;
-    const bool isMin = d.target().op == "clamp_min";
-    const std::string_view bound = isMin ? "min" : "max";
-    const int x = Decomposer::tensor(a, "self");
-    const auto it = a.find(bound);
-    if (x < 0 || it == a.end())
-        return d.invalid(std::string(d.target().op) + " needs a tensor and a bound");
-    if (d.target().overload == "Tensor") {
-        const int t = it->second.ref;
-        const auto s = b.broadcast(x, t, promoteTypes(b.dtype(x), b.rank(x) == 0, b.dtype(t), b.rank(t) == 0));
-        if (!s)
-            return d.finish({ -1 });
-        return d.finish({ b.call1("clamp", "Tensor_out",
-            { { "self", LArg::tensor(x) }, { "min", isMin ? LArg::tensor(t) : LArg {} },
-                { "max", isMin ? LArg {} : LArg::tensor(t) } },
-            *s) });
-    }
-    // A float bound of an integral tensor gives a float result (torch's type promotion): clamped in float.
-    const int xs =
-        it->second.kind == LArg::Kind::Double && !isFloatingType(b.dtype(x)) ? b.cast(x, ScalarType::Float) : x;
-    return d.finish({ b.call1("clamp", "out",
-        { { "self", LArg::tensor(xs) }, { "min", isMin ? it->second : LArg {} },
-            { "max", isMin ? LArg {} : it->second } },
-        b.like(xs)) });
-}
-
 const DecompositionRule kNormalizationRules[] = {
     { "_fused_rms_norm", &rmsNorm,
         "as rms_norm, with the rsqrt as second output (pow, mean, add, rsqrt, mul [, mul])" },
     { "avg_pool3d", &avgPool3d,
         "avg_pool2d over (H, W) of the input viewed as (B, D, H, W), then avg_pool2d with kernel (kD, 1) over "
         "(D, H'*W'), view_copy back (separable windows and divisors)" },
-    { "clamp_max", &clampMinMax, "clamp (max only; clamp.Tensor for a tensor bound)" },
-    { "clamp_min", &clampMinMax, "clamp (min only; clamp.Tensor for a tensor bound)" },
     { "group_norm", &groupNorm, "native_group_norm (N, C, HxW from the input, runtime sizes when dynamic)" },
     { "instance_norm", &instanceNorm,
         "input viewed as (1, N*C, *), parameters expand_copy'd N times; batch statistics: "
