@@ -9,6 +9,7 @@
 #include "testutils.h"
 #include "uifixtures.h"
 
+#include <QCoreApplication>
 #include <QFile>
 #include <QFileInfo>
 #include <QRegularExpression>
@@ -155,7 +156,8 @@ private Q_SLOTS:
         doc.open({ syntheticPte("small.pte", 10) });
         QVERIFY(fixtures::waitEither(finished, failed));
         doc.waitForIdle();
-        QTest::qWait(50);
+        // Both jobs have ended and queued their end for the GUI thread: deliver it (the older one must drop it).
+        QCoreApplication::sendPostedEvents();
         QCOMPARE(finished.count() + failed.count(), 1);
         QVERIFY(QString::fromStdString(doc.snapshot()->inputPaths.back()).endsWith(QStringLiteral("small.pte")));
     }
