@@ -678,7 +678,7 @@ private Q_SLOTS:
         QTest::addRow("emitted delegate_edge")
             << emittedPte(QStringLiteral("dumps/delegate_edge.json")) << 2 << 1 << 1 << "mul"
             << "aten::mul.out" << 1 << 1;
-        if (!pte::test::corpusDir().isEmpty())
+        if (pte::test::corpusRowsAvailable())
             QTest::addRow("corpus stress_mlp")
                 << ptePath("corey-cole_djl-executorch-engine__src__test__resources__models__stress__stress_mlp.pte")
                 << 14 << 2 << 6 << "clamp"
@@ -686,6 +686,7 @@ private Q_SLOTS:
     }
     void opensProgramAndCrossSelects()
     {
+        PTE_REQUIRE_CORPUS_ROW();
         QFETCH(QString, path);
         QFETCH(int, instructionCount);
         QFETCH(int, delegateCalls);
@@ -799,12 +800,13 @@ private Q_SLOTS:
         QTest::addRow("built") << (pte::test::writeFile(built, QByteArray("\x1c\0\0\0A_PT", 8) + QByteArray(64, 'x'))
                 ? built
                 : QString());
-        if (!pte::test::corpusDir().isEmpty())
+        if (pte::test::corpusRowsAvailable())
             QTest::addRow("corpus") << ptePath(
                 "corey-cole_djl-executorch-engine__src__test__resources__models__corrupt.pte");
     }
     void corruptProgramShowsMessageBar()
     {
+        PTE_REQUIRE_CORPUS_ROW();
         QFETCH(QString, path);
         QVERIFY(!path.isEmpty());
         MainWindow w;
@@ -832,13 +834,14 @@ private Q_SLOTS:
                        ? built
                        : QString())
             << 2;
-        if (!corpusDir().isEmpty())
+        if (corpusRowsAvailable())
             QTest::addRow("corpus etrecord 2023")
                 << corpusPath(QStringLiteral("dumps/et_sample_etrecord_2023.bin")) << -1;
     }
     void emitsAndSavesDump()
     {
         using namespace pte::test;
+        PTE_REQUIRE_CORPUS_ROW();
         QFETCH(QString, path);
         QFETCH(int, instructionCount);
         QVERIFY(!path.isEmpty());
