@@ -32,8 +32,10 @@ build: configure
 	@cmake --build $(BUILD_DIR) -j $(JOBS)
 
 # Opens the bundled example and emits it, so every view is filled. Offscreen (no display to look at),
-# it loads, emits, saves screenshots of each view to $(BUILD_DIR)/screenshots and exits.
-run: build
+# it loads, emits, saves screenshots of each view to $(BUILD_DIR)/screenshots and exits. Builds only what it runs
+# (the GUI, the CLI and the example); `make build` and `make test` build the rest (tests, benchmarks).
+run: configure
+	@cmake --build $(BUILD_DIR) -j $(JOBS) --target ptelens ptelens-cli ptelens_example
 ifeq ($(QT_QPA_PLATFORM),offscreen)
 	$(BUILD_DIR)/bin/ptelens --emit --screenshot $(BUILD_DIR)/screenshots $(EXAMPLE)
 	@echo "ptelens: offscreen run; screenshots in $(BUILD_DIR)/screenshots"

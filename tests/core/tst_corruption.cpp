@@ -9,7 +9,6 @@
 #include "ptefile/ptereader_p.h"
 #include "testutils.h"
 
-#include <QElapsedTimer>
 #include <QTest>
 
 #include <random>
@@ -132,8 +131,6 @@ private Q_SLOTS:
         std::uniform_int_distribution<std::size_t> pos(0, original.size() - 1);
         std::uniform_int_distribution<int> count(1, 4);
         std::uniform_int_distribution<int> byte(0, 255);
-        QElapsedTimer timer;
-        timer.start();
         int opened = 0;
         for (int it = 0; it < iterations; ++it) {
             auto bytes = original;
@@ -143,7 +140,6 @@ private Q_SLOTS:
             opened += readAndUse(bytes, "flip.pte", it % 8 == 0).ok;
         }
         QVERIFY(opened > 0); // many flips land in payloads or padding
-        QVERIFY(timer.elapsed() < 60000);
     }
 
     void headerFields_data()

@@ -7,7 +7,6 @@
 #include "pte/mappedfile.h"
 #include "testutils.h"
 
-#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QTest>
 
@@ -192,8 +191,6 @@ private Q_SLOTS:
         QVERIFY(writeSparseZip(path,
             { { "a/big", "ABCD", hole }, { "a/after.json", json },
                 { "a/deflated", QByteArray(70000, 'd'), 0, true, true } }));
-        QElapsedTimer timer;
-        timer.start();
         auto data = mapFile(path.toStdString());
         QVERIFY_RESULT(data);
         auto archive = ZipArchive::open(*data, "z.zip");
@@ -217,7 +214,6 @@ private Q_SLOTS:
         auto inflated = archive->read(*deflated);
         QVERIFY_RESULT(inflated);
         QCOMPARE(inflated->size(), std::size_t(70000));
-        qInfo("opened and read %s in %lld ms", qPrintable(QTest::currentDataTag()), qint64(timer.elapsed()));
     }
 
     /** A 4.4 GB PT2 archive: a 4.1 GiB stored weight, then the exported program past 4 GiB, like torch writes it. */
@@ -233,12 +229,8 @@ private Q_SLOTS:
                 { "archive/data/weights/weight_1", QByteArray(reinterpret_cast<const char*>(&steps), 8) },
                 { "archive/models/model.json", readDumpData("counter_single_key.json") } }));
         QVERIFY(QFileInfo(path).size() > 4400000000ll);
-        QElapsedTimer timer;
-        timer.start();
         const auto r = readDump(path.toStdString());
         QVERIFY_RESULT(r);
-        qInfo(
-            "readDump of the %.2f GB archive: %lld ms", double(QFileInfo(path).size()) / 1e9, qint64(timer.elapsed()));
         QCOMPARE((*r)->container, DumpSet::Container::Pt2Archive);
         const ExportedProgram& ep = *(*r)->methods.at(0).second;
         QVERIFY(ep.missingWeights.empty());

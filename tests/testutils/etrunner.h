@@ -9,6 +9,7 @@
 #include "pte/program.h"
 #include "pte/referenceinterpreter.h"
 #include "pte/result.h"
+#include "testutils.h"
 
 #include <QString>
 #include <QTest>
@@ -92,12 +93,16 @@ std::optional<std::string> compareOutputs(const std::vector<RunnerValue>& runner
 
 } // namespace pte::test
 
-/** Skips the test when ExecuTorch's runner is not available (PTELENS_ET_RUNNER unset or not executable). */
+/** Skips the test when ExecuTorch's runner is not available (PTELENS_ET_RUNNER unset or not executable); in CI
+ *  (CI=true) it fails instead, as a missing corpus does. */
 #define PTE_REQUIRE_ET_RUNNER()                                                                                        \
     do {                                                                                                               \
-        if (::pte::test::etRunnerPath().isEmpty())                                                                     \
+        if (::pte::test::etRunnerPath().isEmpty()) {                                                                   \
+            if (::pte::test::inCi())                                                                                   \
+                QFAIL("ExecuTorch's runtime (etrt_runner) not found: PTELENS_ET_RUNNER is not set or not executable"); \
             QSKIP("ExecuTorch's runtime (etrt_runner) not found: set PTELENS_ET_RUNNER (default "                      \
                   "../shared/tools/etrt_runner beside the repository); the runtime tests are skipped");                \
+        }                                                                                                              \
     } while (false)
 
 /** Skips the test when ExecuTorch's runner with the XNNPACK backend is not available (PTELENS_ET_RUNNER_XNNPACK). */

@@ -19,6 +19,20 @@ QString corpusDir()
 
 QString corpusPath(const QString& relative) { return corpusDir() + QLatin1Char('/') + relative; }
 
+bool inCi()
+{
+    const QByteArray ci = qgetenv("CI").trimmed().toLower();
+    return !ci.isEmpty() && ci != "0" && ci != "false";
+}
+
+bool corpusRowsAvailable()
+{
+    if (!corpusDir().isEmpty())
+        return true;
+    QTest::newRow("corpus (PTELENS_CORPUS is not set)");
+    return false;
+}
+
 QString testDataDir() { return qEnvironmentVariable("PTELENS_TEST_DATA"); }
 
 QString cliPath() { return qEnvironmentVariable("PTELENS_CLI"); }

@@ -13,6 +13,16 @@ namespace pte::test {
 
 /** $PTELENS_CORPUS (the shared fixtures folder), or empty when unset or missing. */
 QString corpusDir();
+/** True under continuous integration (CI set, and not to "", "0" or "false"): what a developer's machine may lack
+ *  (the corpus, ExecuTorch's runner) fails the tests that need it instead of skipping them. */
+bool inCi();
+/**
+ * For a _data function with rows from the corpus (tagged "corpus…"): true when the corpus is there (add its rows);
+ * else false, after adding one row tagged "corpus (PTELENS_CORPUS is not set)" without values, which the test
+ * function's PTE_REQUIRE_CORPUS_ROW() skips with that reason (fails in CI). So a table never loses its corpus rows
+ * silently, and never becomes empty.
+ */
+bool corpusRowsAvailable();
 /** A file under the corpus, e.g. corpusPath("pte/pytorch_executorch__add.pte"). */
 QString corpusPath(const QString& relative);
 /** tests/data in the source tree. */
@@ -38,10 +48,18 @@ int runBench(const QStringList& args, QByteArray* out = nullptr, QByteArray* err
 #define PTE_REQUIRE_CORPUS()                                                                                           \
     do {                                                                                                               \
         if (::pte::test::corpusDir().isEmpty()) {                                                                      \
-            if (qEnvironmentVariableIsSet("CI"))                                                                       \
+            if (::pte::test::inCi())                                                                                   \
                 QFAIL("PTELENS_CORPUS is not set or does not exist");                                                  \
-            QSKIP("PTELENS_CORPUS is not set");                                                                        \
+            QSKIP("PTELENS_CORPUS is not set (the corpus, ../shared/fixtures, is not beside the repository)");         \
         }                                                                                                              \
+    } while (false)
+
+/** PTE_REQUIRE_CORPUS for the rows tagged "corpus…" of a data-driven test (see corpusRowsAvailable); call it
+ *  before QFETCH. */
+#define PTE_REQUIRE_CORPUS_ROW()                                                                                       \
+    do {                                                                                                               \
+        if (qstrncmp(QTest::currentDataTag(), "corpus", 6) == 0)                                                       \
+            PTE_REQUIRE_CORPUS();                                                                                      \
     } while (false)
 
 /** QVERIFY for a pte::Result, printing its error. */

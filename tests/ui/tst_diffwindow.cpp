@@ -15,7 +15,6 @@
 
 #include <QAction>
 #include <QCheckBox>
-#include <QElapsedTimer>
 #include <QLabel>
 #include <QScrollBar>
 #include <QSignalSpy>
@@ -39,14 +38,8 @@ pte::Program editedProgram()
     return p;
 }
 
-template <typename Pred> bool waitUntil(Pred pred, int timeoutMs = 60000)
-{
-    QElapsedTimer t;
-    t.start();
-    while (!pred() && t.elapsed() < timeoutMs)
-        QTest::qWait(20);
-    return pred();
-}
+/** Processes events until pred() holds (the timeout only ends a wait that would never end). */
+template <typename Pred> bool waitUntil(Pred pred, int timeoutMs = 60000) { return QTest::qWaitFor(pred, timeoutMs); }
 
 bool waitShown(DiffWindow& w)
 {

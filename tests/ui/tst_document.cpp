@@ -9,6 +9,7 @@
 #include "testutils.h"
 #include "uifixtures.h"
 
+#include <QCoreApplication>
 #include <QFile>
 #include <QFileInfo>
 #include <QRegularExpression>
@@ -48,7 +49,7 @@ void programs()
 {
     QTest::addColumn<QString>("path");
     QTest::addRow("synthetic") << syntheticPte("synthetic.pte", 40);
-    if (pte::test::corpusDir().isEmpty())
+    if (!pte::test::corpusRowsAvailable())
         return;
     QTest::addRow("corpus add") << pte::test::corpusPath(QStringLiteral("pte/pytorch_executorch__add.pte"));
     QTest::addRow("corpus stress_mlp") << pte::test::corpusPath(
@@ -80,7 +81,7 @@ private Q_SLOTS:
         QTest::addRow("missing .pte") << "/nonexistent/x.pte" << int(InputKind::Pte);
         QTest::addRow("missing .etrecord") << "/nonexistent/x.etrecord" << int(InputKind::Dump);
         QTest::addRow("missing .txt") << "/nonexistent/x.txt" << int(InputKind::Unknown);
-        if (pte::test::corpusDir().isEmpty())
+        if (!pte::test::corpusRowsAvailable())
             return;
         QTest::addRow("corpus .pte") << pte::test::corpusPath(QStringLiteral("pte/pytorch_executorch__add.pte"))
                                      << int(InputKind::Pte);
@@ -94,6 +95,7 @@ private Q_SLOTS:
     }
     void classifiesInputs()
     {
+        PTE_REQUIRE_CORPUS_ROW();
         QFETCH(QString, path);
         QFETCH(int, kind);
         QCOMPARE(int(classifyInput(path)), kind);
@@ -102,6 +104,7 @@ private Q_SLOTS:
     void opensPteInBackground_data() { programs(); }
     void opensPteInBackground()
     {
+        PTE_REQUIRE_CORPUS_ROW();
         QFETCH(QString, path);
         Document doc;
         QSignalSpy finished(&doc, &Document::loadFinished);
@@ -127,12 +130,13 @@ private Q_SLOTS:
         QTest::addColumn<QString>("path");
         // Bytes 4..7 are not the program identifier.
         QTest::addRow("corrupt") << inputFile("corrupt.pte", QByteArray("\x1c\0\0\0A_PT", 8) + QByteArray(64, 'x'));
-        if (!pte::test::corpusDir().isEmpty())
+        if (pte::test::corpusRowsAvailable())
             QTest::addRow("corpus corrupt") << pte::test::corpusPath(
                 QStringLiteral("pte/corey-cole_djl-executorch-engine__src__test__resources__models__corrupt.pte"));
     }
     void reportsUnreadableFiles()
     {
+        PTE_REQUIRE_CORPUS_ROW();
         QFETCH(QString, path);
         Document doc;
         QSignalSpy finished(&doc, &Document::loadFinished);
@@ -155,7 +159,8 @@ private Q_SLOTS:
         doc.open({ syntheticPte("small.pte", 10) });
         QVERIFY(fixtures::waitEither(finished, failed));
         doc.waitForIdle();
-        QTest::qWait(50);
+        // Both jobs have ended and queued their end for the GUI thread: deliver it (the older one must drop it).
+        QCoreApplication::sendPostedEvents();
         QCOMPARE(finished.count() + failed.count(), 1);
         QVERIFY(QString::fromStdString(doc.snapshot()->inputPaths.back()).endsWith(QStringLiteral("small.pte")));
     }
@@ -188,6 +193,7 @@ private Q_SLOTS:
     void resavesLoadedPte_data() { programs(); }
     void resavesLoadedPte()
     {
+        PTE_REQUIRE_CORPUS_ROW();
         QFETCH(QString, path);
         Document doc;
         const QString opened = fixtures::openAndWait(doc, { path });
@@ -212,12 +218,13 @@ private Q_SLOTS:
                 { "edge_dialect_exported_program/step", pte::test::readDumpData("../emit/view.json") },
                 { "debug_handle_map", R"({"forward": {"0": 1, "1": 2}})" } }));
         QTest::addRow("etrecord") << etrecord;
-        if (!pte::test::corpusDir().isEmpty())
+        if (pte::test::corpusRowsAvailable())
             QTest::addRow("corpus etrecord")
                 << pte::test::corpusPath(QStringLiteral("dumps/et_sample_etrecord_2023.bin"));
     }
     void emitsEditsAndSavesDumps()
     {
+        PTE_REQUIRE_CORPUS_ROW();
         QFETCH(QString, path);
         Document doc;
         const QString opened = fixtures::openAndWait(doc, { path });

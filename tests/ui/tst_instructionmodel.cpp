@@ -7,7 +7,6 @@
 #include "uifixtures.h"
 
 #include <QAbstractItemModelTester>
-#include <QElapsedTimer>
 #include <QRegularExpression>
 #include <QTest>
 
@@ -163,33 +162,26 @@ private Q_SLOTS:
             QStringLiteral("delegate #0"));
     }
 
-    void filters200kRowsQuickly()
+    /** 200k rows fill the model and every filter finds its rows. How fast is bench_workbench's to say
+     *  (OpenToUsable and the Filter cases; targets < 1 s and < 100 ms), not this test's: it asserts no wall time. */
+    void filters200kRows()
     {
         const int n = 200000;
         const auto snap = fixtures::makeLargeSnapshot(n);
         InstructionModel model;
         InstructionFilterProxy proxy;
         proxy.setSourceModel(&model);
-        QElapsedTimer t;
-        t.start();
         model.setMethod(snap, QStringLiteral("forward"));
         QCOMPARE(proxy.rowCount(), n);
-        const qint64 fill = t.restart();
         proxy.setFilterText(QStringLiteral("relu"));
         QCOMPARE(proxy.rowCount(), 40000); // i % 4 == 3, minus the delegate slots (i % 10 == 9)
-        const qint64 text = t.restart();
         proxy.setFilterText(QString());
         proxy.setBackendFilter(QStringLiteral("XnnpackBackend"));
         QCOMPARE(proxy.rowCount(), n / 10);
-        const qint64 backend = t.restart();
         proxy.setBackendFilter({});
         proxy.setDebugHandleFilter(123456);
         QCOMPARE(proxy.rowCount(), 1);
-        const qint64 handle = t.restart();
-        qInfo("200k rows: fill %lld ms, text filter %lld ms, backend filter %lld ms, handle filter %lld ms", fill, text,
-            backend, handle);
-        QVERIFY2(fill < 1000, "filling the model took too long");
-        QVERIFY2(text < 500 && backend < 500 && handle < 500, "filtering took too long");
+        QCOMPARE(proxy.index(0, InstructionModel::IdColumn).data().toString(), QStringLiteral("123456"));
     }
 };
 

@@ -57,10 +57,9 @@ private Q_SLOTS:
             for (const QString& f : dir.entryList({ QStringLiteral("*.json") }, QDir::Files, QDir::Name))
                 QTest::addRow("%s", qPrintable(QLatin1String(folder + 1) + QLatin1Char('/') + f)) << dir.filePath(f);
         }
-        const QString corpus = pte::test::corpusDir();
-        if (corpus.isEmpty())
+        if (!pte::test::corpusRowsAvailable())
             return;
-        const QDir dumps(corpus + QStringLiteral("/dumps"));
+        const QDir dumps(pte::test::corpusPath(QStringLiteral("dumps")));
         for (const QString& f : dumps.entryList(QDir::Files, QDir::Name))
             if (!f.endsWith(QStringLiteral(".md")))
                 QTest::addRow("corpus/%s", qPrintable(f)) << dumps.filePath(f);
@@ -68,6 +67,7 @@ private Q_SLOTS:
 
     void outputsAgreeWithEmission()
     {
+        PTE_REQUIRE_CORPUS_ROW();
         QFETCH(QString, path);
         auto set = pte::readDump(path.toStdString());
         QVERIFY_RESULT(set);

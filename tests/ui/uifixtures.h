@@ -12,10 +12,10 @@
 
 #include <QAbstractItemModel>
 #include <QAbstractItemModelTester>
-#include <QElapsedTimer>
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTest>
+#include <QTimer>
 
 #include <functional>
 #include <memory>
@@ -50,14 +50,19 @@ inline void failOnQtWarnings()
         QRegularExpression(QStringLiteral("^(?!This plugin does not support propagateSizeHints\\(\\)$)")));
 }
 
-/** Processes events until `done` holds or `timeoutMs` passed; whether it holds. */
+/** Processes events until `done` holds; whether it does (the timeout only ends a wait that would never end). */
 inline bool waitFor(const std::function<bool()>& done, int timeoutMs = 60000)
 {
-    QElapsedTimer t;
-    t.start();
-    while (!done() && t.elapsed() < timeoutMs)
-        QTest::qWait(20);
-    return done();
+    return QTest::qWaitFor(done, timeoutMs);
+}
+
+/** Runs everything queued for the GUI thread so far (posted events, zero timers such as a view's deferred fit):
+ *  a marker queued after them runs last, and the wait ends when it has. */
+inline void runQueuedEvents()
+{
+    bool ran = false;
+    QTimer::singleShot(0, [&ran] { ran = true; });
+    QVERIFY(QTest::qWaitFor([&ran] { return ran; }, 60000));
 }
 
 /** Processes events until one of the spies fired or `timeoutMs` passed; whether one did. */

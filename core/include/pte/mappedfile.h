@@ -32,9 +32,12 @@ enum class SyncPolicy : std::uint8_t
 
 /**
  * Writes `parts` (concatenated) to `path` atomically: a temporary file in the same folder, flushed to disk
- * (fsync) as `sync` says, then renamed over the target. On any failure the temporary file is removed and the
- * target is untouched. Large parts that view a file opened with mapFile() are copied by the kernel
- * (copy_file_range) from that file rather than through memory. @returns ErrorCode::Io naming the path.
+ * (fsync) as `sync` says, then put in place (a new file linked, an existing one replaced by a rename). On any
+ * failure the temporary file is removed and the target is untouched. The temporary file has no name until it is
+ * complete (O_TMPFILE), so a save that is killed leaves nothing behind; where the file system lacks O_TMPFILE it is
+ * a named ".<name>.tmp-<number>", and the next save of the same target removes those a killed save left. Large
+ * parts that view a file opened with mapFile() are copied by the kernel (copy_file_range) from that file rather
+ * than through memory. @returns ErrorCode::Io naming the path.
  */
 [[nodiscard]] Result<void> writeFileAtomically(const std::string& path,
     std::span<const std::span<const std::uint8_t>> parts, SyncPolicy sync = SyncPolicy::WhenReplacing);

@@ -2,15 +2,19 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "pte/mappedfile.h"
 
+#include "base/mappedfile_p.h"
 #include "pte/chunkreader.h"
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <dirent.h>
 #include <fcntl.h>
 #include <filesystem>
 #include <mutex>
 #include <random>
+#include <string_view>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -207,52 +211,259 @@ Result<Bytes> mapFile(const std::string& path)
     return Bytes::fromVector(std::move(data));
 }
 
-Result<void> writeFileAtomically(
-    const std::string& path, std::span<const std::span<const std::uint8_t>> parts, SyncPolicy sync)
+namespace {
+
+namespace fs = std::filesystem;
+
+/** The temporary file a save writes: its descriptor, flock()ed exclusively while the save runs, and its path when
+ *  it has one (a named temporary, or an unnamed one once linked beside the target to be renamed over it). */
+class Temporary
 {
-    namespace fs = std::filesystem;
-    const fs::path target(path);
+public:
+    Temporary() = default;
+    Temporary(const Temporary&) = delete;
+    Temporary& operator=(const Temporary&) = delete;
+    ~Temporary() { discard(); }
+
+    /** Opens an unnamed file in `dir` (O_TMPFILE); false when the kernel, the file system or a missing /proc
+     *  (through which it is linked) does not allow it. */
+    bool openUnnamed(const fs::path& dir)
+    {
+#ifdef O_TMPFILE
+        m_fd = ::open(dir.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+        if (m_fd < 0)
+            return false;
+        lock();
+        if (::access(procPath().c_str(), F_OK) == 0)
+            return true;
+        discard();
+#else
+        (void)dir;
+#endif
+        return false;
+    }
+
+    /** Creates a named file `prefix` + a random number in `dir`; false with errno set on failure. */
+    bool openNamed(const fs::path& dir, const std::string& prefix)
+    {
+        std::random_device rd;
+        for (int attempt = 0; attempt < 100; ++attempt) {
+            const fs::path candidate = dir / (prefix + std::to_string(rd()));
+            const int fd = ::open(candidate.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+            if (fd < 0) {
+                if (errno == EEXIST)
+                    continue;
+                return false;
+            }
+            m_fd = fd;
+            m_path = candidate;
+            lock();
+            // Another save's removeStaleTemporaries may have taken the file for debris between the open and the
+            // lock, and removed it: then take another name.
+            struct stat st
+            { };
+            if (::fstat(m_fd, &st) == 0 && st.st_nlink > 0)
+                return true;
+            ::close(m_fd);
+            m_fd = -1;
+            m_path.clear();
+        }
+        errno = EEXIST;
+        return false;
+    }
+
+    [[nodiscard]] int fd() const { return m_fd; }
+    [[nodiscard]] bool isNamed() const { return !m_path.empty(); }
+    [[nodiscard]] const fs::path& path() const { return m_path; }
+
+    /** Closes the descriptor the data was written through (reporting the errors a close reports, as on NFS) while
+     *  keeping the file open, and locked, through a duplicate until the save ends. False with errno set. */
+    bool closeWritten()
+    {
+        const int keeper = ::dup(m_fd);
+        if (keeper < 0)
+            return false;
+        const int rc = ::close(m_fd);
+        m_fd = keeper;
+        return rc == 0;
+    }
+
+    /** Links the unnamed file at `to`; false with errno set (EEXIST when `to` exists). */
+    [[nodiscard]] bool linkAt(const fs::path& to) const
+    {
+        return ::linkat(AT_FDCWD, procPath().c_str(), AT_FDCWD, to.c_str(), AT_SYMLINK_FOLLOW) == 0;
+    }
+
+    /** Links the unnamed file beside the target under `prefix` + a random number, so it can be renamed over the
+     *  target; false with errno set. */
+    bool linkNamed(const fs::path& dir, const std::string& prefix)
+    {
+        std::random_device rd;
+        for (int attempt = 0; attempt < 100; ++attempt) {
+            const fs::path candidate = dir / (prefix + std::to_string(rd()));
+            if (linkAt(candidate)) {
+                m_path = candidate;
+                return true;
+            }
+            if (errno != EEXIST)
+                return false;
+        }
+        errno = EEXIST;
+        return false;
+    }
+
+    /** The file is in place under the target's name: nothing to remove any more. */
+    void committed()
+    {
+        m_path.clear();
+        discard();
+    }
+
+    /** Removes the name (if any) and closes the file: a failed save leaves nothing. */
+    void discard()
+    {
+        if (!m_path.empty()) {
+            std::error_code ec;
+            fs::remove(m_path, ec);
+            m_path.clear();
+        }
+        if (m_fd >= 0)
+            ::close(m_fd);
+        m_fd = -1;
+    }
+
+private:
+    /** Held for as long as the file is open (the kernel drops it when the process dies): removeStaleTemporaries
+     *  leaves a locked temporary alone. Advisory: where flock is not supported, the cleanup cannot lock either and
+     *  removes nothing. */
+    void lock() const
+    {
+        while (::flock(m_fd, LOCK_EX) != 0 && errno == EINTR) { }
+    }
+    [[nodiscard]] std::string procPath() const { return "/proc/self/fd/" + std::to_string(m_fd); }
+
+    int m_fd = -1;
+    fs::path m_path;
+};
+
+bool isTemporaryOf(std::string_view name, std::string_view prefix)
+{
+    if (name.size() <= prefix.size() || name.substr(0, prefix.size()) != prefix)
+        return false;
+    const auto number = name.substr(prefix.size());
+    return std::all_of(number.begin(), number.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+fs::path folderOf(const fs::path& target)
+{
     fs::path dir = target.parent_path();
-    if (dir.empty())
-        dir = ".";
-    std::random_device rd;
-    const fs::path tmp = dir / ("." + target.filename().string() + ".tmp-" + std::to_string(rd()));
-    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (fd < 0)
+    return dir.empty() ? fs::path(".") : dir;
+}
+
+bool fileExists(const fs::path& path)
+{
+    struct stat st
+    { };
+    return ::stat(path.c_str(), &st) == 0;
+}
+
+} // namespace
+
+namespace detail {
+
+std::string temporaryPrefix(const std::string& path) { return "." + fs::path(path).filename().string() + ".tmp-"; }
+
+std::size_t removeStaleTemporaries(const std::string& path)
+{
+    const fs::path dir = folderOf(fs::path(path));
+    const std::string prefix = temporaryPrefix(path);
+    DIR* d = ::opendir(dir.c_str());
+    if (!d)
+        return 0;
+    const int dirFd = ::dirfd(d);
+    std::size_t removed = 0;
+    while (const dirent* entry = ::readdir(d)) {
+        if (!isTemporaryOf(entry->d_name, prefix))
+            continue;
+        const int fd = ::openat(dirFd, entry->d_name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+        if (fd < 0)
+            continue;
+        // Unlocked: the save that wrote it is gone. Removed only if the name still leads to the file locked here.
+        struct stat held
+        { };
+        struct stat now
+        { };
+        if (::fstat(fd, &held) == 0 && S_ISREG(held.st_mode) && ::flock(fd, LOCK_EX | LOCK_NB) == 0
+            && ::fstatat(dirFd, entry->d_name, &now, AT_SYMLINK_NOFOLLOW) == 0 && now.st_dev == held.st_dev
+            && now.st_ino == held.st_ino && ::unlinkat(dirFd, entry->d_name, 0) == 0)
+            ++removed;
+        ::close(fd);
+    }
+    ::closedir(d);
+    return removed;
+}
+
+Result<void> writeFileAtomically(const std::string& path, std::span<const std::span<const std::uint8_t>> parts,
+    SyncPolicy sync, TemporaryFile temporary)
+{
+    const fs::path target(path);
+    const fs::path dir = folderOf(target);
+    const std::string prefix = temporaryPrefix(path);
+    // What earlier saves of this target left when they were killed (named temporaries only).
+    removeStaleTemporaries(path);
+
+    Temporary tmp;
+    if ((temporary != TemporaryFile::Unnamed || !tmp.openUnnamed(dir)) && !tmp.openNamed(dir, prefix))
         return fail(ErrorCode::Io,
             "cannot create a temporary file in " + dir.string() + " to write " + path + ": " + errnoText());
     auto abort = [&](const std::string& what) -> Result<void> {
         const auto msg = errnoText();
-        ::close(fd);
-        std::error_code ec;
-        fs::remove(tmp, ec);
+        tmp.discard();
         return fail(ErrorCode::Io, "cannot write " + path + ": " + what + ": " + msg);
     };
-    auto exists = [&] {
-        struct stat st
-        { };
-        return ::stat(target.c_str(), &st) == 0;
-    };
-    ChunkedWriter writer(fd, sync == SyncPolicy::Always || exists());
+    ChunkedWriter writer(tmp.fd(), sync == SyncPolicy::Always || fileExists(target));
     for (const auto& part : parts) {
         if (!writer.write(part))
             return abort("write failed");
     }
-    // Looked up again right before the rename: a file that appeared meanwhile is protected too.
-    if ((sync == SyncPolicy::Always || exists()) && ::fsync(fd) != 0)
+    // Looked up again right before the file goes in place: a file that appeared meanwhile is protected too.
+    bool replacing = fileExists(target);
+    if ((sync == SyncPolicy::Always || replacing) && ::fsync(tmp.fd()) != 0)
         return abort("fsync failed");
-    if (::close(fd) != 0) {
-        std::error_code ec;
-        fs::remove(tmp, ec);
-        return fail(ErrorCode::Io, "cannot write " + path + ": close failed: " + errnoText());
+    if (!tmp.closeWritten())
+        return abort("close failed");
+    if (!tmp.isNamed()) {
+        // A new file is linked in place (link never replaces: one that appeared since is replaced below).
+        if (!replacing) {
+            if (tmp.linkAt(target)) {
+                tmp.committed();
+                return {};
+            }
+            if (errno != EEXIST)
+                return abort("cannot link the written file into place");
+            replacing = true;
+            if (sync != SyncPolicy::Always && ::fsync(tmp.fd()) != 0)
+                return abort("fsync failed");
+        }
+        // Replacing: a name beside the target, renamed over it (rename is atomic, link is not allowed to replace).
+        if (!tmp.linkNamed(dir, prefix))
+            return abort("cannot link the written file beside the target");
     }
-    if (::rename(tmp.c_str(), target.c_str()) != 0) {
+    if (::rename(tmp.path().c_str(), target.c_str()) != 0) {
         const auto msg = errnoText();
-        std::error_code ec;
-        fs::remove(tmp, ec);
+        tmp.discard();
         return fail(ErrorCode::Io, "cannot rename the temporary file onto " + path + ": " + msg);
     }
+    tmp.committed();
     return {};
+}
+
+} // namespace detail
+
+Result<void> writeFileAtomically(
+    const std::string& path, std::span<const std::span<const std::uint8_t>> parts, SyncPolicy sync)
+{
+    return detail::writeFileAtomically(path, parts, sync, detail::TemporaryFile::Unnamed);
 }
 
 ChunkReader::ChunkReader(Bytes bytes, std::size_t chunkSize)

@@ -19,7 +19,6 @@ namespace {
 namespace xf = ptelens_xnnpack;
 
 constexpr std::uint32_t kNoValue = std::numeric_limits<std::uint32_t>::max();
-constexpr std::uint64_t kNamedOffset = std::numeric_limits<std::uint64_t>::max();
 
 enum class Layout : std::uint8_t
 {

@@ -87,10 +87,11 @@ Result<EmitterOutput> emitProgram(
         lo.zeroFillMissingWeights = options.zeroFillMissingWeights;
         lo.initialiseMutableBuffers = options.initialiseMutableBuffers;
         lo.cancel = options.cancel;
-        // Errors say which method they are about (Error::location), whichever stage found them.
-        auto inMethod = [&name](Error e) {
+        // Errors say which method they are about (Error::location), whichever stage found them. The name is
+        // captured through an init-capture: C++20 lets a lambda capture a structured binding, clang 14 does not.
+        auto inMethod = [&method = name](Error e) {
             if (e.location.method.empty())
-                e.location.method = name;
+                e.location.method = method;
             return fail(std::move(e));
         };
         auto loweredOr = lowerMethod(*ep, name, lo);
