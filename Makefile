@@ -16,7 +16,7 @@ EXAMPLE ?= $(BUILD_DIR)/examples/example.etrecord
 # ccache, when installed, makes rebuilds in other checkouts (git worktrees) cheap; nothing depends on it.
 LAUNCHER := $(if $(shell command -v ccache 2>/dev/null),-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache,)
 
-.PHONY: all deps configure build run test test-asan format format-check bench clean fuzz install package operators-table test-data
+.PHONY: all deps configure build run test test-asan format format-check bench clean fuzz install package operators-table test-data decompositions-table
 
 all: build
 
@@ -87,6 +87,13 @@ operators-table: configure
 test-data: configure
 	@cmake --build $(BUILD_DIR) --target gen-test-payloads
 	@$(BUILD_DIR)/bin/gen-test-payloads tests/data/dumps
+
+# docs/decompositions.md: every composite aten operator and what the lowering makes of it (no runner needed).
+decompositions-table: configure
+	@cmake --build $(BUILD_DIR) --target tst_decomposition_table -j $(JOBS)
+	@PTELENS_TEST_DATA=$(CURDIR)/tests/data PTELENS_DECOMPOSITIONS_TABLE=$(CURDIR)/docs/decompositions.md \
+		$(BUILD_DIR)/bin/tst_decomposition_table theDocumentIsCurrent -silent
+	@echo "wrote docs/decompositions.md"
 
 clean:
 	@rm -rf $(BUILD_DIR) $(ASAN_DIR)

@@ -235,6 +235,9 @@ const DecompositionRule kActivationRules[] = {
     { "prelu", &prelu, "weight viewed as [1, C, 1, ...], then where(x > 0, x, w * x) (view_copy, gt, mul, where)" },
     { "relu6", &relu6, "hardtanh(x, 0, 6)" },
     { "rrelu", &rrelu, "eval: leaky_relu(x, (lower + upper) / 2); training: refused (random slopes)" },
+    { "rrelu_with_noise", &rrelu,
+        "eval: leaky_relu(x, (lower + upper) / 2) (the noise tensor is not read); training: refused (random "
+        "slopes)" },
     { "selu", &selu, "elu(x, alpha=1.6732632423543772, scale=1.0507009873554805)" },
     { "softmax", &softmax, "_softmax (of x converted to dtype first, when given)" },
     { "softplus", &softplus,

@@ -339,6 +339,43 @@ Result<bool> decomposeConvolutionNode(Decomposer& d)
     return d.finish({ p.transposed ? convolutionTranspose3d(b, x, w, bias, p) : convolution3d(b, x, w, bias, p) });
 }
 
+// ATen's _pad_circular: one padded dimension at a time (the last first), the input cropped by the negative pads,
+// then the last pad_l elements put in front and the first pad_r at the end (slice_copy + cat).
+Result<bool> finishCircularPad(Decomposer& d, int x, const std::vector<std::int64_t>& pad)
+{
+    OpBuilder& b = d.b;
+    const auto r = std::int64_t(b.rank(x));
+    const auto np = std::int64_t(pad.size() / 2);
+    int cur = x;
+    for (std::int64_t k = 0; k < np; ++k) {
+        const std::int64_t dim = r - 1 - k;
+        if (b.isDynamic(x, dim))
+            return d.refuse("circular padding of a dynamic dimension (" + std::to_string(dim) + ") is not lowered");
+        const std::int64_t lo = pad[std::size_t(2 * k)];
+        const std::int64_t hi = pad[std::size_t(2 * k + 1)];
+        const std::int64_t size = b.size(cur, dim);
+        if (lo > size || hi > size)
+            return d.invalid("Padding value causes wrapping around more than once.");
+        if (size + lo + hi < 0)
+            return d.invalid("Negative padding value is resulting in an empty dimension");
+        const std::int64_t from = std::max<std::int64_t>(-lo, 0);
+        const std::int64_t to = size - std::max<std::int64_t>(-hi, 0);
+        const std::int64_t len = to - from;
+        if ((lo > 0 && lo > len) || (hi > 0 && hi > len))
+            return d.refuse("circular padding larger than the cropped dimension (" + std::to_string(len)
+                + ") wraps around the other side's negative padding; not lowered");
+        const int center = from == 0 && to == size ? cur : b.slice(cur, dim, from, to);
+        std::vector<int> parts;
+        if (lo > 0)
+            parts.push_back(b.slice(center, dim, len - lo, len));
+        parts.push_back(center);
+        if (hi > 0)
+            parts.push_back(b.slice(center, dim, 0, hi));
+        cur = parts.size() == 1 ? center : b.cat(parts, dim);
+    }
+    return d.finish({ cur == x ? b.clone(x) : cur });
+}
+
 // aten::pad(self, pad, mode, value), as ATen's PadNd.cpp dispatches it: 'constant' -> constant_pad_nd (negative
 // pads crop: slices); 'reflect' / 'replicate' -> reflection_pad{1,2,3}d / replication_pad{1,2,3}d by the number of
 // padded dimensions (kernels of the runtime); 'circular' -> ATen's _pad_circular as slices and cat, one padded
@@ -373,36 +410,8 @@ Result<bool> decomposePad(Decomposer& d)
     if (np < 1 || np > 3 || (r != np + 1 && r != np + 2))
         return d.refuse("Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now (mode '" + mode
             + "', " + std::to_string(pad->size()) + " pads for a rank-" + std::to_string(r) + " input)");
-    if (mode == "circular") {
-        int cur = x;
-        for (std::int64_t k = 0; k < np; ++k) {
-            const std::int64_t dim = r - 1 - k;
-            if (b.isDynamic(x, dim))
-                return d.refuse("circular padding of a dynamic dimension (" + std::to_string(dim) + ") is not lowered");
-            const std::int64_t lo = (*pad)[std::size_t(2 * k)];
-            const std::int64_t hi = (*pad)[std::size_t(2 * k + 1)];
-            const std::int64_t size = b.size(cur, dim);
-            if (lo > size || hi > size)
-                return d.invalid("Padding value causes wrapping around more than once.");
-            if (size + lo + hi < 0)
-                return d.invalid("Negative padding value is resulting in an empty dimension");
-            const std::int64_t from = std::max<std::int64_t>(-lo, 0);
-            const std::int64_t to = size - std::max<std::int64_t>(-hi, 0);
-            const std::int64_t len = to - from;
-            if ((lo > 0 && lo > len) || (hi > 0 && hi > len))
-                return d.refuse("circular padding larger than the cropped dimension (" + std::to_string(len)
-                    + ") wraps around the other side's negative padding; not lowered");
-            const int center = from == 0 && to == size ? cur : b.slice(cur, dim, from, to);
-            std::vector<int> parts;
-            if (lo > 0)
-                parts.push_back(b.slice(center, dim, len - lo, len));
-            parts.push_back(center);
-            if (hi > 0)
-                parts.push_back(b.slice(center, dim, 0, hi));
-            cur = parts.size() == 1 ? center : b.cat(parts, dim);
-        }
-        return d.finish({ cur == x ? b.clone(x) : cur });
-    }
+    if (mode == "circular")
+        return finishCircularPad(d, x, *pad);
     OutSpec s = b.like(x);
     for (std::int64_t k = 0; k < np; ++k) {
         const std::int64_t dim = r - 1 - k;
@@ -425,6 +434,25 @@ Result<bool> decomposePad(Decomposer& d)
     const std::string kernel = (mode == "reflect" ? "reflection_pad" : "replication_pad") + std::to_string(np) + "d";
     return d.finish(
         { b.call1(kernel, "out", { { "self", LArg::tensor(x) }, { "padding", OpBuilder::ints(*pad) } }, s) });
+}
+
+// aten::_pad_circular(self, pad): what pad(mode='circular') calls; 1 to 3 padded dimensions of a batched or
+// unbatched input, as pad checks them.
+Result<bool> decomposePadCircular(Decomposer& d)
+{
+    PTE_TRY(const auto a, d.args());
+    const int x = Decomposer::tensor(a, "self");
+    if (x < 0)
+        return d.invalid("_pad_circular needs an input tensor");
+    const auto pad = Decomposer::intList(a, "pad");
+    if (!pad)
+        return d.refuse("symbolic pad sizes are not lowered (only literal pads)");
+    const auto r = std::int64_t(d.b.rank(x));
+    const auto np = std::int64_t(pad->size() / 2);
+    if (pad->size() % 2 != 0 || np < 1 || np > 3 || (r != np + 1 && r != np + 2))
+        return d.invalid("_pad_circular: " + std::to_string(pad->size()) + " pads for a rank-" + std::to_string(r)
+            + " input (1 to 3 padded dimensions of an input with one or two more)");
+    return finishCircularPad(d, x, *pad);
 }
 
 // constant_pad_nd with negative pads (cropping, which torch allows): the runtime's kernel takes non-negative pads
@@ -471,6 +499,7 @@ const DecompositionRule kConvolutionRules[] = {
     { "pad", &decomposePad,
         "constant: constant_pad_nd (negative pads: slice_copy); reflect: reflection_pad1d/2d/3d; replicate: "
         "replication_pad1d/2d/3d; circular: slice_copy + cat per padded dimension" },
+    { "_pad_circular", &decomposePadCircular, "slice_copy + cat per padded dimension, as pad(mode='circular')" },
     { "constant_pad_nd", &decomposeConstantPadNd,
         "kept (constant_pad_nd.out); negative pads crop first with slice_copy" },
 };

@@ -60,6 +60,8 @@ const DecompositionRule kCoreRules[] = {
         "eval: nothing (identity); training: rand, gt, mul (torch's native_dropout decomposition)" },
     { "empty", [](Decomposer& d) { return d.cloneOrEmpty(); },
         "dim_order_ops::_empty_dim_order (memory_format overload)" },
+    { "feature_alpha_dropout", [](Decomposer& d) { return d.dropout(); },
+        "eval: nothing (identity); training: refused" },
     { "feature_dropout", [](Decomposer& d) { return d.dropout(); }, "eval: nothing (identity); training: refused" },
     { "hardsigmoid", [](Decomposer& d) { return d.hardswishOrHardsigmoid(); },
         "clamp(x + 3, 0, 6) / 6 (add, clamp, div)" },
@@ -133,7 +135,8 @@ OperatorLowering operatorLowering(std::string_view op)
     OperatorLowering r;
     const auto& table = Decomposer::table();
     if (const auto it = table.find(op); it != table.end()) {
-        r.kind = OperatorLowering::Kind::Decomposed;
+        r.kind = it->second->becomes.starts_with("refused") ? OperatorLowering::Kind::None
+                                                            : OperatorLowering::Kind::Decomposed;
         r.becomes = std::string(it->second->becomes);
         return r;
     }
@@ -144,6 +147,15 @@ OperatorLowering operatorLowering(std::string_view op)
             continue;
         r.kind = OperatorLowering::Kind::Kernel;
         r.becomes += (r.becomes.empty() ? "" : ", ") + out->key();
+    }
+    if (r.kind == OperatorLowering::Kind::None) {
+        if (const auto copy = viewCopyOf("aten::" + std::string(op))) {
+            const std::string key = copy->first + "." + (copy->second.empty() ? "out" : copy->second + "_out");
+            if (portableKernelImplements(key)) {
+                r.kind = OperatorLowering::Kind::Kernel;
+                r.becomes = key + " (the view's copy, as the edge dialect makes it)";
+            }
+        }
     }
     if (r.kind == OperatorLowering::Kind::None && op.size() > 1 && op.back() == '_') {
         const auto base = operatorLowering(op.substr(0, op.size() - 1));
@@ -584,7 +596,7 @@ Result<bool> Decomposer::dropout()
         alias(n, x); // identity in eval mode
         return true;
     }
-    if (p > 0 && (q == "aten::feature_dropout" || q == "aten::alpha_dropout"))
+    if (p > 0 && (q == "aten::feature_dropout" || q == "aten::alpha_dropout" || q == "aten::feature_alpha_dropout"))
         return fail(nodeError(n, ErrorCode::Unsupported,
             q + " in training mode (it drops whole channels or keeps the self-normalising mean, not plain dropout)"));
     PTE_TRY(const auto outs, nodeOutputs(n));

@@ -70,6 +70,31 @@ std::optional<TargetName> parseTarget(const std::string& target)
     return n;
 }
 
+std::optional<std::pair<std::string, std::string>> viewCopyOf(std::string_view qualifiedName)
+{
+    static const std::unordered_map<std::string_view, std::pair<std::string, std::string>> kViews = {
+        { "aten::permute", { "aten::permute_copy", "" } },
+        { "aten::expand", { "aten::expand_copy", "" } },
+        { "aten::unsqueeze", { "aten::unsqueeze_copy", "" } },
+        { "aten::select", { "aten::select_copy", "int" } },
+        { "aten::slice", { "aten::slice_copy", "Tensor" } },
+        { "aten::alias", { "aten::alias_copy", "" } },
+        { "aten::detach", { "aten::detach_copy", "" } },
+        { "aten::split", { "aten::split_copy", "Tensor" } },
+        { "aten::split_with_sizes", { "aten::split_with_sizes_copy", "" } },
+        { "aten::unbind", { "aten::unbind_copy", "int" } },
+        { "aten::transpose", { "aten::transpose_copy", "int" } },
+        { "aten::as_strided", { "aten::as_strided_copy", "" } },
+        { "aten::diagonal", { "aten::diagonal_copy", "" } },
+        { "aten::unfold", { "aten::unfold_copy", "" } },
+        { "aten::view_as_real", { "aten::view_as_real_copy", "" } },
+    };
+    const auto v = kViews.find(qualifiedName);
+    if (v == kViews.end())
+        return std::nullopt;
+    return v->second;
+}
+
 Result<int> Lowering::newTensor(const std::string& name, const TensorMeta& meta, const Where& where)
 {
     if (meta.deviceType != "cpu") {
@@ -502,26 +527,9 @@ const Lowering::ResolvedTarget* Lowering::resolve(const Node& n)
     r.q = r.t.ns + "::" + r.t.op;
     r.schema = m_reg.find(r.q, r.t.overload);
     // Views become their *_copy forms (edge dialect).
-    static const std::unordered_map<std::string_view, std::pair<std::string, std::string>> kViews = {
-        { "aten::permute", { "aten::permute_copy", "" } },
-        { "aten::expand", { "aten::expand_copy", "" } },
-        { "aten::unsqueeze", { "aten::unsqueeze_copy", "" } },
-        { "aten::select", { "aten::select_copy", "int" } },
-        { "aten::slice", { "aten::slice_copy", "Tensor" } },
-        { "aten::alias", { "aten::alias_copy", "" } },
-        { "aten::detach", { "aten::detach_copy", "" } },
-        { "aten::split", { "aten::split_copy", "Tensor" } },
-        { "aten::split_with_sizes", { "aten::split_with_sizes_copy", "" } },
-        { "aten::unbind", { "aten::unbind_copy", "int" } },
-        { "aten::transpose", { "aten::transpose_copy", "int" } },
-        { "aten::as_strided", { "aten::as_strided_copy", "" } },
-        { "aten::diagonal", { "aten::diagonal_copy", "" } },
-        { "aten::unfold", { "aten::unfold_copy", "" } },
-        { "aten::view_as_real", { "aten::view_as_real_copy", "" } },
-    };
-    if (const auto v = kViews.find(r.q); v != kViews.end()) {
+    if (const auto v = viewCopyOf(r.q)) {
         r.isView = true;
-        r.viewSchema = m_reg.find(v->second.first, v->second.second);
+        r.viewSchema = m_reg.find(v->first, v->second);
     }
     if (it != m_resolved.end())
         return &(it->second = std::move(r));

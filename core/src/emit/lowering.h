@@ -250,6 +250,10 @@ struct LoweringOptions
 /** ExecuTorch's dim order from strides: dims by stride descending, ties in order. */
 [[nodiscard]] std::vector<std::uint8_t> dimOrderFromStrides(const std::vector<std::int64_t>& strides);
 
+/** The *_copy operator the edge dialect makes of a view op ("aten::permute" -> {"aten::permute_copy", ""}, with
+ *  the overload), or nullopt when `qualifiedName` is no view op. */
+[[nodiscard]] std::optional<std::pair<std::string, std::string>> viewCopyOf(std::string_view qualifiedName);
+
 /** "torch.ops.aten.add.Tensor" / "executorch.exir.dialects.edge.ops.aten.add.Tensor" -> {"aten", "add", "Tensor"}. */
 struct TargetName
 {

@@ -745,7 +745,182 @@ Result<bool> countNonzero(D& d)
     return d.finish({ d.b.sum(nz, dims, false, ScalarType::Long) });
 }
 
+// ---------------------------------------------------------------------------------------------------------
+// pointwise references, losses and distances the other rules leave out
+// ---------------------------------------------------------------------------------------------------------
+
+// logspace(start, end, steps, base) = base ** linspace(start, end, steps) (torch's reference), in float.
+Result<bool> logspace(D& d)
+{
+    PTE_TRY(const auto a, d.args());
+    const double start = numberOr(a, "start", 0);
+    const double end = numberOr(a, "end", 0);
+    const std::int64_t steps = D::integer(a, "steps");
+    const double base = numberOr(a, "base", 10.0);
+    if (steps < 0)
+        return d.invalid("logspace with a negative number of steps");
+    const auto out = d.b.nodeOutput(0);
+    const ScalarType t = out ? out->dtype : ScalarType::Float;
+    std::vector<double> linear(static_cast<std::size_t>(steps));
+    // torch's linspace: start + i * step for the first half, end - (steps - 1 - i) * step for the rest.
+    const double step = steps > 1 ? (end - start) / double(steps - 1) : 0.0;
+    for (std::int64_t i = 0; i < steps; ++i)
+        linear[std::size_t(i)] = i < steps / 2 ? start + double(i) * step : end - double(steps - 1 - i) * step;
+    const int e = d.b.constant(linear, { std::int32_t(steps) }, ScalarType::Float);
+    const int powered =
+        d.b.call1("pow", "Scalar_out", { { "self", B::num(base) }, { "exponent", LArg::tensor(e) } }, d.b.like(e));
+    return d.finish({ d.b.cast(powered, t) });
+}
+
+// nansum(x, dims, keepdim) = sum(where(isnan(x), 0, x), dims, keepdim).
+Result<bool> nansum(D& d)
+{
+    PTE_TRY(const auto a, d.args());
+    const int x = D::tensor(a, "self");
+    const int clean = isFloat(d.b.dtype(x)) ? d.b.whereScalar(d.b.unary("isnan", x), 0.0, x) : x;
+    return d.finish({ d.b.sum(clean, reductionDims(a, "dim"), D::flag(a, "keepdim")) });
+}
+
+// logaddexp2(a, b) as torch's reference: where(isinf(a) & a == b, a, max + log1p(2 ** (min - max)) / ln 2).
+Result<bool> logaddexp2(D& d)
+{
+    PTE_TRY(const auto a, d.args());
+    const int x = toFloat(d.b, D::tensor(a, "self"));
+    const int y = toFloat(d.b, D::tensor(a, "other"));
+    const int hi = d.b.binary("maximum", x, y);
+    const int lo = d.b.binary("minimum", x, y);
+    const int diff = d.b.sub(lo, hi);
+    const int pow2 =
+        d.b.call1("pow", "Scalar_out", { { "self", B::num(2.0) }, { "exponent", LArg::tensor(diff) } }, d.b.like(diff));
+    const int result = d.b.add(hi, d.b.mul(d.b.unary("log1p", pow2), 1.0 / std::log(2.0)));
+    const int same = d.b.binary("logical_and", d.b.unary("isinf", x), d.b.binary("eq", x, y));
+    return d.finish({ d.b.where(same, x, result) });
+}
+
+// heaviside(x, values) as torch's reference: where(x == 0, values, where(x < 0 or isnan(x), 0, 1)).
+Result<bool> heaviside(D& d)
+{
+    PTE_TRY(const auto a, d.args());
+    const int x = D::tensor(a, "self");
+    const int values = D::tensor(a, "values");
+    const int negative = d.b.binary("logical_or", d.b.binaryScalar("lt", x, B::integer(0)), d.b.unary("isnan", x));
+    const int steps = d.b.where(negative, d.b.scalarConstant(0, d.b.dtype(x)), d.b.scalarConstant(1, d.b.dtype(x)));
+    return d.finish({ d.b.where(d.b.binaryScalar("eq", x, B::integer(0)), values, steps) });
+}
+
+// sinc(x) as torch's reference: a = pi * x; where(a == 0, 1, sin(a) / a).
+Result<bool> sinc(D& d)
+{
+    PTE_TRY(const auto a, d.args());
+    const int x = toFloat(d.b, D::tensor(a, "self"));
+    const int px = d.b.mul(x, 3.14159265358979323846);
+    const int ratio = d.b.div(d.b.unary("sin", px), px);
+    return d.finish({ d.b.whereScalar(d.b.binaryScalar("eq", px, B::integer(0)), 1.0, ratio) });
+}
+
+// isin(elements, test, invert) = any(elements[..., None] == test.flatten(), -1), negated with invert.
+Result<bool> isin(D& d)
+{
+    PTE_TRY(const auto a, d.args());
+    const auto& ovl = d.target().overload;
+    int elements = D::tensor(a, "elements");
+    int test = D::tensor(a, "test_elements");
+    if (ovl == "Tensor_Scalar" || elements < 0 || test < 0) {
+        const LArg scalar = scalarArg(a, elements < 0 ? "element" : "test_element", B::integer(0));
+        const int other = elements < 0 ? test : elements;
+        if (other < 0)
+            return d.invalid("isin needs a tensor");
+        const int eq = d.b.binaryScalar("eq", other, scalar);
+        if (elements < 0) // Scalar_Tensor: is the scalar among the test elements (a 0-d bool)
+            return d.finish(
+                { D::flag(a, "invert") ? d.b.unary("logical_not", d.b.any(eq, {}, false)) : d.b.any(eq, {}, false) });
+        return d.finish({ D::flag(a, "invert") ? d.b.unary("logical_not", eq) : eq });
+    }
+    const int flat = d.b.view(test, std::vector<std::int64_t> { -1 });
+    const int found = d.b.any(d.b.binary("eq", d.b.unsqueeze(elements, -1), flat), { -1 }, false);
+    return d.finish({ D::flag(a, "invert") ? d.b.unary("logical_not", found) : found });
+}
+
+// isposinf(x) = isinf(x) & x > 0; isneginf(x) = isinf(x) & x < 0.
+Result<bool> isSignedInf(D& d)
+{
+    PTE_TRY(const auto a, d.args());
+    const int x = D::tensor(a, "self");
+    const bool positive = d.target().op == "isposinf";
+    if (!isFloat(d.b.dtype(x)))
+        return d.finish({ d.b.fullLike(x, 0, ScalarType::Bool) });
+    return d.finish({ d.b.binary(
+        "logical_and", d.b.unary("isinf", x), d.b.binaryScalar(positive ? "gt" : "lt", x, B::integer(0))) });
+}
+
+// zero(x): a tensor of zeros like x (the functional form of zero_).
+Result<bool> zero(D& d)
+{
+    PTE_TRY(const auto a, d.args());
+    return d.finish({ d.b.fullLike(D::tensor(a, "self"), 0) });
+}
+
+/** The reduction of a pointwise loss: 0 none, 1 mean, 2 sum (at::Reduction). */
+Result<bool> reduceLoss(D& d, const ArgMap& a, int loss)
+{
+    switch (D::integer(a, "reduction", 1)) {
+    case 0:
+        return d.finish({ loss });
+    case 1:
+        return d.finish({ d.b.mean(loss, {}, false) });
+    case 2:
+        return d.finish({ d.b.sum(loss, {}, false) });
+    default:
+        return d.invalid("unknown reduction " + std::to_string(D::integer(a, "reduction", 1)));
+    }
+}
+
+// l1_loss = |x - y|; smooth_l1_loss(beta) = where(z < beta, 0.5 z^2 / beta, z - 0.5 beta) (z when beta is 0);
+// huber_loss(delta) = where(z < delta, 0.5 z^2, delta (z - 0.5 delta)); then the reduction (torch's references).
+Result<bool> pointwiseLoss(D& d)
+{
+    PTE_TRY(const auto a, d.args());
+    const int z = d.b.unary("abs", d.b.sub(D::tensor(a, "self"), D::tensor(a, "target")));
+    const std::string& op = d.target().op;
+    if (op == "l1_loss")
+        return reduceLoss(d, a, z);
+    const double limit = numberOr(a, op == "huber_loss" ? "delta" : "beta", 1.0);
+    if (op == "smooth_l1_loss" && limit == 0)
+        return reduceLoss(d, a, z);
+    const int square = d.b.mul(d.b.mul(z, z), op == "huber_loss" ? 0.5 : 0.5 / limit);
+    const int linear = op == "huber_loss" ? d.b.mul(d.b.sub(z, 0.5 * limit), limit) : d.b.sub(z, 0.5 * limit);
+    return reduceLoss(d, a, d.b.where(d.b.binaryScalar("lt", z, B::num(limit)), square, linear));
+}
+
+// pdist(x, p): the upper-triangle distances between the rows (_pdist_forward, which the runtime has).
+Result<bool> pdist(D& d)
+{
+    PTE_TRY(const auto a, d.args());
+    const int x = D::tensor(a, "self");
+    if (d.b.rank(x) != 2)
+        return d.invalid("pdist needs a 2-D input");
+    const std::int64_t n = d.b.size(x, 0);
+    return d.finish(
+        { d.b.call1("_pdist_forward", "out", { { "self", LArg::tensor(x) }, { "p", B::num(numberOr(a, "p", 2.0)) } },
+            B::spec(d.b.dtype(x), { std::int32_t(n * (n - 1) / 2) })) });
+}
+
 const DecompositionRule kMathRules[] = {
+    { "heaviside", &heaviside,
+        "where(x == 0, values, where(x < 0 or isnan(x), 0, 1)) (eq, lt, isnan, logical_or, where)" },
+    { "huber_loss", &pointwiseLoss, "where(|x-y| < delta, 0.5 z^2, delta (z - 0.5 delta)), then mean or sum" },
+    { "isin", &isin, "eq against the flattened test elements, any over them (logical_not for invert)" },
+    { "isneginf", &isSignedInf, "isinf and lt 0 (logical_and)" },
+    { "isposinf", &isSignedInf, "isinf and gt 0 (logical_and)" },
+    { "l1_loss", &pointwiseLoss, "abs(x - y), then mean or sum" },
+    { "logaddexp2", &logaddexp2,
+        "maximum + log1p(2 ** (minimum - maximum)) / ln 2, infinities kept (pow.Scalar, log1p, where)" },
+    { "logspace", &logspace, "base ** linspace: pow.Scalar_out of a constant exponent vector" },
+    { "nansum", &nansum, "where(isnan(x), 0, x), sum" },
+    { "pdist", &pdist, "_pdist_forward" },
+    { "sinc", &sinc, "where(pi x == 0, 1, sin(pi x) / (pi x))" },
+    { "smooth_l1_loss", &pointwiseLoss, "where(|x-y| < beta, 0.5 z^2 / beta, z - 0.5 beta), then mean or sum" },
+    { "zero", &zero, "full_like(0)" },
     // masks and factories
     { "triu", &triu, "arange (rows, columns), unsqueeze_copy, sub, ge, where (torch's reference)" },
     { "masked_fill", &maskedFill,

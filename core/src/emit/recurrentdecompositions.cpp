@@ -41,6 +41,41 @@ struct Weights
     int whr = -1;
 };
 
+/** One time step of a cell (torch's lstm_cell, gru_cell, rnn_tanh_cell, rnn_relu_cell definitions), from the input
+ *  gates xt (x W_ih^T + b_ih) and the hidden gates hh (h W_hh^T + b_hh): updates h (and c for an LSTM).
+ *    LSTM (gates i, f, g, o): c = sigmoid(f) * c + sigmoid(i) * tanh(g), h = sigmoid(o) * tanh(c);
+ *    GRU (gates r, z, n): r = sigmoid(hh_r + x_r), z = sigmoid(hh_z + x_z), n = tanh(x_n + hh_n * r),
+ *         h = (h - n) * z + n;
+ *    RNN: h = tanh or relu(hh + xt). */
+void cellStep(OpBuilder& b, Cell cell, int xt, int hh, std::int32_t hidden, int& h, int& c)
+{
+    switch (cell) {
+    case Cell::Lstm: {
+        const auto g = b.split(b.add(hh, xt), { hidden, hidden, hidden, hidden }, 1);
+        const int in = b.unary("sigmoid", g[0]);
+        const int forget = b.unary("sigmoid", g[1]);
+        const int cellGate = b.unary("tanh", g[2]);
+        const int out = b.unary("sigmoid", g[3]);
+        c = b.add(b.mul(forget, c), b.mul(in, cellGate));
+        h = b.mul(out, b.unary("tanh", c));
+        break;
+    }
+    case Cell::Gru: {
+        const auto gi = b.split(xt, { hidden, hidden, hidden }, 1);
+        const auto gh = b.split(hh, { hidden, hidden, hidden }, 1);
+        const int reset = b.unary("sigmoid", b.add(gh[0], gi[0]));
+        const int update = b.unary("sigmoid", b.add(gh[1], gi[1]));
+        const int fresh = b.unary("tanh", b.add(gi[2], b.mul(gh[2], reset)));
+        h = b.add(b.mul(b.sub(h, fresh), update), fresh);
+        break;
+    }
+    case Cell::RnnTanh:
+    case Cell::RnnRelu:
+        h = b.unary(cell == Cell::RnnTanh ? "tanh" : "relu", b.add(hh, xt));
+        break;
+    }
+}
+
 // torch's decompositions of aten.lstm.input, aten.gru.input, aten.rnn_tanh.input and aten.rnn_relu.input
 // (torch/_decomp/decompositions.py: _rnn_helper, one_layer_lstm / one_layer_rnn, lstm_cell, gru_cell, rnn_cell):
 //   batch_first: the input is transposed to (seq, batch, feature) and the output back;
@@ -188,33 +223,9 @@ Result<bool> decomposeRecurrent(Decomposer& d, Cell cell)
                 const std::size_t t = std::size_t(dir == 0 ? s : steps - 1 - s);
                 const int xt = inputGates[t];
                 const int hh = w.bhh >= 0 ? b.addmm(w.bhh, h, whhT) : b.mm(h, whhT);
-                switch (cell) {
-                case Cell::Lstm: {
-                    const auto g = b.split(b.add(hh, xt), { hidden, hidden, hidden, hidden }, 1);
-                    const int in = b.unary("sigmoid", g[0]);
-                    const int forget = b.unary("sigmoid", g[1]);
-                    const int cellGate = b.unary("tanh", g[2]);
-                    const int out = b.unary("sigmoid", g[3]);
-                    c = b.add(b.mul(forget, c), b.mul(in, cellGate));
-                    h = b.mul(out, b.unary("tanh", c));
-                    if (whrT >= 0)
-                        h = b.mm(h, whrT);
-                    break;
-                }
-                case Cell::Gru: {
-                    const auto gi = b.split(xt, { hidden, hidden, hidden }, 1);
-                    const auto gh = b.split(hh, { hidden, hidden, hidden }, 1);
-                    const int reset = b.unary("sigmoid", b.add(gh[0], gi[0]));
-                    const int update = b.unary("sigmoid", b.add(gh[1], gi[1]));
-                    const int fresh = b.unary("tanh", b.add(gi[2], b.mul(gh[2], reset)));
-                    h = b.add(b.mul(b.sub(h, fresh), update), fresh);
-                    break;
-                }
-                case Cell::RnnTanh:
-                case Cell::RnnRelu:
-                    h = b.unary(cell == Cell::RnnTanh ? "tanh" : "relu", b.add(hh, xt));
-                    break;
-                }
+                cellStep(b, cell, xt, hh, hidden, h, c);
+                if (cell == Cell::Lstm && whrT >= 0)
+                    h = b.mm(h, whrT);
                 outputs[t] = h;
             }
             finalH.push_back(h);
@@ -230,6 +241,44 @@ Result<bool> decomposeRecurrent(Decomposer& d, Cell cell)
     return d.finish({ layerInput, hn, b.stack(finalC, 0) });
 }
 
+// nn.LSTMCell, nn.GRUCell, nn.RNNCell: aten.lstm_cell(input, hx = [h, c], w_ih, w_hh, b_ih, b_hh) -> (h', c'),
+// aten.gru_cell / rnn_tanh_cell / rnn_relu_cell(input, hx, w_ih, w_hh, b_ih, b_hh) -> h': one step of the cell
+// (ATen's composite: the hidden gates linear(h, w_hh, b_hh) plus the input gates linear(x, w_ih, b_ih)).
+Result<bool> decomposeCell(Decomposer& d, Cell cell)
+{
+    PTE_TRY(const auto a, d.args());
+    OpBuilder& b = d.b;
+    const int x = Decomposer::tensor(a, "input");
+    const int wih = Decomposer::tensor(a, "w_ih");
+    const int whh = Decomposer::tensor(a, "w_hh");
+    int h = -1;
+    int c = -1;
+    if (cell == Cell::Lstm) {
+        const auto hx = Decomposer::tensorList(a, "hx");
+        if (hx.size() != 2)
+            return d.invalid("lstm_cell expects two states (h, c), got " + std::to_string(hx.size()));
+        h = hx[0];
+        c = hx[1];
+    } else {
+        h = Decomposer::tensor(a, "hx");
+    }
+    if (x < 0 || wih < 0 || whh < 0 || h < 0 || (cell == Cell::Lstm && c < 0))
+        return d.invalid("expects an input, its state and the two weights as tensors");
+    if (b.rank(x) != 2 || b.rank(h) != 2)
+        return d.invalid("expects a 2-D input and state (batch, features): nn."
+            + std::string(cell == Cell::Lstm ? "LSTMCell"
+                    : cell == Cell::Gru      ? "GRUCell"
+                                             : "RNNCell")
+            + " unsqueezes an unbatched input before calling the op");
+    const std::int32_t hidden = b.size(cell == Cell::Lstm ? c : h, -1);
+    const int xt = b.linear(x, wih, Decomposer::tensor(a, "b_ih"));
+    const int hh = b.linear(h, whh, Decomposer::tensor(a, "b_hh"));
+    cellStep(b, cell, xt, hh, hidden, h, c);
+    if (cell == Cell::Lstm)
+        return d.finish({ h, c });
+    return d.finish({ h });
+}
+
 Result<bool> refuseMkldnnRnnLayer(Decomposer& d)
 {
     return d.refuse("aten::mkldnn_rnn_layer is oneDNN's fused LSTM layer, which ExecuTorch's runtime has no kernel "
@@ -238,6 +287,14 @@ Result<bool> refuseMkldnnRnnLayer(Decomposer& d)
 }
 
 const DecompositionRule kRecurrentRules[] = {
+    { "gru_cell", [](Decomposer& d) { return decomposeCell(d, Cell::Gru); },
+        "one GRU step: addmm (input and hidden gates), split_with_sizes_copy, add, sigmoid, mul, tanh, sub" },
+    { "lstm_cell", [](Decomposer& d) { return decomposeCell(d, Cell::Lstm); },
+        "one LSTM step: addmm (input and hidden gates), add, split_with_sizes_copy, sigmoid, tanh, mul" },
+    { "rnn_relu_cell", [](Decomposer& d) { return decomposeCell(d, Cell::RnnRelu); },
+        "one RNN step: addmm (input and hidden gates), add, relu" },
+    { "rnn_tanh_cell", [](Decomposer& d) { return decomposeCell(d, Cell::RnnTanh); },
+        "one RNN step: addmm (input and hidden gates), add, tanh" },
     { "gru", [](Decomposer& d) { return decomposeRecurrent(d, Cell::Gru); },
         "unrolled per layer, direction and time step: input projection addmm + view_copy, unbind_copy; per step "
         "addmm (mm without bias), split_with_sizes_copy, add, sigmoid, mul, tanh, sub; stack, cat (bidirectional)" },

@@ -635,13 +635,23 @@ Result<bool> decomposeAdaptiveAvgPool1d(Decomposer& d)
 
 // adaptive_max_pool2d(self, output_size) -> (values, indices): when the output size divides the (static) input
 // size every window is the same (H / oh, W / ow) block, which is max_pool2d_with_indices with kernel = stride and
-// the same flat indices. Other sizes have windows of different sizes: not lowered.
+// the same flat indices. Other sizes have windows of different sizes: not lowered. adaptive_max_pool1d, as ATen's:
+// the same of the input unsqueezed at -2 with output (1, L), both results squeezed back.
 Result<bool> decomposeAdaptiveMaxPool2d(Decomposer& d)
 {
     PTE_TRY(const auto a, d.args());
     OpBuilder& b = d.b;
-    const int x = Decomposer::tensor(a, "self");
-    const auto size = Decomposer::intList(a, "output_size");
+    int x = Decomposer::tensor(a, "self");
+    auto size = Decomposer::intList(a, "output_size");
+    const bool oneD = d.target().op == "adaptive_max_pool1d";
+    if (oneD) {
+        if (x < 0 || (b.rank(x) != 2 && b.rank(x) != 3))
+            return d.invalid("adaptive_max_pool1d expects a 2-D or 3-D input");
+        if (!size || size->size() != 1 || (*size)[0] <= 0)
+            return d.invalid("adaptive_max_pool1d needs one positive output size");
+        x = b.unsqueeze(x, -2);
+        size = Ints { 1, (*size)[0] };
+    }
     if (x < 0 || (b.rank(x) != 3 && b.rank(x) != 4))
         return d.invalid("adaptive_max_pool2d expects a 3-D or 4-D input");
     if (!size || size->size() != 2 || (*size)[0] <= 0 || (*size)[1] <= 0)
@@ -666,6 +676,8 @@ Result<bool> decomposeAdaptiveMaxPool2d(Decomposer& d)
             { "stride", OpBuilder::ints(kernel) }, { "padding", OpBuilder::ints({ 0, 0 }) },
             { "dilation", OpBuilder::ints({ 1, 1 }) }, { "ceil_mode", OpBuilder::boolean(false) } },
         { s, si });
+    if (oneD)
+        return d.finish({ b.squeeze(ys[0], { -2 }), b.squeeze(ys[1], { -2 }) });
     return d.finish({ ys[0], ys[1] });
 }
 
@@ -698,6 +710,9 @@ const DecompositionRule kResamplingRules[] = {
         "unsqueeze_copy, max_pool2d_with_indices (kernel (1, k)), squeeze_copy of both" },
     { "adaptive_avg_pool1d", &decomposeAdaptiveAvgPool1d,
         "unsqueeze_copy, _adaptive_avg_pool2d (output (1, L)), squeeze_copy" },
+    { "adaptive_max_pool1d", &decomposeAdaptiveMaxPool2d,
+        "unsqueeze_copy, max_pool2d_with_indices (kernel = stride = L / output) when the output divides the input, "
+        "squeeze_copy of both; else refused" },
     { "adaptive_max_pool2d", &decomposeAdaptiveMaxPool2d,
         "max_pool2d_with_indices (kernel = stride = input / output) when the output divides the input; else refused" },
 };

@@ -566,7 +566,52 @@ Result<bool> takeAlongDim(D& d)
     return d.finish({ gather(d.b.expand(x, lits(bs->sizes)), dim, d.b.expand(idx, lits(bi->sizes))) });
 }
 
+// rot90(x, k, dims) as ATen's composite: k mod 4 = 1: flip(dims[1]) then transpose; 2: flip both; 3: flip(dims[0])
+// then transpose; 0: a copy.
+Result<bool> rot90(D& d)
+{
+    PTE_TRY(const auto a, d.args());
+    const int x = D::tensor(a, "self");
+    const auto dims = D::intList(a, "dims").value_or(std::vector<std::int64_t> { 0, 1 });
+    if (dims.size() != 2 || d.b.rank(x) < 2)
+        return d.invalid("rot90 needs a tensor of at least 2 dimensions and two dims");
+    const std::int64_t k = ((D::integer(a, "k", 1) % 4) + 4) % 4;
+    const std::int64_t d0 = d.b.wrapDim(dims[0], d.b.rank(x));
+    const std::int64_t d1 = d.b.wrapDim(dims[1], d.b.rank(x));
+    if (d0 == d1)
+        return d.invalid("rot90 needs two different dims");
+    switch (k) {
+    case 1:
+        return d.finish({ d.b.transpose(d.b.flip(x, { d1 }), d0, d1) });
+    case 2:
+        return d.finish({ d.b.flip(x, { d0, d1 }) });
+    case 3:
+        return d.finish({ d.b.transpose(d.b.flip(x, { d0 }), d0, d1) });
+    default:
+        return d.finish({ d.b.clone(x) });
+    }
+}
+
+// take(x, index) = x.flatten()[index] (index.Tensor on the flattened input).
+Result<bool> take(D& d)
+{
+    PTE_TRY(const auto a, d.args());
+    const int x = D::tensor(a, "self");
+    const int index = D::tensor(a, "index");
+    return d.finish({ d.b.index(d.b.view(x, std::vector<std::int64_t> { -1 }), { index }) });
+}
+
+// _unsafe_index(x, indices) is index.Tensor without the bounds checks.
+Result<bool> unsafeIndex(D& d)
+{
+    PTE_TRY(const auto a, d.args());
+    return d.finish({ d.b.index(D::tensor(a, "self"), D::tensorList(a, "indices")) });
+}
+
 const DecompositionRule kShapeRules[] = {
+    { "_unsafe_index", &unsafeIndex, "index.Tensor" },
+    { "rot90", &rot90, "flip_copy and permute_copy (k mod 4), as ATen's composite" },
+    { "take", &take, "view_copy to 1-D, index.Tensor" },
     { "chunk", &chunk, "split_with_sizes_copy (pieces of ceil(d / chunks), the last smaller)" },
     { "unsafe_chunk", &chunk, "split_with_sizes_copy (pieces of ceil(d / chunks), the last smaller)" },
     { "split", &split, "split.sizes: split_with_sizes_copy; split.Tensor: split_copy.Tensor_out" },
