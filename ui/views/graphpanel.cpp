@@ -46,9 +46,11 @@ constexpr int kCollapseThreshold = 600;
 } // namespace
 
 GraphPanel::GraphPanel(QWidget* parent)
-    : DockView(QStringLiteral("Graph"), QStringLiteral("graphDock"), Qt::RightDockWidgetArea, parent)
+    : DockView(QStringLiteral("Graph"), QStringLiteral("graphDock"), Qt::NoDockWidgetArea, parent)
 {
     setObjectName(QStringLiteral("graphPanel"));
+    // The window's central area: it keeps a useful size whatever the window's size and the docks' sizes.
+    setMinimumSize(fontMetrics().averageCharWidth() * 50, fontMetrics().lineSpacing() * 18);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     auto* bar = new QHBoxLayout;
