@@ -495,7 +495,7 @@ void MainWindow::createDocks()
     auto* instructions = findChild<QDockWidget*>(QStringLiteral("instructionsDock"));
     const auto fm = fontMetrics();
     resizeDocks({ methods }, { fm.averageCharWidth() * 55 }, Qt::Horizontal);
-    resizeDocks({ instructions }, { fm.lineSpacing() * 18 }, Qt::Vertical);
+    resizeDocks({ instructions }, { fm.lineSpacing() * 14 }, Qt::Vertical);
     // The Methods dock shows several methods at once (an LLM program has dozens); the Signature dock the rest.
     if (auto* signature = findChild<QDockWidget*>(QStringLiteral("signatureDock")))
         resizeDocks({ methods, signature }, { fm.lineSpacing() * 10, fm.lineSpacing() * 30 }, Qt::Vertical);

@@ -438,6 +438,10 @@ private Q_SLOTS:
         QCOMPARE(open(w, { m_exampleEtdump }), QString());
         QVERIFY(!w.document()->snapshot()->program);
         QCOMPARE(shownTitle(w), QStringLiteral("example.etdp — ptelens"));
+        // The empty graph says what to do.
+        GraphView* view = w.findChild<GraphPanel*>(QStringLiteral("graphPanel"))->view();
+        QCOMPARE(view->nodeCount(), 0);
+        QVERIFY2(view->emptyText().contains(QStringLiteral("Open its program")), qPrintable(view->emptyText()));
         QCOMPARE(open(w, { m_examplePte }), QString());
         auto snap = w.document()->snapshot();
         QVERIFY(snap->program);

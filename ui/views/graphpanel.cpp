@@ -144,6 +144,9 @@ GraphPanel::GraphPanel(QWidget* parent)
     auto* split = new QSplitter(Qt::Horizontal, this);
     m_view = new GraphView(split);
     m_view->setObjectName(QStringLiteral("graphView"));
+    m_view->setEmptyText(QStringLiteral(
+        "No graph: open a .pte, a .pt2 archive, an exported-program JSON or an ETRecord (Ctrl+O), or drop one on the "
+        "window"));
     m_details = new QPlainTextEdit(split);
     m_details->setObjectName(QStringLiteral("nodeDetails"));
     m_details->setReadOnly(true);
@@ -226,6 +229,11 @@ void GraphPanel::setMethod(std::shared_ptr<const Snapshot> snapshot, const QStri
     m_snapshot = std::move(snapshot);
     m_method = method;
     const bool hasProfile = m_snapshot && m_snapshot->profile;
+    m_view->setEmptyText(m_snapshot && !m_snapshot->methods.empty() ? QString()
+            : hasProfile ? QStringLiteral("No graph: this ETDump is open on its own. Open its program (.pte, or the "
+                                          "graph dumps it was emitted from) to join them and see where the time went.")
+                         : QStringLiteral("No graph: open a .pte, a .pt2 archive, an exported-program JSON or an "
+                                          "ETRecord (Ctrl+O), or drop one on the window"));
     m_colourBy->setEnabled(hasProfile);
     if (hasProfile != hadProfile) {
         const QSignalBlocker blocker(m_colourBy);

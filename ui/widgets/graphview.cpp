@@ -641,9 +641,22 @@ void GraphView::mouseDoubleClickEvent(QMouseEvent* event)
     QGraphicsView::mouseDoubleClickEvent(event);
 }
 
+void GraphView::setEmptyText(const QString& text)
+{
+    m_emptyText = text;
+    viewport()->update();
+}
+
 void GraphView::paintEvent(QPaintEvent* event)
 {
     QGraphicsView::paintEvent(event);
+    if (m_items.empty() && !m_emptyText.isEmpty()) {
+        // No graph: say why, as the empty tables do.
+        QPainter p(viewport());
+        p.setPen(palette().color(QPalette::PlaceholderText));
+        p.drawText(
+            QRectF(viewport()->rect()).adjusted(24, 24, -24, -24), Qt::AlignCenter | Qt::TextWordWrap, m_emptyText);
+    }
     if (!hasFocus())
         return;
     // Keyboard focus is visible: a frame in the highlight colour inside the viewport.

@@ -39,6 +39,9 @@ public:
     ~GraphView() override;
 
     void setGraph(const GraphData& graph, const GraphLayout& layout);
+    /** The text shown while there is no graph (why there is none). */
+    void setEmptyText(const QString& text);
+    [[nodiscard]] const QString& emptyText() const { return m_emptyText; }
     void clearGraph();
     /** Selects these nodes (replacing the selection) and centres the first; emits nothing. */
     void selectNodes(const std::vector<int>& nodes);
@@ -100,6 +103,7 @@ private:
     std::vector<GraphNodeItem*> m_items;
     GraphOverview* m_overview = nullptr;
     bool m_updatingSelection = false;
+    QString m_emptyText;
 };
 
 /** The overview of a GraphView: every node as a dot, the visible part as a frame; click or drag to move there. */
