@@ -40,6 +40,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -51,8 +52,12 @@
 #include <QMimeData>
 #include <QPlainTextEdit>
 #include <QProgressBar>
+#include <QRegularExpression>
 #include <QSettings>
+#include <QShortcut>
 #include <QStatusBar>
+#include <QTabBar>
+#include <QTableView>
 #include <QTextEdit>
 #include <QToolBar>
 #include <QToolButton>
@@ -64,6 +69,15 @@ namespace pte::ui {
 
 namespace {
 constexpr int kMaxRecent = 10;
+
+/** Quit's keys: the platform's, and Ctrl+Q everywhere (some platform themes bind none). */
+QList<QKeySequence> quitKeys()
+{
+    QList<QKeySequence> keys = QKeySequence::keyBindings(QKeySequence::Quit);
+    if (!keys.contains(QKeySequence(Qt::CTRL | Qt::Key_Q)))
+        keys << QKeySequence(Qt::CTRL | Qt::Key_Q);
+    return keys;
+}
 const QString kFileFilter = QStringLiteral(
     "ExecuTorch and graph dumps (*.pte *.bpte *.ptd *.pt2 *.ep *.json *.bin *.etrecord *.etdp *.etdump);;"
     "ExecuTorch programs (*.pte *.bpte);;Graph dumps (*.pt2 *.ep *.json);;ETRecords (*.etrecord *.bin);;"
@@ -110,59 +124,72 @@ MainWindow::MainWindow(QWidget* parent)
         m_statusLabel->setText(text);
     });
     connect(m_document, &Document::loadFinished, this, [this] {
-        m_unsaved = false; // the user agreed to discard it before opening (confirmDiscard)
         if (std::exchange(m_openingNew, false))
             for (auto* view : m_views)
                 view->clearFilters(); // the previous file's find and filter texts mean nothing here
-        m_messageBar->hide();
+        addRecentFiles(std::exchange(m_pendingRecent, {}));
+        // An ETDump opened on its own: its table first.
+        if (std::exchange(m_showProfile, false))
+            raiseDock("profileDock");
+        // The message bar belongs to the document: what it said about the previous one goes.
+        showDocumentMessages();
         const auto snap = m_document->snapshot();
         QStringList names;
         for (const auto& p : snap->inputPaths)
             names << QFileInfo(toQString(p)).fileName();
-        setWindowTitle(QStringLiteral("%1 — ptelens").arg(names.join(QStringLiteral(", "))));
+        updateTitle();
         statusBar()->showMessage(QStringLiteral("Loaded %1").arg(names.join(QStringLiteral(", "))), 5000);
     });
     connect(m_document, &Document::loadFailed, this, [this](const pte::Error& error) {
-        showMessage(toQString(error.toString()), true);
-        m_diagnosticsView->append(pte::diagnosticOf(error));
+        // The document stays as it was (its diagnostics too); the failed files do not enter Open Recent.
+        m_openingNew = false;
+        m_showProfile = false;
+        m_pendingRecent.clear();
+        showMessage(QStringLiteral("Could not open: %1").arg(toQString(error.toString())), MessageLevel::Error);
     });
     connect(m_document, &Document::emitFinished, this, [this] {
-        m_unsaved = true;
-        m_messageBar->hide();
+        showDocumentMessages();
+        updateTitle();
         const auto snap = m_document->snapshot();
         const auto count = snap->program->executionPlan.size();
-        const auto warnings = snap->emitted ? snap->emitted->warnings.size() : 0;
         QString text =
             count == 1 ? QStringLiteral("Emitted 1 method") : QStringLiteral("Emitted %1 methods").arg(count);
-        if (warnings > 0) {
+        const pte::Diagnostics findings = snap->emitted ? snap->emitted->warnings : pte::Diagnostics {};
+        const bool serious = std::any_of(findings.begin(), findings.end(),
+            [](const pte::Diagnostic& d) { return d.severity != pte::Severity::Info; });
+        if (!findings.empty())
+            text += QStringLiteral(" with %1").arg(severityCounts(findings));
+        if (serious) {
             // A warning changes what the program does (e.g. a buffer without its initial state): say so where it is
             // seen, not only in the Diagnostics tab.
-            text +=
-                warnings == 1 ? QStringLiteral(" with 1 warning") : QStringLiteral(" with %1 warnings").arg(warnings);
-            showMessage(QStringLiteral("%1: see Diagnostics (Ctrl+9).").arg(text), false);
-            m_messageText->setToolTip(toQString(snap->emitted->warnings.front().message));
+            showMessage(QStringLiteral("%1: see Diagnostics (Ctrl+9).").arg(text), MessageLevel::Warning);
+            for (const auto& d : findings)
+                if (d.severity != pte::Severity::Info) {
+                    m_messageText->setToolTip(toQString(d.message));
+                    break;
+                }
         }
-        statusBar()->showMessage(text, warnings > 0 ? 15000 : 5000);
+        statusBar()->showMessage(text, serious ? 15000 : 5000);
     });
     connect(m_document, &Document::emitFailed, this, [this](const pte::Error& error) {
-        showMessage(QStringLiteral("Emission failed: %1").arg(toQString(error.toString())), true);
+        showMessage(QStringLiteral("Emission failed: %1").arg(toQString(error.toString())), MessageLevel::Error);
         // The error's location stays: activating the diagnostic goes to the method and node it failed on.
         m_diagnosticsView->append(pte::diagnosticOf(error, "emitter"));
     });
     connect(m_document, &Document::saveFinished, this, [this](const QString& path) {
-        m_unsaved = false;
+        updateTitle();
         statusBar()->showMessage(QStringLiteral("Saved %1").arg(QDir::toNativeSeparators(path)), 8000);
     });
     connect(m_document, &Document::saveFailed, this, [this](const pte::Error& error) {
-        showMessage(QStringLiteral("Save failed: %1").arg(toQString(error.toString())), true);
+        showMessage(QStringLiteral("Save failed: %1").arg(toQString(error.toString())), MessageLevel::Error);
     });
     connect(m_document, &Document::cancelled, this,
         [this] { statusBar()->showMessage(QStringLiteral("Cancelled"), 3000); });
 
-    m_defaultState = saveState();
+    m_defaultState = saveState(kLayoutVersion);
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
-    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    restoreLayout(settings.value(QStringLiteral("window/state")).toByteArray());
     rebuildRecentMenu();
     updateActions();
     // Application shortcuts work while a text box has the focus (see eventFilter).
@@ -173,6 +200,10 @@ MainWindow::~MainWindow() { delete m_diffWindow; }
 
 bool MainWindow::eventFilter(QObject* watched, QEvent* event)
 {
+    // Qt makes the docks' tab bars as docks are tabified (and again when a layout is restored).
+    if (watched == this && event->type() == QEvent::ChildPolished
+        && qobject_cast<QTabBar*>(static_cast<QChildEvent*>(event)->child()))
+        keepTabTitles();
     // A focused QLineEdit claims Ctrl+E (end of line), Ctrl+F and others through ShortcutOverride, so the
     // window's actions would do nothing while a filter or the Find box has the focus. Not handing the
     // override to the widget lets the shortcut run. Copy is ours too: it follows the focus (copySelection).
@@ -282,6 +313,8 @@ void MainWindow::createActions()
     m_openAction->setObjectName(QStringLiteral("openAction"));
     m_addAction = file->addAction(QStringLiteral("&Add Graph Dump…"), this, [this] { openDialog(true); });
     m_addAction->setObjectName(QStringLiteral("addAction"));
+    m_addAction->setToolTip(QStringLiteral("Add graph dumps (an ETRecord, .pt2 archives, exported-program JSON) to the "
+                                           "open program or dumps"));
     auto* openEtdump = file->addAction(QStringLiteral("Open &ETDump…"), this, &MainWindow::openEtdumpDialog);
     openEtdump->setObjectName(QStringLiteral("openEtdumpAction"));
     openEtdump->setToolTip(QStringLiteral("Join an ETDump (and its debug buffer) with the open program"));
@@ -295,6 +328,11 @@ void MainWindow::createActions()
     m_exportMapsAction =
         file->addAction(QStringLiteral("E&xport Debug Maps…"), this, &MainWindow::exportDebugMapsDialog);
     m_exportMapsAction->setObjectName(QStringLiteral("exportMapsAction"));
+    auto* exportGraph =
+        file->addAction(QStringLiteral("Export &Graph Image…"), this, [this] { m_graphPanel->exportDialog(false); });
+    exportGraph->setObjectName(QStringLiteral("exportGraphAction"));
+    exportGraph->setToolTip(QStringLiteral("Save the graph shown as PNG or SVG (the graph's context menu also exports "
+                                           "the part in view)"));
     file->addSeparator();
     m_compareAction = file->addAction(QStringLiteral("Co&mpare with…"), this, &MainWindow::compareDialog);
     m_compareAction->setObjectName(QStringLiteral("compareAction"));
@@ -302,7 +340,8 @@ void MainWindow::createActions()
     m_compareAction->setToolTip(QStringLiteral("Compare the open program with another .pte or graph dump"));
     file->addSeparator();
     auto* quit = file->addAction(QStringLiteral("&Quit"), this, &QWidget::close);
-    quit->setShortcut(QKeySequence::Quit);
+    quit->setShortcuts(quitKeys());
+    quit->setObjectName(QStringLiteral("quitAction"));
 
     auto* edit = menuBar()->addMenu(QStringLiteral("&Edit"));
     m_copyTextAction = edit->addAction(QStringLiteral("&Copy"), this, [this] { copySelection(false); });
@@ -370,6 +409,7 @@ void MainWindow::createActions()
 
     // Message bar: non-modal errors above the views.
     auto* messageTools = new QToolBar(QStringLiteral("Messages"), this);
+    m_messageToolBar = messageTools;
     messageTools->setObjectName(QStringLiteral("messageToolBar"));
     messageTools->setMovable(false);
     messageTools->setFloatable(false);
@@ -392,8 +432,7 @@ void MainWindow::createActions()
     messageTools->addWidget(m_messageBar);
     addToolBarBreak();
     addToolBar(messageTools);
-    connect(close, &QToolButton::clicked, messageTools, &QWidget::hide);
-    m_messageBar->hide();
+    connect(close, &QToolButton::clicked, this, &MainWindow::clearMessage);
     messageTools->hide();
 
     m_progress = new QProgressBar(this);
@@ -422,9 +461,17 @@ QDockWidget* MainWindow::addDock(DockView* view)
 
 void MainWindow::createDocks()
 {
+    // The graph takes the central area (it keeps its minimum size whatever the window does); the other views are
+    // docks around it.
     std::vector<QDockWidget*> docks;
-    for (auto* view : m_views)
-        docks.push_back(addDock(view));
+    for (auto* view : m_views) {
+        if (view->area() == Qt::NoDockWidgetArea) {
+            setCentralWidget(view);
+            docks.push_back(nullptr);
+        } else {
+            docks.push_back(addDock(view));
+        }
+    }
     // Left-area docks stack top to bottom, bottom-area docks share one tabbed area (the first in front).
     QDockWidget* left = nullptr;
     QDockWidget* bottom = nullptr;
@@ -445,11 +492,10 @@ void MainWindow::createDocks()
     if (firstBottom)
         firstBottom->raise();
     auto* methods = findChild<QDockWidget*>(QStringLiteral("methodsDock"));
-    auto* graph = findChild<QDockWidget*>(QStringLiteral("graphDock"));
     auto* instructions = findChild<QDockWidget*>(QStringLiteral("instructionsDock"));
     const auto fm = fontMetrics();
-    resizeDocks({ methods, graph }, { fm.averageCharWidth() * 55, fm.averageCharWidth() * 140 }, Qt::Horizontal);
-    resizeDocks({ graph, instructions }, { fm.lineSpacing() * 26, fm.lineSpacing() * 18 }, Qt::Vertical);
+    resizeDocks({ methods }, { fm.averageCharWidth() * 55 }, Qt::Horizontal);
+    resizeDocks({ instructions }, { fm.lineSpacing() * 14 }, Qt::Vertical);
     // The Methods dock shows several methods at once (an LLM program has dozens); the Signature dock the rest.
     if (auto* signature = findChild<QDockWidget*>(QStringLiteral("signatureDock")))
         resizeDocks({ methods, signature }, { fm.lineSpacing() * 10, fm.lineSpacing() * 30 }, Qt::Vertical);
@@ -462,20 +508,84 @@ void MainWindow::createDocks()
         QDockWidget* dock = docks[i];
         QWidget* target = m_views[i]->focusTarget();
         auto* a = m_viewMenu->addAction(QStringLiteral("Go to %1").arg(m_views[i]->title()), this, [dock, target] {
-            dock->show();
-            dock->raise();
+            if (dock) {
+                dock->show();
+                dock->raise();
+            }
             target->setFocus(Qt::ShortcutFocusReason);
         });
         if (i < 10) // Ctrl+1 .. Ctrl+9, then Ctrl+0 (the tenth, Profile)
             a->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(i < 9 ? Qt::Key_1 + int(i) : Qt::Key_0)));
     }
     m_viewMenu->addSeparator();
-    m_viewMenu->addAction(QStringLiteral("&Reset Layout"), this, [this] { restoreState(m_defaultState); });
+    m_viewMenu->addAction(QStringLiteral("&Reset Layout"), this, [this] {
+        restoreState(m_defaultState, kLayoutVersion);
+        keepTabTitles();
+    });
+}
+
+bool MainWindow::restoreLayout(const QByteArray& state)
+{
+    // A layout is refused (the default one stays) when it would hide a view: one of an earlier arrangement (the
+    // graph was a dock then), or one where an open dock has no room for a row of text. Before the window is shown
+    // the docks have no sizes yet: the first show checks.
+    const QByteArray before = saveState(kLayoutVersion);
+    if (state.isEmpty() || !restoreState(state, kLayoutVersion))
+        return false;
+    if (!isVisible()) {
+        m_checkLayoutOnShow = true;
+        return true;
+    }
+    layout()->activate();
+    keepTabTitles();
+    if (!layoutShowsEveryView()) {
+        restoreState(before, kLayoutVersion);
+        keepTabTitles();
+        return false;
+    }
+    return true;
+}
+
+void MainWindow::keepTabTitles()
+{
+    // The tabs of the tabbed docks keep their whole titles ("Signature", "Diagnostics (1 warning)"): on a narrow
+    // window the bar scrolls rather than cutting them to "Si…".
+    for (auto* bar : findChildren<QTabBar*>(Qt::FindDirectChildrenOnly)) {
+        bar->setElideMode(Qt::ElideNone);
+        bar->setUsesScrollButtons(true);
+    }
+}
+
+void MainWindow::showEvent(QShowEvent* event)
+{
+    QMainWindow::showEvent(event);
+    keepTabTitles();
+    if (!std::exchange(m_checkLayoutOnShow, false))
+        return;
+    layout()->activate();
+    if (!layoutShowsEveryView())
+        restoreState(m_defaultState, kLayoutVersion);
+    keepTabTitles();
+}
+
+bool MainWindow::layoutShowsEveryView() const
+{
+    const int row = fontMetrics().lineSpacing() * 2;
+    for (auto* dock : findChildren<QDockWidget*>()) {
+        if (dock->isFloating() || !dock->toggleViewAction()->isChecked())
+            continue; // floating: a window of its own; closed: the user closed it (View menu brings it back)
+        if (!dock->isHidden() && (dock->width() < row || dock->height() < row))
+            return false;
+    }
+    if (auto* central = centralWidget(); central && !central->isHidden()
+        && (central->width() < central->minimumWidth() || central->height() < central->minimumHeight()))
+        return false;
+    return true;
 }
 
 bool MainWindow::confirmDiscard()
 {
-    if (!m_unsaved || !m_document->canSave())
+    if (!hasUnsavedProgram() || !m_document->canSave())
         return true;
     QMessageBox box(QMessageBox::Warning, QStringLiteral("ptelens"),
         QStringLiteral("The emitted program has not been saved."),
@@ -485,10 +595,9 @@ bool MainWindow::confirmDiscard()
     box.setDefaultButton(QMessageBox::Save);
     switch (box.exec()) {
     case QMessageBox::Save:
-        return saveDialog() && !m_unsaved;
+        return saveDialog() && !hasUnsavedProgram();
     case QMessageBox::Discard:
-        m_unsaved = false;
-        return true;
+        return true; // the program goes once the action replaces it (it stays when that action fails)
     default:
         return false;
     }
@@ -500,13 +609,14 @@ void MainWindow::openFiles(const QStringList& paths)
     const bool joinsOpenProgram = isEtdumpOnly(paths) && m_document->snapshot();
     if (!joinsOpenProgram && !confirmDiscard())
         return;
-    m_openingNew = !joinsOpenProgram;
     QStringList existing;
     for (const auto& p : paths)
         existing << QFileInfo(p).absoluteFilePath();
     if (existing.isEmpty())
         return;
-    addRecentFiles(existing);
+    m_openingNew = !joinsOpenProgram;
+    m_showProfile = isEtdumpOnly(existing);
+    m_pendingRecent = existing; // Open Recent once they opened
     m_document->open(existing, false);
 }
 
@@ -518,8 +628,10 @@ void MainWindow::addFiles(const QStringList& paths)
     QStringList existing;
     for (const auto& p : paths)
         existing << QFileInfo(p).absoluteFilePath();
-    if (!existing.isEmpty())
-        m_document->open(existing, true);
+    if (existing.isEmpty())
+        return;
+    m_pendingRecent.clear();
+    m_document->open(existing, true);
 }
 
 void MainWindow::openDialog(bool append)
@@ -549,6 +661,8 @@ void MainWindow::openEtdumpDialog()
     QStringList existing;
     for (const auto& p : files)
         existing << QFileInfo(p).absoluteFilePath();
+    m_pendingRecent.clear();
+    m_showProfile = true;
     m_document->open(existing, false); // joins the open program
 }
 
@@ -570,6 +684,11 @@ DiffWindow* MainWindow::compareWith(const QString& path)
     if (!m_diffWindow) {
         m_diffWindow = new DiffWindow(nullptr);
         m_diffWindow->setAttribute(Qt::WA_DeleteOnClose);
+        // Quit from the Diff window quits the application, as from this one (which closes the Diff window).
+        for (const auto& keys : quitKeys()) {
+            auto* quit = new QShortcut(keys, m_diffWindow);
+            connect(quit, &QShortcut::activated, this, &QWidget::close);
+        }
     }
     m_diffWindow->compareWith(m_document->snapshot(), path);
     m_diffWindow->show();
@@ -579,6 +698,8 @@ DiffWindow* MainWindow::compareWith(const QString& path)
 
 void MainWindow::addRecentFiles(const QStringList& paths)
 {
+    if (paths.isEmpty())
+        return;
     QSettings settings;
     QStringList recent = settings.value(QStringLiteral("recentFiles")).toStringList();
     const QString entry = paths.join(QLatin1Char('\n'));
@@ -594,14 +715,26 @@ void MainWindow::rebuildRecentMenu()
 {
     m_recentMenu->clear();
     const QStringList recent = QSettings().value(QStringLiteral("recentFiles")).toStringList();
+    // Entries by file name; two entries of the same names also name their folders. The tooltip has the paths.
+    std::vector<QStringList> entries;
+    QStringList labels;
     for (const QString& entry : recent) {
-        const QStringList files = entry.split(QLatin1Char('\n'));
+        entries.push_back(entry.split(QLatin1Char('\n')));
         QStringList names;
-        for (const auto& f : files)
+        for (const auto& f : entries.back())
             names << QFileInfo(f).fileName();
-        auto* a = m_recentMenu->addAction(names.join(QStringLiteral(" + ")), this, [this, files] { openFiles(files); });
-        a->setToolTip(files.join(QLatin1Char('\n')));
+        labels << names.join(QStringLiteral(" + "));
     }
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+        const QStringList& files = entries[i];
+        QString label = labels[int(i)];
+        if (labels.count(label) > 1)
+            label += QStringLiteral(" — %1").arg(QDir::toNativeSeparators(QFileInfo(files.front()).absolutePath()));
+        label.replace(QLatin1Char('&'), QStringLiteral("&&"));
+        auto* a = m_recentMenu->addAction(label, this, [this, files] { openFiles(files); });
+        a->setToolTip(QDir::toNativeSeparators(files.join(QLatin1Char('\n'))));
+    }
+    m_recentMenu->setToolTipsVisible(true);
     m_recentMenu->setEnabled(!recent.isEmpty());
 }
 
@@ -628,15 +761,71 @@ void MainWindow::onSnapshotChanged()
     }
     m_method.clear();
     setCurrentMethod(method);
-    if (snap && hasErrors(snap->diagnostics)) {
-        int errors = 0;
-        for (const auto& d : snap->diagnostics)
-            errors += d.severity == pte::Severity::Error ? 1 : 0;
-        showMessage(QStringLiteral("%1 error(s): the ExecuTorch runtime would refuse this program. See Diagnostics.")
-                        .arg(errors),
-            true);
-    }
+    updateTitle();
     updateActions();
+}
+
+void MainWindow::showDocumentMessages()
+{
+    clearMessage();
+    const auto snap = m_document->snapshot();
+    if (!snap)
+        return;
+    // Errors of the program (its readers' runtime checks) and of an ETDump are different statements: a program the
+    // runtime would refuse, or an ETDump that belongs to another program.
+    const std::string etdump = snap->profile ? snap->profile->dump->path : std::string();
+    int errors = 0;
+    for (const auto& d : snap->diagnostics)
+        errors += d.severity == pte::Severity::Error && (etdump.empty() || d.file != etdump) ? 1 : 0;
+    QStringList texts;
+    if (errors > 0)
+        texts << (errors == 1
+                ? QStringLiteral("1 error: the ExecuTorch runtime would refuse this program.")
+                : QStringLiteral("%1 errors: the ExecuTorch runtime would refuse this program.").arg(errors));
+    if (snap->profile && snap->profile->join) {
+        const QString mismatch = toQString(snap->profile->join->mismatchSummary());
+        if (!mismatch.isEmpty()) {
+            QString sentence = mismatch;
+            sentence[0] = sentence[0].toUpper();
+            texts << QStringLiteral("%1 (%2). Its events are not joined.")
+                         .arg(sentence, QFileInfo(toQString(etdump)).fileName());
+        }
+    }
+    if (texts.isEmpty())
+        return;
+    showMessage(texts.join(QLatin1Char(' ')) + QStringLiteral(" See Diagnostics (Ctrl+9)."),
+        errors > 0 ? MessageLevel::Error : MessageLevel::Warning);
+}
+
+void MainWindow::updateTitle()
+{
+    const auto snap = m_document->snapshot();
+    if (!snap || snap->inputPaths.empty()) {
+        setWindowModified(false);
+        setWindowTitle(QStringLiteral("ptelens"));
+        return;
+    }
+    // The program's files, then the ETDump's (its debug buffer is not named: it goes with the ETDump).
+    const std::string etdump = snap->profile ? snap->profile->dump->path : std::string();
+    const std::string buffer = snap->profile ? snap->profile->dump->debugBufferPath : std::string();
+    QStringList sources;
+    for (const auto& p : snap->inputPaths)
+        if (p != etdump && p != buffer)
+            sources << QFileInfo(toQString(p)).fileName();
+    QString program = sources.join(QStringLiteral(", "));
+    const QString saved = m_document->savedPath();
+    if (!saved.isEmpty())
+        program = snap->emitted ? QStringLiteral("%1 (emitted from %2)").arg(QFileInfo(saved).fileName(), program)
+                                : QStringLiteral("%1 (saved from %2)").arg(QFileInfo(saved).fileName(), program);
+    else if (snap->emitted)
+        program += QStringLiteral("[*] (emitted, not saved)"); // Qt writes the [*] as "*" while modified
+    QStringList parts;
+    if (!program.isEmpty())
+        parts << program;
+    if (!etdump.empty())
+        parts << QFileInfo(toQString(etdump)).fileName();
+    setWindowTitle(QStringLiteral("%1 — ptelens").arg(parts.join(QStringLiteral(", "))));
+    setWindowModified(m_document->hasUnsavedProgram());
 }
 
 void MainWindow::updateEmptyTexts()
@@ -880,17 +1069,32 @@ void MainWindow::updateActions()
     m_compareAction->setEnabled(!busy && m_document->snapshot() && !m_document->snapshot()->isEmpty());
 }
 
-void MainWindow::showMessage(const QString& text, bool error)
+void MainWindow::showMessage(const QString& text, MessageLevel level)
 {
     QPalette pal = m_messageBar->palette();
-    pal.setColor(QPalette::Window, error ? QColor(0xfd, 0xe4, 0xe4) : QColor(0xe4, 0xf0, 0xfd));
+    pal.setColor(QPalette::Window,
+        level == MessageLevel::Error         ? QColor(0xfd, 0xe4, 0xe4)
+            : level == MessageLevel::Warning ? QColor(0xfd, 0xf3, 0xd8)
+                                             : QColor(0xe4, 0xf0, 0xfd));
     pal.setColor(QPalette::WindowText, QColor(0x30, 0x20, 0x20));
     m_messageBar->setPalette(pal);
     m_messageText->setText(text);
     m_messageText->setToolTip(QString());
     m_messageBar->show();
-    if (auto* bar = findChild<QToolBar*>(QStringLiteral("messageToolBar")))
-        bar->show();
+    m_messageToolBar->show();
+}
+
+void MainWindow::clearMessage()
+{
+    // The whole tool bar goes: hiding only the widget inside leaves it to the tool bar's layout, which shows it again.
+    m_messageToolBar->hide();
+    m_messageText->clear();
+    m_messageText->setToolTip(QString());
+}
+
+QString MainWindow::messageText() const
+{
+    return m_messageToolBar->isVisibleTo(this) ? m_messageText->text() : QString();
 }
 
 void MainWindow::emitWith(const EmitSettings& settings)
@@ -971,7 +1175,7 @@ void MainWindow::exportDebugMapsDialog()
         return;
     QString error;
     if (!exportDebugMapsTo(path, &error))
-        showMessage(error, true);
+        showMessage(error, MessageLevel::Error);
     else
         statusBar()->showMessage(QStringLiteral("Exported debug maps to %1").arg(path), 5000);
 }
@@ -983,17 +1187,28 @@ QString MainWindow::selectedRowsText(QAbstractItemView* view, bool json) const
     const auto* model = view->model();
     QModelIndexList rows = view->selectionModel()->selectedRows();
     std::sort(rows.begin(), rows.end(), [](const QModelIndex& a, const QModelIndex& b) { return a.row() < b.row(); });
-    const int columns = model->columnCount();
+    // The columns as the table shows them: in their on-screen order, hidden ones left out.
+    std::vector<int> columns;
+    auto* table = qobject_cast<QTableView*>(view);
+    const QHeaderView* header = table ? table->horizontalHeader() : nullptr;
+    for (int v = 0; v < model->columnCount(); ++v) {
+        const int c = header ? header->logicalIndex(v) : v;
+        if (!header || !header->isSectionHidden(c))
+            columns.push_back(c);
+    }
     QStringList headers;
-    for (int c = 0; c < columns; ++c)
+    for (const int c : columns)
         headers << model->headerData(c, Qt::Horizontal).toString();
     if (json) {
+        // A cell showing a plain number is a JSON number; anything else (ids such as "%3", shapes, names) a string.
+        static const QRegularExpression number(QStringLiteral("^-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][-+]?[0-9]+)?$"));
         QJsonArray array;
         for (const auto& r : rows) {
             QJsonObject obj;
-            for (int c = 0; c < columns; ++c) {
-                const QModelIndex idx = model->index(r.row(), c);
-                obj.insert(headers[c], QJsonValue::fromVariant(idx.data(Qt::DisplayRole)));
+            for (std::size_t k = 0; k < columns.size(); ++k) {
+                const QString text = model->index(r.row(), columns[k]).data(Qt::DisplayRole).toString();
+                obj.insert(
+                    headers[int(k)], number.match(text).hasMatch() ? QJsonValue(text.toDouble()) : QJsonValue(text));
             }
             array.append(obj);
         }
@@ -1002,7 +1217,7 @@ QString MainWindow::selectedRowsText(QAbstractItemView* view, bool json) const
     QString text = headers.join(QLatin1Char('\t')) + QLatin1Char('\n');
     for (const auto& r : rows) {
         QStringList cells;
-        for (int c = 0; c < columns; ++c)
+        for (const int c : columns)
             cells << model->index(r.row(), c).data().toString();
         text += cells.join(QLatin1Char('\t')) + QLatin1Char('\n');
     }
@@ -1042,8 +1257,12 @@ void MainWindow::closeEvent(QCloseEvent* event)
     }
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
-    settings.setValue(QStringLiteral("window/state"), saveState());
+    settings.setValue(QStringLiteral("window/state"), saveState(kLayoutVersion));
     m_document->cancel();
+    // The Diff window compares with this window's program: it closes with it (else it would keep the application
+    // running with no main window).
+    if (m_diffWindow)
+        m_diffWindow->close();
     QMainWindow::closeEvent(event);
 }
 

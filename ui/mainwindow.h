@@ -15,6 +15,7 @@ class QDockWidget;
 class QLabel;
 class QMenu;
 class QProgressBar;
+class QToolBar;
 class QToolButton;
 class QAbstractItemView;
 
@@ -49,8 +50,9 @@ public:
 
     [[nodiscard]] Document* document() const { return m_document; }
     [[nodiscard]] QString currentMethod() const { return m_method; }
-    /** An emitted program that has not been saved since: opening, adding or quitting asks first. */
-    [[nodiscard]] bool hasUnsavedProgram() const { return m_unsaved; }
+    /** An emitted program that has not been saved since (Document::hasUnsavedProgram): opening, adding or quitting
+     *  asks first, and the title carries a "*". */
+    [[nodiscard]] bool hasUnsavedProgram() const { return m_document->hasUnsavedProgram(); }
     /** Shows a method in every view. */
     void setCurrentMethod(const QString& method);
     /** The texts the program views show while empty: not emitted yet, or nothing matches. */
@@ -65,8 +67,18 @@ public:
     void selectInstruction(int sourceRow);
     /** Copies the selected rows of the focused (or given) view as text or as JSON. */
     QString selectedRowsText(QAbstractItemView* view, bool json) const;
-    /** Shows the message bar (errors of loading, emitting, saving). */
-    void showMessage(const QString& text, bool error);
+    enum class MessageLevel
+    {
+        Info,
+        Warning,
+        Error,
+    };
+    /** Shows the message bar (errors of loading, emitting, saving; what the document's files say). */
+    void showMessage(const QString& text, MessageLevel level);
+    /** Hides the message bar. */
+    void clearMessage();
+    /** The message bar's text while it is shown, else empty. */
+    [[nodiscard]] QString messageText() const;
     /**
      * Goes to what diagnostic `row` (of the diagnostics model) names: its method, and the instruction, value or
      * graph nodes. False when the diagnostic names none. Double-click or Enter in the Diagnostics view.
@@ -79,10 +91,20 @@ public:
     DiffWindow* compareWith(const QString& path);
     /** The Diff window, or nullptr when none is open. */
     [[nodiscard]] DiffWindow* diffWindow() const;
+    /** The version of the saved dock layouts (saveState/restoreState): 2 since the graph is the central widget. */
+    static constexpr int kLayoutVersion = 2;
+    /**
+     * Restores a saved dock layout (QMainWindow::saveState with kLayoutVersion) unless it would hide a view (another
+     * version's, or an open dock left without room for a row); false when refused, the layout then unchanged.
+     */
+    bool restoreLayout(const QByteArray& state);
+    /** Every open dock has room for a row of text, and the graph its minimum size. */
+    [[nodiscard]] bool layoutShowsEveryView() const;
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
     void closeEvent(QCloseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
     bool focusNextPrevChild(bool next) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
@@ -104,6 +126,13 @@ private:
     void raiseDock(const char* name);
     void updateActions();
     void addRecentFiles(const QStringList& paths);
+    /** The message bar for the document as it is now (after a load or an emission): what its files say that the
+     *  user must know (a program the runtime refuses, an ETDump of another program), else nothing. */
+    void showDocumentMessages();
+    /** The window title: the open files, "*" while the emitted program is unsaved, the saved file once saved. */
+    void updateTitle();
+    /** The docks' tab bars show whole titles (scrolling when they do not fit) rather than cutting them short. */
+    void keepTabTitles();
     void rebuildRecentMenu();
     void openDialog(bool append);
     void compareDialog();
@@ -120,8 +149,10 @@ private:
     Document* m_document = nullptr;
     QString m_method;
     bool m_syncing = false;
-    bool m_unsaved = false; ///< an emitted program not saved since
     bool m_openingNew = false; ///< openFiles() (not addFiles()) is loading
+    bool m_showProfile = false; ///< an ETDump alone is loading: the Profile view comes to the front
+    bool m_checkLayoutOnShow = false; ///< a saved layout was restored before the window had sizes
+    QStringList m_pendingRecent; ///< the files openFiles() is loading: Open Recent once they opened
     std::optional<EmitSettings> m_lastEmitSettings;
 
     /** Every dock panel, in dock order (View menu, Ctrl+<n>). */
@@ -138,6 +169,7 @@ private:
     DiagnosticsView* m_diagnosticsView = nullptr;
     ProfileView* m_profileView = nullptr;
 
+    QToolBar* m_messageToolBar = nullptr;
     QWidget* m_messageBar = nullptr;
     QLabel* m_messageText = nullptr;
     QProgressBar* m_progress = nullptr;

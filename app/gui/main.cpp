@@ -133,6 +133,9 @@ int takeScreenshots(pte::ui::MainWindow& window, const QStringList& files, const
             if (auto* plan = window.findChild<QWidget*>(QStringLiteral("memoryPlan")))
                 plan->parentWidget()->grab().save(dir + QStringLiteral("/memoryplan.png"));
     }
+    // The graph is the central area, not a dock.
+    if (auto* graph = window.findChild<pte::ui::GraphPanel*>(QStringLiteral("graphPanel")))
+        graph->grab().save(dir + QStringLiteral("/graph.png"));
     const auto snapshot = window.document()->snapshot();
     if (snapshot && !snapshot->dumpMethods.empty()) {
         pte::ui::EmitDialog dialog(*snapshot, &window);

@@ -300,6 +300,39 @@ private Q_SLOTS:
         QVERIFY(it->message.find("does not match the program") != std::string::npos);
     }
 
+    /** The mismatch said about the ETDump in one sentence: the instruction counts when its events reach past the
+     *  method's, else the first event that disagrees. */
+    void mismatchSummaryTalksAboutTheEtdump()
+    {
+        EtdumpBuilder b;
+        b.loadBlock();
+        b.block("Execute");
+        b.profile("OPERATOR_CALL", 0, 0, 0, 100);
+        b.profile("OPERATOR_CALL", 0, 8, 0, 10);
+        const auto counts = joined(b, forwardSources());
+        QVERIFY(counts && counts->hasMismatch());
+        QCOMPARE(counts->mismatchSummary(),
+            std::string("this ETDump was recorded from another program: 4 instructions expected, 9 found"));
+
+        EtdumpBuilder other;
+        other.loadBlock();
+        other.block("Execute");
+        other.profile("native_call_mul.out", 0, 0, 0, 10);
+        const auto op = joined(other, forwardSources());
+        QVERIFY(op && op->hasMismatch());
+        const auto summary = op->mismatchSummary();
+        QVERIFY2(summary.starts_with("this ETDump was recorded from another program: event 'native_call_mul.out' at "
+                                     "instruction 0, which is a KernelCall aten::add.out"),
+            summary.c_str());
+
+        EtdumpBuilder good;
+        good.loadBlock();
+        forwardRun(good, 0);
+        const auto matching = joined(good, forwardSources());
+        QVERIFY(matching && !matching->hasMismatch());
+        QVERIFY(matching->mismatchSummary().empty());
+    }
+
     void loggedValuesMapToProgramValues()
     {
         EtdumpBuilder b;

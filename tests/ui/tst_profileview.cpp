@@ -195,8 +195,8 @@ private Q_SLOTS:
                     .contains(QStringLiteral("no such identifier")));
         const int add = rowNamed(model, ProfileModel::EventColumn, QStringLiteral("OPERATOR_CALL"));
         QCOMPARE(fixtures::cell(model, add, ProfileModel::InstructionColumn), QStringLiteral("0"));
-        QCOMPARE(fixtures::cell(model, add, ProfileModel::ModuleColumn),
-            QStringLiteral("add: L__self__,,M;L__self__lin,lin,torch.nn.Linear"));
+        // The module stack reads as a module path (the root module has none), not as the raw nn_module_stack.
+        QCOMPARE(fixtures::cell(model, add, ProfileModel::ModuleColumn), QStringLiteral("add: lin"));
         QCOMPARE(model.headerData(ProfileModel::P50Column, Qt::Horizontal).toString(), QStringLiteral("p50 (ms)"));
 
         // Words match anywhere: "copy" is also a graph node of the DELEGATE_CALL, "copy_1" only the event's id.
@@ -229,9 +229,16 @@ private Q_SLOTS:
         QCOMPARE(
             fixtures::cell(model, 0, ProfileSummaryModel::KeyColumn), QStringLiteral("XnnpackBackend: fused_mul_0"));
         model.setGrouping(ProfileSummaryModel::Grouping::Backend);
-        QCOMPARE(model.rowCount(), 2);
+        QCOMPARE(model.rowCount(), 2 + 1); // the two backends, then the rest
         QCOMPARE(fixtures::cell(model, 0, ProfileSummaryModel::KeyColumn), QStringLiteral("XnnpackBackend"));
         QCOMPARE(fixtures::cell(model, 0, ProfileSummaryModel::TotalColumn), QStringLiteral("0.001100"));
+        // The shares add up to 100%: the last row is the execution time no backend accounts for.
+        QCOMPARE(model.restRow(), 2);
+        QVERIFY(fixtures::cell(model, 2, ProfileSummaryModel::KeyColumn).startsWith(QStringLiteral("(rest: ")));
+        double shares = 0;
+        for (int r = 0; r < model.rowCount(); ++r)
+            shares += model.index(r, ProfileSummaryModel::ShareColumn).data(SortRole).toDouble();
+        QVERIFY2(std::abs(shares - 1.0) < 1e-9, qPrintable(QString::number(shares)));
         model.setGrouping(ProfileSummaryModel::Grouping::Module);
         QVERIFY(model.rowCount() >= 2);
         QCOMPARE(model.headerData(0, Qt::Horizontal).toString(), QStringLiteral("Module"));

@@ -81,6 +81,13 @@ void loadJob(QPromise<LoadOutcome>& promise, QStringList paths, std::shared_ptr<
             etdumpPath = p;
     }
     const QString debugBuffer = etdumpPath.isEmpty() ? QString() : debugBufferAmong(paths);
+    if (!etdumpPath.isEmpty() && snap->profile) {
+        // A new ETDump replaces the one open: its file and debug buffer leave the inputs (and the title).
+        const auto& old = *snap->profile->dump;
+        std::erase_if(snap->inputPaths, [&](const std::string& p) {
+            return p == old.path || (!old.debugBufferPath.empty() && p == old.debugBufferPath);
+        });
+    }
     std::optional<pte::Error> firstError;
     int step = 0;
     for (const QString& path : paths) {
@@ -89,7 +96,8 @@ void loadJob(QPromise<LoadOutcome>& promise, QStringList paths, std::shared_ptr<
         promise.setProgressValueAndText(step * 10, QFileInfo(path).fileName());
         ++step;
         const std::string p = path.toStdString();
-        snap->inputPaths.push_back(p);
+        if (std::find(snap->inputPaths.begin(), snap->inputPaths.end(), p) == snap->inputPaths.end())
+            snap->inputPaths.push_back(p);
         if (path == debugBuffer)
             continue; // read with the ETDump
         switch (classifyInput(path)) {
@@ -171,7 +179,9 @@ void loadJob(QPromise<LoadOutcome>& promise, QStringList paths, std::shared_ptr<
                 snap->diagnostics.push_back(d);
         }
     }
-    if (snap->isEmpty()) {
+    // Added to an open document (dumps, an ETDump), a file that fails leaves the document as it was: its error is the
+    // load's, not a diagnostic of the document.
+    if (snap->isEmpty() || (base && firstError)) {
         promise.addResult(LoadOutcome { nullptr,
             firstError ? *firstError
                        : failure(QStringLiteral("Nothing to show in %1.").arg(paths.join(QStringLiteral(", ")))) });
@@ -267,6 +277,18 @@ void Document::open(const QStringList& paths, bool append)
         return;
     // ETDumps (and their debug buffer) alone join the program already open.
     const bool onlyEtdump = isEtdumpOnly(paths);
+    QStringList files = paths;
+    if (!append && !onlyEtdump && m_snapshot && m_snapshot->profile && !m_snapshot->program
+        && m_snapshot->dumpMethods.empty() && std::none_of(paths.begin(), paths.end(), [](const QString& p) {
+               return classifyInput(p) == InputKind::Etdump;
+           })) {
+        // The ETDump open alone waits for its program (its hint says so): the program opened now is joined with it.
+        const auto& dump = *m_snapshot->profile->dump;
+        files << toQString(dump.path);
+        for (const auto& in : m_snapshot->inputPaths)
+            if (!dump.debugBufferPath.empty() && in == dump.debugBufferPath)
+                files << toQString(in);
+    }
     std::shared_ptr<const Snapshot> base = append || (onlyEtdump && m_snapshot) ? m_snapshot : nullptr;
     if (base && !onlyEtdump) {
         // A new emission is needed after adding methods; keep the dumps, drop the old output.
@@ -279,7 +301,7 @@ void Document::open(const QStringList& paths, bool append)
     }
     runJob<LoadOutcome>(
         QStringLiteral("Loading"),
-        [paths, base](QPromise<LoadOutcome>& promise, std::atomic<bool>&) { loadJob(promise, paths, base); },
+        [files, base](QPromise<LoadOutcome>& promise, std::atomic<bool>&) { loadJob(promise, files, base); },
         [this](const LoadOutcome& outcome) {
             if (!outcome.snapshot) {
                 Q_EMIT loadFailed(outcome.error);
@@ -470,12 +492,25 @@ void Document::save(const QString& path, const pte::WriteOptions& options)
             auto w = pte::writePte(*snap->program, target, options);
             promise.addResult(SaveOutcome { w ? std::nullopt : std::optional(w.error()) });
         },
-        [this, path](const SaveOutcome& outcome) {
-            if (outcome.error)
+        [this, path, snap](const SaveOutcome& outcome) {
+            if (outcome.error) {
                 Q_EMIT saveFailed(*outcome.error);
-            else
-                Q_EMIT saveFinished(path);
+                return;
+            }
+            m_savedProgram = snap->program;
+            m_savedPath = path;
+            Q_EMIT saveFinished(path);
         });
+}
+
+bool Document::hasUnsavedProgram() const
+{
+    return m_snapshot && m_snapshot->emitted && m_savedProgram.lock() != m_snapshot->program;
+}
+
+QString Document::savedPath() const
+{
+    return m_snapshot && m_snapshot->program && m_savedProgram.lock() == m_snapshot->program ? m_savedPath : QString();
 }
 
 bool Document::hasDebugMaps() const { return m_snapshot && (m_snapshot->emitted || m_snapshot->etrecordMaps); }
@@ -488,7 +523,8 @@ bool Document::exportDebugMaps(const QString& path, QString* error)
         return false;
     };
     if (!hasDebugMaps())
-        return setError(QStringLiteral("There are no debug maps: emit the program or open an ETRecord."));
+        return setError(
+            QStringLiteral("There are no debug maps: emit the program or add its ETRecord (File > Add Graph Dump…)."));
     if (isInputFile(path))
         return setError(QStringLiteral("%1 is an input file; ptelens never overwrites its inputs.").arg(path));
     const std::string json =

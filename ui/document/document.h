@@ -60,7 +60,8 @@ public:
     /**
      * Opens files (replacing the current content, or adding graph dumps when append is set). ETDumps among them are
      * joined with the program opened with them; ETDumps alone (with their debug buffer, a .bin) are joined with the
-     * program already open, which stays.
+     * program already open, which stays, and replace the ETDump open before. A program opened while an ETDump is
+     * open alone is joined with that ETDump. On failure (loadFailed) the document stays as it was.
      */
     void open(const QStringList& paths, bool append = false);
     /** Emits the dump methods (background); emitFinished/emitFailed. */
@@ -85,6 +86,14 @@ public:
     [[nodiscard]] bool hasDebugMaps() const;
     /** True when path names one of the opened input files. */
     [[nodiscard]] bool isInputFile(const QString& path) const;
+    /**
+     * An emitted program that has not been saved since it was emitted. It stays unsaved through everything added to
+     * the document (an ETDump joined, other reference inputs, a failed open); it goes with the emission (opening
+     * other files, adding dumps) or with a save.
+     */
+    [[nodiscard]] bool hasUnsavedProgram() const;
+    /** Where the open program was last saved ("" when it was not: a new emission, or nothing saved yet). */
+    [[nodiscard]] QString savedPath() const;
 
 Q_SIGNALS:
     void snapshotChanged();
@@ -101,6 +110,10 @@ private:
     void publish(std::shared_ptr<Snapshot> snapshot);
 
     std::shared_ptr<const Snapshot> m_snapshot;
+    /** The program last saved and where: the save belongs to that program (an emission), not to the snapshot, so
+     *  snapshots built on it (an ETDump joined) keep it; weak, not to keep a program of a closed file alive. */
+    std::weak_ptr<const pte::Program> m_savedProgram;
+    QString m_savedPath;
 };
 
 } // namespace pte::ui

@@ -10,6 +10,21 @@
 
 namespace pte::ui {
 
+QString severityCounts(const pte::Diagnostics& diagnostics)
+{
+    int errors = 0, warnings = 0, infos = 0;
+    for (const auto& d : diagnostics)
+        (d.severity == pte::Severity::Error ? errors : d.severity == pte::Severity::Warning ? warnings : infos) += 1;
+    QStringList parts;
+    if (errors > 0)
+        parts << (errors == 1 ? QStringLiteral("1 error") : QStringLiteral("%1 errors").arg(errors));
+    if (warnings > 0)
+        parts << (warnings == 1 ? QStringLiteral("1 warning") : QStringLiteral("%1 warnings").arg(warnings));
+    if (infos > 0)
+        parts << QStringLiteral("%1 info").arg(infos);
+    return parts.join(QStringLiteral(", "));
+}
+
 void DiagnosticModel::setDiagnostics(pte::Diagnostics diagnostics)
 {
     beginResetModel();

@@ -40,4 +40,7 @@ private:
     pte::Diagnostics m_diagnostics;
 };
 
+/** Each severity counted apart, most severe first: "1 error, 2 warnings, 10 info"; empty when there are none. */
+[[nodiscard]] QString severityCounts(const pte::Diagnostics& diagnostics);
+
 } // namespace pte::ui

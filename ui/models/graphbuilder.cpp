@@ -111,6 +111,8 @@ QString nodeDetails(const pte::Graph& g, const pte::Node& n, const QStringList& 
     }
     if (!modules.isEmpty())
         d += QStringLiteral("Module path: %1\n").arg(modules.join(QStringLiteral(" › ")));
+    else if (n.metadata.count("nn_module_stack"))
+        d += QStringLiteral("Module path: (top level)\n");
     d += QStringLiteral("\nArguments:\n");
     for (const auto& in : n.inputs)
         d += QStringLiteral("  %1 = %2\n")
@@ -125,7 +127,8 @@ QString nodeDetails(const pte::Graph& g, const pte::Node& n, const QStringList& 
             d += QStringLiteral("  %1\n").arg(tensorText(g, *name));
     }
     for (const auto& [key, value] : n.metadata) {
-        if (key == "debug_handle")
+        // The module stack reads as the module path above, not as its raw "L__self__,,Net;…" form.
+        if (key == "debug_handle" || key == "nn_module_stack")
             continue;
         d += QStringLiteral("\n%1:\n%2\n").arg(toQString(key), toQString(value));
     }
@@ -255,10 +258,10 @@ GraphData collapse(const GraphData& in, const std::vector<QString>& keys, const 
     }
     for (auto& n : out.nodes)
         if (n.kind == GraphNode::Kind::Cluster) {
-            n.subtitle = QStringLiteral("%1 %2").arg(n.members.size()).arg(clusterSuffix);
-            n.details = QStringLiteral("Collapsed group %1\n%2 nodes:\n%3")
+            n.subtitle = counted(n.members.size(), clusterSuffix.chopped(1)); // "nodes" -> "1 node", "12 nodes"
+            n.details = QStringLiteral("Collapsed group %1\n%2:\n%3")
                             .arg(n.label)
-                            .arg(n.members.size())
+                            .arg(counted(n.members.size(), QStringLiteral("node")))
                             .arg(n.members.mid(0, 200).join(QStringLiteral("\n")));
         }
     std::set<std::pair<int, int>> seen;
@@ -272,7 +275,8 @@ GraphData collapse(const GraphData& in, const std::vector<QString>& keys, const 
  * lowered module's original program (`loweredModule` names it).
  */
 GraphData buildDumpGraph(const pte::ExportedProgram& ep, const QString& method, const MethodEntry* emitted,
-    const QString& loweredModule, int threshold, const std::atomic<bool>* cancel, const QSet<QString>& expanded)
+    const QString& loweredModule, int threshold, const std::atomic<bool>* cancel, const QSet<QString>& expanded,
+    bool groupByModule)
 {
     const pte::Graph& g = ep.graph;
     GraphData out;
@@ -382,7 +386,7 @@ GraphData buildDumpGraph(const pte::ExportedProgram& ep, const QString& method, 
             if (it != producer.end())
                 out.edges.push_back(GraphEdge { it->second, index });
         }
-        n.subtitle = QStringLiteral("%1 values").arg(outs.size());
+        n.subtitle = counted(qint64(outs.size()), QStringLiteral("value"));
         out.nodes.push_back(std::move(n));
         modules.emplace_back();
     }
@@ -393,6 +397,34 @@ GraphData buildDumpGraph(const pte::ExportedProgram& ep, const QString& method, 
                         [](const GraphEdge& a, const GraphEdge& b) { return a.from == b.from && a.to == b.to; }),
         out.edges.end());
     out.originalNodeCount = int(out.nodes.size());
+    if (groupByModule) {
+        // The module hierarchy at every size, as Model Explorer shows it: each node in its outermost module not
+        // expanded (an expanded module shows its submodules, then its own nodes); parameters and buffers together.
+        const QString constants = QStringLiteral("parameters and buffers");
+        std::vector<QString> keys(out.nodes.size());
+        QHash<QString, int> members;
+        for (std::size_t i = 0; i < out.nodes.size(); ++i) {
+            if (out.nodes[i].kind == GraphNode::Kind::Constant) {
+                if (!expanded.contains(constants))
+                    keys[i] = constants;
+            } else {
+                for (const auto& m : modules[i])
+                    if (!expanded.contains(m)) {
+                        keys[i] = m;
+                        break;
+                    }
+            }
+            if (!keys[i].isEmpty())
+                ++members[keys[i]];
+        }
+        bool grouped = false;
+        for (auto& k : keys) {
+            if (!k.isEmpty() && members.value(k) < 2)
+                k.clear(); // a group of one node is that node
+            grouped = grouped || !k.isEmpty();
+        }
+        return grouped ? collapse(out, keys, QStringLiteral("nodes")) : out;
+    }
     if (int(out.nodes.size()) <= threshold)
         return out;
     // Collapse by module path: the deepest level that fits under the threshold.
@@ -598,7 +630,7 @@ GraphData buildInstructionGraph(
     GraphNode output;
     output.kind = GraphNode::Kind::Output;
     output.label = QStringLiteral("output");
-    output.subtitle = QStringLiteral("%1 values").arg(plan.outputs.size());
+    output.subtitle = counted(qint64(plan.outputs.size()), QStringLiteral("value"));
     output.members << QStringLiteral("output");
     output.details = QStringLiteral("Method outputs:\n");
     const int outIndex = int(out.nodes.size());
@@ -643,7 +675,7 @@ QStringList modulePaths(const std::string& nnModuleStack)
 }
 
 GraphData buildGraph(const Snapshot& snapshot, const QString& method, int collapseThreshold,
-    const std::atomic<bool>* cancel, const QSet<QString>& expanded, const QString& loweredModule)
+    const std::atomic<bool>* cancel, const QSet<QString>& expanded, const QString& loweredModule, bool groupByModule)
 {
     const MethodEntry* entry = snapshot.method(method.toStdString());
     if (!entry)
@@ -652,11 +684,11 @@ GraphData buildGraph(const Snapshot& snapshot, const QString& method, int collap
         const auto it = entry->exported->loweredModules.find(loweredModule.toStdString());
         if (it == entry->exported->loweredModules.end() || !it->second || !it->second->originalModule)
             return {};
-        return buildDumpGraph(
-            *it->second->originalModule, method, nullptr, loweredModule, collapseThreshold, cancel, expanded);
+        return buildDumpGraph(*it->second->originalModule, method, nullptr, loweredModule, collapseThreshold, cancel,
+            expanded, groupByModule);
     }
     if (entry->exported)
-        return buildDumpGraph(*entry->exported, method, entry, {}, collapseThreshold, cancel, expanded);
+        return buildDumpGraph(*entry->exported, method, entry, {}, collapseThreshold, cancel, expanded, groupByModule);
     if (entry->plan)
         return buildInstructionGraph(*entry, collapseThreshold, cancel, expanded);
     return {};

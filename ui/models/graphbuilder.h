@@ -76,10 +76,14 @@ struct GraphData
  * instructions emission gave it.
  * Above `collapseThreshold` nodes, nodes are grouped by module path (nn_module_stack), or instruction
  * ranges for instruction graphs; the groups named in `expanded` (the groups' labels: module paths, or
- * "instructions 0–266") show their nodes instead. Returns an empty graph when `cancel` becomes true.
+ * "instructions 0–266") show their nodes instead. With `groupByModule`, a dump graph of any size is grouped by its
+ * module hierarchy instead: each node in its outermost module that `expanded` does not name (an expanded module shows
+ * its submodules as groups, and its own nodes), parameters and buffers in one group; groups of one node are not made.
+ * Returns an empty graph when `cancel` becomes true.
  */
 [[nodiscard]] GraphData buildGraph(const Snapshot& snapshot, const QString& method, int collapseThreshold = 1500,
-    const std::atomic<bool>* cancel = nullptr, const QSet<QString>& expanded = {}, const QString& loweredModule = {});
+    const std::atomic<bool>* cancel = nullptr, const QSet<QString>& expanded = {}, const QString& loweredModule = {},
+    bool groupByModule = false);
 
 /** Module hierarchy from an nn_module_stack value ("key,path,type;..."): the paths, outermost first. */
 [[nodiscard]] QStringList modulePaths(const std::string& nnModuleStack);

@@ -8,6 +8,7 @@
 #include "models/text.h"
 
 #include <QColor>
+#include <QFont>
 
 namespace pte::ui {
 
@@ -62,9 +63,19 @@ QVariant InnerNodeModel::cell(int row, int column, int role) const
     const auto& sources = links.nodeSources[std::size_t(row)];
     const auto& absorbed = m_absorbed[std::size_t(row)];
     const bool inserted = n.backendInserted();
+    // No source node can be named without a source graph and a debug map: the cell says which is missing.
+    const QString noSources = sources.empty() && !inserted ? missingSources() : QString();
     switch (role) {
     case Qt::ForegroundRole:
-        return inserted ? QVariant(QColor(0x80, 0x80, 0x80)) : QVariant();
+        return inserted || (column == SourcesColumn && !noSources.isEmpty()) ? QVariant(QColor(0x80, 0x80, 0x80))
+                                                                             : QVariant();
+    case Qt::FontRole:
+        if (column == SourcesColumn && !noSources.isEmpty()) {
+            QFont italic;
+            italic.setItalic(true);
+            return italic;
+        }
+        return {};
     case DebugHandlesRole: {
         QList<qlonglong> handles;
         for (const auto h : n.debugHandles)
@@ -158,6 +169,8 @@ QVariant InnerNodeModel::cell(int row, int column, int role) const
         return parts.join(tip ? QStringLiteral("\n") : QStringLiteral("; "));
     }
     case SourcesColumn: {
+        if (!noSources.isEmpty())
+            return sort ? QVariant(QString()) : QVariant(noSources);
         if (tip) {
             QStringList lines;
             for (const auto& s : sources) {
@@ -233,6 +246,17 @@ QVariant InnerNodeModel::timeCell(int row, int column, int role) const
     default:
         return {};
     }
+}
+
+QString InnerNodeModel::missingSources() const
+{
+    if (!inspection())
+        return {};
+    if (inspection()->inputs.graphs.empty())
+        return QStringLiteral("no source graph: add the ETRecord (File > Add Graph Dump…)");
+    if (!inspection()->haveDebugMaps)
+        return QStringLiteral("no debug map: add the ETRecord (File > Add Graph Dump…), or emit");
+    return {};
 }
 
 QVariant InnerNodeModel::headerCell(int column, int role) const

@@ -55,6 +55,8 @@ protected:
 
 private:
     QVariant timeCell(int row, int column, int role) const;
+    /** Why no node of the delegate can name its source nodes (no source graph, no debug map), else empty. */
+    [[nodiscard]] QString missingSources() const;
 
     const DelegateTiming* m_timing = nullptr;
     /** Per node: the absorbed handles folded into it, as indices into links.absorbed. */

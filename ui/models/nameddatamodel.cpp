@@ -56,7 +56,7 @@ QVariant NamedDataModel::cell(int row, int column, int role) const
     if (role == Qt::ToolTipRole && column == BufferColumn && r.segment)
         return QStringLiteral("Segment %1 of the .pte").arg(*r.bufferIndex);
     if (role == Qt::ToolTipRole && column == SizeColumn)
-        return QStringLiteral("%1 bytes").arg(r.size);
+        return counted(qint64(r.size), QStringLiteral("byte"));
     if (role == Qt::TextAlignmentRole && (column == SizeColumn || column == BufferColumn))
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (role != Qt::DisplayRole && !sort)

@@ -37,10 +37,11 @@ void PayloadFieldModel::setDelegate(std::shared_ptr<const Snapshot> snapshot, in
         for (const auto h : links.partitionHandles)
             handles << QString::number(h);
         m_rows.push_back({ QStringLiteral("debug map"), QStringLiteral("partition handles"),
-            handles.isEmpty() ? (inspection->haveDebugMaps ? QStringLiteral("none for this call")
-                                                           : QStringLiteral("no debug map loaded (open the ETRecord "
-                                                                            "with the .pte, or emit)"))
-                              : handles.join(QStringLiteral(", ")) });
+            handles.isEmpty()
+                ? (inspection->haveDebugMaps ? QStringLiteral("none for this call")
+                                             : QStringLiteral("no debug map loaded (add the ETRecord: File > "
+                                                              "Add Graph Dump…, or emit)"))
+                : handles.join(QStringLiteral(", ")) });
         if (!links.unexpectedHandles.empty()) {
             QStringList extra;
             for (const auto h : links.unexpectedHandles)

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "models/profilemodel.h"
 
+#include "models/graphbuilder.h"
 #include "models/roles.h"
 #include "models/text.h"
 
@@ -23,6 +24,18 @@ QString joinPairs(const std::vector<std::pair<std::string, std::string>>& items,
 }
 
 QString time(double v) { return std::isnan(v) ? QString() : QString::number(v, 'f', 6); }
+
+/** Each node's nn_module_stack as the module path it reads as ("conv: layer1 › layer1.0"), not the raw stack. */
+QString modulesText(const std::vector<std::pair<std::string, std::string>>& items, const char* separator)
+{
+    QStringList parts;
+    for (const auto& [node, stack] : items) {
+        const QStringList paths = modulePaths(stack);
+        parts << toQString(node) + QStringLiteral(": ")
+                + (paths.isEmpty() ? QStringLiteral("(top level)") : paths.join(QStringLiteral(" › ")));
+    }
+    return parts.join(QLatin1String(separator));
+}
 
 } // namespace
 
@@ -198,7 +211,7 @@ QVariant ProfileModel::cell(int r, int column, int role) const
         return trace.section(QLatin1Char('\n'), -1).trimmed();
     }
     case ModuleColumn:
-        return joinPairs(pr.moduleHierarchy, "; ");
+        return modulesText(pr.moduleHierarchy, "; ");
     case MethodColumn:
         return toQString(m_profile->methodName(pr.method));
     default:

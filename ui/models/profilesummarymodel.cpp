@@ -5,13 +5,41 @@
 #include "models/roles.h"
 #include "models/text.h"
 
+#include <QColor>
+
+#include <algorithm>
+
 namespace pte::ui {
 
 void ProfileSummaryModel::setSnapshot(std::shared_ptr<const Snapshot> snapshot)
 {
     beginResetModel();
     m_profile = snapshot ? snapshot->profile : nullptr;
+    updateRest();
     endResetModel();
+}
+
+void ProfileSummaryModel::updateRest()
+{
+    m_rest.reset();
+    const auto* e = entries();
+    if (!e || m_profile->summary.executeTotal <= 0)
+        return;
+    double total = 0;
+    double share = 0;
+    for (const auto& entry : *e) {
+        total += entry.total;
+        share += entry.share;
+    }
+    if (share >= 0.995)
+        return;
+    pte::ProfileSummaryEntry rest;
+    rest.key = m_grouping == Grouping::Operator ? "(rest: delegate-call overhead, framework)"
+        : m_grouping == Grouping::Backend       ? "(rest: framework between instructions)"
+                                                : "(rest: no module path, framework)";
+    rest.total = std::max(m_profile->summary.executeTotal - total, 0.0);
+    rest.share = 1.0 - share;
+    m_rest = rest;
 }
 
 void ProfileSummaryModel::setGrouping(Grouping grouping)
@@ -20,6 +48,7 @@ void ProfileSummaryModel::setGrouping(Grouping grouping)
         return;
     beginResetModel();
     m_grouping = grouping;
+    updateRest();
     endResetModel();
 }
 
@@ -41,12 +70,20 @@ const std::vector<pte::ProfileSummaryEntry>* ProfileSummaryModel::entries() cons
 int ProfileSummaryModel::rows() const
 {
     const auto* e = entries();
-    return e ? int(e->size()) : 0;
+    return e ? int(e->size()) + (m_rest ? 1 : 0) : 0;
 }
 
 QVariant ProfileSummaryModel::cell(int row, int column, int role) const
 {
-    const auto& e = (*entries())[std::size_t(row)];
+    const bool rest = row == restRow();
+    const auto& e = rest ? *m_rest : (*entries())[std::size_t(row)];
+    if (rest && role == Qt::ToolTipRole)
+        return QStringLiteral("Execution time (Method::execute) no row above accounts for: a delegate call's time "
+                              "outside its backend's own events, and the runtime between and around instructions");
+    if (rest && role == Qt::ForegroundRole)
+        return QColor(0x60, 0x60, 0x60);
+    if (rest && role == SortRole && column == KeyColumn)
+        return QStringLiteral("~"); // after the names
     if (role == SortRole) {
         switch (column) {
         case TotalColumn:
@@ -72,7 +109,7 @@ QVariant ProfileSummaryModel::cell(int row, int column, int role) const
         return m_profile->summary.executeTotal > 0 ? QString(QString::number(e.share * 100, 'f', 1) + QLatin1Char('%'))
                                                    : QString();
     case RowsColumn:
-        return QString::number(e.count);
+        return rest ? QString() : QString::number(e.count);
     default:
         return {};
     }

@@ -45,6 +45,7 @@ void SignatureModel::setMethod(std::shared_ptr<const Snapshot> snapshot, const Q
     m_snapshot = std::move(snapshot);
     m_rows.clear();
     const MethodEntry* m = m_snapshot ? m_snapshot->method(method.toStdString()) : nullptr;
+    m_emitted = m && m->plan;
     if (m && m->exported) {
         const auto& g = m->exported->graph;
         auto fillTensor = [&](Row& row) {
@@ -132,20 +133,42 @@ void SignatureModel::setMethod(std::shared_ptr<const Snapshot> snapshot, const Q
 
 int SignatureModel::rows() const { return int(m_rows.size()); }
 
+void SignatureModel::setCounterpart(const SignatureModel* other)
+{
+    m_counterpart = other;
+    if (!m_rows.empty())
+        Q_EMIT dataChanged(index(0, 0), index(rows() - 1, ColumnCount - 1), { Qt::BackgroundRole });
+}
+
+bool SignatureModel::differsFromCounterpart(int row, int column) const
+{
+    if (!m_counterpart || row < 0 || row >= rows()
+        || (column != KindColumn && column != DTypeColumn && column != ShapeColumn))
+        return false;
+    if (row >= m_counterpart->rows())
+        return true;
+    return data(index(row, column)).toString() != m_counterpart->data(m_counterpart->index(row, column)).toString();
+}
+
 QVariant SignatureModel::cell(int row, int column, int role) const
 {
     const Row& r = m_rows[std::size_t(row)];
     const bool dropped = !r.dropReason.isEmpty();
     if (role == DroppedRole)
         return dropped;
+    // Dropping these outputs is what emission does (not an error): before it, the rows say what it will do, in grey;
+    // after it, that it did, marked.
     if (dropped && role == Qt::ToolTipRole)
-        return QStringLiteral("Dropped by emission — %1").arg(r.dropReason);
+        return m_emitted ? QStringLiteral("Dropped by emission — %1").arg(r.dropReason)
+                         : QStringLiteral("Emission will drop this output — %1").arg(r.dropReason);
     if (dropped && role == Qt::ForegroundRole)
-        return QColor(0xb0, 0x30, 0x30);
-    if (dropped && role == Qt::DecorationRole && column == KindColumn)
+        return m_emitted ? QColor(0xb0, 0x30, 0x30) : QColor(0x70, 0x70, 0x70);
+    if (dropped && m_emitted && role == Qt::DecorationRole && column == KindColumn)
         return QColor(0xd0, 0x40, 0x40);
     if (role == RawValueRole && column == ValueColumn)
         return r.value;
+    if (role == Qt::BackgroundRole)
+        return differsFromCounterpart(row, column) ? QVariant(QColor(0xff, 0xe2, 0x8a)) : QVariant();
     if (role != Qt::DisplayRole && role != SortRole)
         return {};
     switch (column) {

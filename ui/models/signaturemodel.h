@@ -41,6 +41,13 @@ public:
 
     void setMethod(std::shared_ptr<const Snapshot> snapshot, const QString& method);
     [[nodiscard]] Side side() const { return m_side; }
+    /**
+     * Another method's side shown beside this one ("Compare with"), or nullptr: the kind, dtype and shape cells that
+     * differ from its row of the same index (or that it has no row for) are marked (Qt::BackgroundRole).
+     */
+    void setCounterpart(const SignatureModel* other);
+    /** Whether this cell is marked as differing from the counterpart. */
+    [[nodiscard]] bool differsFromCounterpart(int row, int column) const;
 
 protected:
     int rows() const override;
@@ -63,6 +70,8 @@ private:
     Side m_side;
     std::shared_ptr<const Snapshot> m_snapshot;
     std::vector<Row> m_rows; ///< a handful per method (signature size), built when the method changes
+    const SignatureModel* m_counterpart = nullptr;
+    bool m_emitted = false; ///< the method has a program (emitted or loaded): drops happened, not only planned
 };
 
 /** pte::emissionDropReason(kind), the core's one decision of what emission drops; empty when the output is kept. */

@@ -116,7 +116,8 @@ void SizeModel::setSnapshot(std::shared_ptr<const Snapshot> snapshot)
             for (const auto& m : *program->mutableDataSegments)
                 if (m.segmentIndex < program->segments.size())
                     add(Category::MutableData, QStringLiteral("segment #%1").arg(m.segmentIndex),
-                        program->segments[m.segmentIndex].size, QStringLiteral("%1 buffers").arg(m.offsets.size()));
+                        program->segments[m.segmentIndex].size,
+                        counted(qint64(m.offsets.size()), QStringLiteral("buffer")));
         if (program->namedData)
             for (const auto& nd : *program->namedData)
                 if (nd.segmentIndex < program->segments.size())

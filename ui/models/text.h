@@ -18,6 +18,11 @@ namespace pte::ui {
 
 /** "%12": how ExecuTorch tools name value 12. */
 [[nodiscard]] inline QString valueRef(qint64 id) { return QLatin1Char('%') + QString::number(id); }
+/** "1 value", "3 values": a count with its noun, singular for one (`plural` when not noun + "s"). */
+[[nodiscard]] inline QString counted(qint64 n, const QString& noun, const QString& plural = {})
+{
+    return QStringLiteral("%1 %2").arg(n).arg(n == 1 ? noun : plural.isEmpty() ? noun + QLatin1Char('s') : plural);
+}
 /** "[1, 3, 224, 224]" */
 [[nodiscard]] QString formatShape(const std::vector<std::int32_t>& sizes);
 /** "[s0, 3]" for symbolic sizes */

@@ -104,7 +104,7 @@ void DelegatePayloadView::setMethod(std::shared_ptr<const Snapshot> snapshot, co
         QString text = QStringLiteral("Delegate %1 · %2").arg(d.delegateIndex).arg(toQString(p.backendId));
         if (!d.calls.empty())
             text += QStringLiteral(" · instruction %1").arg(d.calls.front().second);
-        text += p.graphDecoded ? QStringLiteral(" · %1 nodes").arg(p.nodes.size())
+        text += p.graphDecoded ? QStringLiteral(" · ") + counted(qint64(p.nodes.size()), QStringLiteral("node"))
                                : QStringLiteral(" · %1").arg(formatBytes(p.bytes.size()));
         m_chooser->addItem(text);
     }
@@ -196,11 +196,14 @@ void DelegatePayloadView::showCurrent()
         const auto& links = inspection->links[std::size_t(m_current)];
         QString text = toQString(p.format);
         if (p.graphDecoded)
-            text += QStringLiteral(" · %1 nodes, %2 values").arg(p.nodes.size()).arg(p.values.size());
+            text += QStringLiteral(" · %1, %2")
+                        .arg(counted(qint64(p.nodes.size()), QStringLiteral("node")),
+                            counted(qint64(p.values.size()), QStringLiteral("value")));
         if (links.backendInsertedNodes)
             text += QStringLiteral(" · %1 inserted by the backend").arg(links.backendInsertedNodes);
         if (!links.absorbed.empty())
-            text += QStringLiteral(" · %1 handles absorbed").arg(links.absorbed.size());
+            text +=
+                QStringLiteral(" · %1 absorbed").arg(counted(qint64(links.absorbed.size()), QStringLiteral("handle")));
         if (pte::hasErrors(p.diagnostics))
             text += QStringLiteral(" · malformed (see Payload)");
         if (const auto* t = m_nodeModel->timing())

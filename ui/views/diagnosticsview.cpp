@@ -18,8 +18,11 @@ DiagnosticsView::DiagnosticsView(QWidget* parent)
 {
     m_proxy->setSourceModel(m_model);
     m_table = makeTable(this, QStringLiteral("diagnosticsView"), m_proxy, QStringLiteral("No problems found"));
-    // The message (long) shows last, where the stretched column gives it the remaining width.
-    m_table->horizontalHeader()->moveSection(DiagnosticModel::MessageColumn, DiagnosticModel::ColumnCount - 1);
+    // The message comes first, after the severity's icon, and takes the width the other columns leave: on a narrow
+    // window it is what stays on screen (the file, offset and field path are cut first; tooltips show them whole).
+    auto* header = m_table->horizontalHeader();
+    header->setStretchLastSection(false);
+    header->setSectionResizeMode(DiagnosticModel::MessageColumn, QHeaderView::Stretch);
     m_table->setToolTip(QStringLiteral("Double-click or press Enter to go to the instruction, value or node"));
     connect(m_table, &QAbstractItemView::activated, this, [this](const QModelIndex& index) {
         if (index.isValid())
@@ -45,9 +48,10 @@ void DiagnosticsView::append(const pte::Diagnostic& diagnostic)
 
 void DiagnosticsView::updateTitle()
 {
-    // The tab says how many there are, so a warning is seen without opening it.
-    const int n = m_model->rowCount();
-    setTitleSuffix(n > 0 ? QStringLiteral(" (%1)").arg(n) : QString());
+    // The tab says how many of each severity there are, so a warning is seen without opening it (and ten notes do
+    // not read as ten warnings).
+    const QString counts = severityCounts(m_model->diagnostics());
+    setTitleSuffix(counts.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(counts));
 }
 
 } // namespace pte::ui

@@ -29,6 +29,7 @@
 #include <QShortcut>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QStyle>
 #include <QTabWidget>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -281,16 +282,26 @@ void DiffWindow::showSummary()
     if (d.equal()) {
         lines << QStringLiteral("Equal (%1 comparison)").arg(mode);
     } else {
+        // Counted as a user counts them: instructions one by one (an inserted run of 10,000 is one difference of the
+        // diff, but 10,000 instructions), everything else by difference.
+        static const char* const nouns[][2] = { { "program field", "program fields" }, { "method", "methods" },
+            { "signature difference", "signature differences" }, { "instruction", "instructions" },
+            { "value", "values" }, { "memory-plan difference", "memory-plan differences" }, { "constant", "constants" },
+            { "operator", "operators" }, { "delegate", "delegates" }, { "named-data entry", "named-data entries" },
+            { "debug-info difference", "debug-info differences" } };
+        std::size_t instructions = 0;
+        for (const auto& m : d.methods)
+            instructions += m.changed + m.inserted + m.removed;
         QStringList parts;
         const auto counts = d.countByCategory();
-        for (std::size_t c = 0; c < counts.size(); ++c)
-            if (counts[c])
-                parts << QStringLiteral("%1 %2").arg(counts[c]).arg(
-                    QLatin1String(pte::diffCategoryName(pte::DiffCategory(c))));
-        lines << QStringLiteral("Different (%1 comparison): %2 difference(s): %3")
-                     .arg(mode)
-                     .arg(d.differences.size())
-                     .arg(parts.join(QStringLiteral(", ")));
+        for (std::size_t c = 0; c < counts.size() && c < std::size(nouns); ++c) {
+            if (!counts[c])
+                continue;
+            const std::size_t n =
+                pte::DiffCategory(c) == pte::DiffCategory::Instruction ? std::max(counts[c], instructions) : counts[c];
+            parts << counted(qint64(n), QLatin1String(nouns[c][0]), QLatin1String(nouns[c][1]));
+        }
+        lines << QStringLiteral("Different (%1 comparison): %2").arg(mode, parts.join(QStringLiteral(", ")));
     }
     for (const auto& m : d.methods) {
         const QString name = toQString(m.nameA.empty() ? m.nameB : m.nameA);
@@ -334,6 +345,12 @@ void DiffWindow::setMethodIndex(int index)
     m_modelB->setMethod(m_result, index);
     for (auto* t : { m_tableA, m_tableB }) {
         autoSize(t);
+        // The ids of the last rows are the longest, and the sizing looks only at the first ones: room for them.
+        const int digits = int(QString::number(std::max(t->model()->rowCount(), 1)).size());
+        const int idWidth = t->fontMetrics().horizontalAdvance(QString(digits, QLatin1Char('0')))
+            + 2 * t->fontMetrics().averageCharWidth() + 2 * t->style()->pixelMetric(QStyle::PM_FocusFrameHMargin);
+        t->setColumnWidth(
+            DiffInstructionModel::IdColumn, std::max(t->columnWidth(DiffInstructionModel::IdColumn), idWidth));
         keepStatusInView(t);
     }
     if (m_result) {

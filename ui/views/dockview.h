@@ -31,7 +31,8 @@ class DockView : public QWidget
 {
     Q_OBJECT
 public:
-    /** `dockName` is the QDockWidget's object name (saved layouts refer to it: keep it stable). */
+    /** `dockName` is the QDockWidget's object name (saved layouts refer to it: keep it stable). `area`
+     *  Qt::NoDockWidgetArea puts the view in the window's central area instead of a dock (the graph). */
     DockView(QString title, QString dockName, Qt::DockWidgetArea area, QWidget* parent = nullptr);
 
     [[nodiscard]] const QString& title() const { return m_title; }

@@ -7,9 +7,11 @@
 #include "models/text.h"
 #include "widgets/graphlayouter.h"
 #include "widgets/graphview.h"
+#include "widgets/savepath.h"
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QFileInfo>
 #include <QFontMetricsF>
 #include <QFutureWatcher>
 #include <QHBoxLayout>
@@ -19,10 +21,12 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLinearGradient>
+#include <QMenu>
 #include <QPainter>
 #include <QPixmap>
 #include <QPlainTextEdit>
 #include <QSplitter>
+#include <QTextOption>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
@@ -42,9 +46,11 @@ constexpr int kCollapseThreshold = 600;
 } // namespace
 
 GraphPanel::GraphPanel(QWidget* parent)
-    : DockView(QStringLiteral("Graph"), QStringLiteral("graphDock"), Qt::RightDockWidgetArea, parent)
+    : DockView(QStringLiteral("Graph"), QStringLiteral("graphDock"), Qt::NoDockWidgetArea, parent)
 {
     setObjectName(QStringLiteral("graphPanel"));
+    // The window's central area: it keeps a useful size whatever the window's size and the docks' sizes.
+    setMinimumSize(fontMetrics().averageCharWidth() * 50, fontMetrics().lineSpacing() * 18);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     auto* bar = new QHBoxLayout;
@@ -103,6 +109,16 @@ GraphPanel::GraphPanel(QWidget* parent)
         startLayout();
     });
     bar->addWidget(m_collapse);
+    m_groupModules = new QCheckBox(QStringLiteral("Group by module"), this);
+    m_groupModules->setObjectName(QStringLiteral("graphGroupModules"));
+    m_groupModules->setToolTip(QStringLiteral(
+        "Group a graph dump's nodes by module (nn_module_stack) at every size: double-click a group to expand it in "
+        "place, right-click a node to collapse its module again"));
+    connect(m_groupModules, &QCheckBox::toggled, this, [this] {
+        m_expanded.clear();
+        startLayout();
+    });
+    bar->addWidget(m_groupModules);
     m_colourBy = new QComboBox(this);
     m_colourBy->setObjectName(QStringLiteral("graphColourBy"));
     m_colourBy->addItem(QStringLiteral("Colour by kind"), int(Colouring::Kind));
@@ -128,12 +144,18 @@ GraphPanel::GraphPanel(QWidget* parent)
     auto* split = new QSplitter(Qt::Horizontal, this);
     m_view = new GraphView(split);
     m_view->setObjectName(QStringLiteral("graphView"));
+    m_view->setEmptyText(QStringLiteral(
+        "No graph: open a .pte, a .pt2 archive, an exported-program JSON or an ETRecord (Ctrl+O), or drop one on the "
+        "window"));
     m_details = new QPlainTextEdit(split);
     m_details->setObjectName(QStringLiteral("nodeDetails"));
     m_details->setReadOnly(true);
     m_details->setPlaceholderText(QStringLiteral("Select a node to see its target, arguments, tensors, stack trace, "
                                                  "module path and debug handle."));
-    m_details->setLineWrapMode(QPlainTextEdit::NoWrap);
+    // Wrapped: targets, module paths and the nodes a delegate absorbed are read whole, not cut at the edge (a long
+    // name without spaces breaks anywhere).
+    m_details->setLineWrapMode(QPlainTextEdit::WidgetWidth);
+    m_details->setWordWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
     m_details->setTabChangesFocus(true);
     // Keyboard focus is visible here as in the diagram (a read-only text shows no cursor).
     m_details->setStyleSheet(QStringLiteral("QPlainTextEdit:focus { border: 2px solid palette(highlight); }"));
@@ -155,6 +177,28 @@ GraphPanel::GraphPanel(QWidget* parent)
         else if (n.kind == GraphNode::Kind::Delegate && m_snapshot)
             if (const auto d = delegateOfNode(*m_snapshot, m_method, n))
                 openDelegate(*d);
+    });
+    connect(m_view, &GraphView::exportRequested, this, &GraphPanel::exportDialog);
+    // Right-click on a node of an expanded module: collapse that module (or one around it) in place.
+    connect(m_view, &GraphView::contextMenuRequested, this, [this](int node, QMenu* menu) {
+        if (node < 0 || std::size_t(node) >= m_graph.nodes.size())
+            return;
+        const GraphNode& n = m_graph.nodes[std::size_t(node)];
+        QStringList around;
+        for (const QString& m : m_expanded)
+            if (n.kind != GraphNode::Kind::Cluster ? (n.modulePath == m || n.modulePath.startsWith(m + QLatin1Char('.'))
+                    || (n.kind == GraphNode::Kind::Constant && m == QLatin1String("parameters and buffers")))
+                                                   : n.modulePath.startsWith(m + QLatin1Char('.')))
+                around << m;
+        std::sort(around.begin(), around.end(), [](const QString& a, const QString& b) { return a.size() > b.size(); });
+        if (n.kind == GraphNode::Kind::Cluster && !n.modulePath.isEmpty())
+            menu->addAction(QStringLiteral("Expand %1").arg(n.modulePath), this,
+                [this, path = n.modulePath] { expandGroup(path); });
+        for (const QString& m : around)
+            menu->addAction(QStringLiteral("Collapse %1").arg(m), this, [this, m] { collapseGroup(m); });
+        if (!m_expanded.isEmpty())
+            menu->addAction(QStringLiteral("Collapse All Groups"), this, &GraphPanel::collapseAllGroups);
+        menu->addSeparator();
     });
     connect(m_view, &GraphView::nodeSelectionChanged, this, [this] {
         showDetails();
@@ -185,6 +229,11 @@ void GraphPanel::setMethod(std::shared_ptr<const Snapshot> snapshot, const QStri
     m_snapshot = std::move(snapshot);
     m_method = method;
     const bool hasProfile = m_snapshot && m_snapshot->profile;
+    m_view->setEmptyText(m_snapshot && !m_snapshot->methods.empty() ? QString()
+            : hasProfile ? QStringLiteral("No graph: this ETDump is open on its own. Open its program (.pte, or the "
+                                          "graph dumps it was emitted from) to join them and see where the time went.")
+                         : QStringLiteral("No graph: open a .pte, a .pt2 archive, an exported-program JSON or an "
+                                          "ETRecord (Ctrl+O), or drop one on the window"));
     m_colourBy->setEnabled(hasProfile);
     if (hasProfile != hadProfile) {
         const QSignalBlocker blocker(m_colourBy);
@@ -332,6 +381,7 @@ void GraphPanel::startLayout()
     const QString method = m_method;
     const QString lowered = m_loweredModule;
     const QSet<QString> expanded = m_expanded;
+    const bool groupByModule = m_groupModules->isChecked();
     auto* watcher = new QFutureWatcher<LayoutResult>(this);
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
         watcher->deleteLater();
@@ -342,7 +392,8 @@ void GraphPanel::startLayout()
         m_view->setGraph(m_graph, result.layout);
         m_busy = false;
         applyHeat();
-        QString status = QStringLiteral("%1 nodes, %2 edges").arg(m_graph.nodes.size()).arg(m_graph.edges.size());
+        QString status = QStringLiteral("%1, %2").arg(counted(qint64(m_graph.nodes.size()), QStringLiteral("node")),
+            counted(qint64(m_graph.edges.size()), QStringLiteral("edge")));
         if (m_graph.collapsed)
             status += QStringLiteral(" (collapsed from %1%2)")
                           .arg(m_graph.originalNodeCount)
@@ -362,6 +413,14 @@ void GraphPanel::startLayout()
             status = QStringLiteral("%1: original program · %2").arg(m_graph.loweredModule, status);
         status += QStringLiteral(" · %1").arg(result.layout.engine);
         setStatus(status);
+        // A group expanded or collapsed: show where it was (its first node), not the top of the graph.
+        if (const QString member = std::exchange(m_focusMember, QString()); !member.isEmpty() && !m_pending)
+            for (std::size_t i = 0; i < m_graph.nodes.size(); ++i)
+                if (m_graph.nodes[i].members.contains(member)) {
+                    m_view->selectNodes({ int(i) });
+                    showDetails();
+                    break;
+                }
         if (m_pending) {
             const PendingSelection pending = std::move(*m_pending);
             m_pending.reset();
@@ -370,10 +429,11 @@ void GraphPanel::startLayout()
         Q_EMIT layoutFinished();
     });
     QFuture<LayoutResult> future =
-        QtConcurrent::run([snapshot, method, lowered, threshold, metrics, cancel, expanded, delegate]() {
+        QtConcurrent::run([snapshot, method, lowered, threshold, metrics, cancel, expanded, delegate, groupByModule]() {
             LayoutResult r;
-            r.graph = delegate >= 0 ? buildDelegateGraph(*snapshot->delegates, delegate)
-                                    : buildGraph(*snapshot, method, threshold, cancel.get(), expanded, lowered);
+            r.graph = delegate >= 0
+                ? buildDelegateGraph(*snapshot->delegates, delegate)
+                : buildGraph(*snapshot, method, threshold, cancel.get(), expanded, lowered, groupByModule);
             if (!cancel->load())
                 r.layout = layoutGraph(r.graph, metrics, 2500, cancel.get());
             return r;
@@ -414,9 +474,34 @@ void GraphPanel::expandGroup(const QString& modulePath)
 {
     if (m_expanded.contains(modulePath))
         return;
+    // The view comes back to the group's first node once laid out, as if it opened in place.
+    m_focusMember.clear();
+    for (const auto& n : m_graph.nodes)
+        if (n.kind == GraphNode::Kind::Cluster && n.modulePath == modulePath && !n.members.isEmpty())
+            m_focusMember = n.members.front();
     m_expanded.insert(modulePath);
     startLayout();
 }
+
+void GraphPanel::collapseGroup(const QString& modulePath)
+{
+    const auto before = m_expanded.size();
+    m_expanded.removeIf(
+        [&](const QString& m) { return m == modulePath || m.startsWith(modulePath + QLatin1Char('.')); });
+    if (m_expanded.size() == before)
+        return;
+    m_focusMember.clear();
+    for (const auto& n : m_graph.nodes)
+        if (n.kind != GraphNode::Kind::Cluster
+            && (n.modulePath == modulePath || n.modulePath.startsWith(modulePath + QLatin1Char('.')))
+            && !n.members.isEmpty()) {
+            m_focusMember = n.members.front();
+            break;
+        }
+    startLayout();
+}
+
+void GraphPanel::setGroupByModule(bool on) { m_groupModules->setChecked(on); }
 
 void GraphPanel::collapseAllGroups()
 {
@@ -506,6 +591,38 @@ void GraphPanel::focusFind()
     m_find->selectAll();
 }
 
+QString GraphPanel::statusText() const { return m_status->text(); }
+
+void GraphPanel::exportDialog(bool visibleOnly)
+{
+    if (m_view->nodeCount() == 0)
+        return;
+    QStringList inputs;
+    if (m_snapshot)
+        for (const auto& p : m_snapshot->inputPaths)
+            inputs << toQString(p);
+    QString what = m_method;
+    if (m_delegate >= 0)
+        what += QStringLiteral(".delegate%1").arg(m_delegate);
+    else if (!m_loweredModule.isEmpty())
+        what += QLatin1Char('.') + m_loweredModule;
+    const QString path = askSavePath(this,
+        visibleOnly ? QStringLiteral("Export the visible part of the graph") : QStringLiteral("Export the graph"),
+        QStringLiteral("PNG image (*.png);;SVG image (*.svg)"), QStringLiteral("png"),
+        proposedSavePath(inputs, QStringLiteral(".%1.png").arg(what)), [inputs](const QString& p) {
+            return std::any_of(inputs.begin(), inputs.end(), [&p](const QString& in) {
+                return QFileInfo(in).absoluteFilePath() == QFileInfo(p).absoluteFilePath();
+            });
+        });
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!m_view->exportImage(path, visibleOnly, &error))
+        setStatus(error);
+    else
+        setStatus(QStringLiteral("Exported %1").arg(QFileInfo(path).fileName()));
+}
+
 void GraphPanel::setStatus(const QString& text)
 {
     m_status->setText(text);
@@ -569,37 +686,60 @@ QString GraphPanel::selectedNodesText(bool json) const
     return parts.join(QStringLiteral("\n"));
 }
 
+QString GraphPanel::graphName() const
+{
+    if (m_delegate >= 0 && m_snapshot && m_snapshot->delegates) {
+        const auto& d = m_snapshot->delegates->delegates[std::size_t(m_delegate)];
+        return QStringLiteral("inside delegate %1 (%2) of %3")
+            .arg(d.delegateIndex)
+            .arg(toQString(d.payload->backendId), m_method);
+    }
+    if (!m_loweredModule.isEmpty())
+        return QStringLiteral("in %1 (original program of a delegate of %2)").arg(m_loweredModule, m_method);
+    return QStringLiteral("in the graph of %1").arg(m_method);
+}
+
 bool GraphPanel::findNext()
 {
     const QString text = m_find->text().trimmed();
     if (text.isEmpty() || m_graph.nodes.empty())
         return false;
-    const int n = int(m_graph.nodes.size());
-    for (int step = 1; step <= n; ++step) {
-        const int i = (m_findPos + step) % n;
-        const GraphNode& node = m_graph.nodes[std::size_t(i)];
-        auto contains = [&text](const QStringList& list) {
-            return std::any_of(
-                list.begin(), list.end(), [&text](const QString& s) { return s.contains(text, Qt::CaseInsensitive); });
-        };
+    auto contains = [&text](const QStringList& list) {
+        return std::any_of(
+            list.begin(), list.end(), [&text](const QString& s) { return s.contains(text, Qt::CaseInsensitive); });
+    };
+    // Every match, in node order: the status counts them ("2 of 4") and says which graph was searched.
+    std::vector<int> matches;
+    std::vector<bool> absorbedOnly;
+    for (std::size_t i = 0; i < m_graph.nodes.size(); ++i) {
+        const GraphNode& node = m_graph.nodes[i];
         const bool direct = node.label.contains(text, Qt::CaseInsensitive)
             || node.subtitle.contains(text, Qt::CaseInsensitive) || node.modulePath.contains(text, Qt::CaseInsensitive)
             || contains(node.members);
         // Nodes a delegate absorbed are found at the delegate call.
-        const bool absorbed = !direct && contains(node.absorbed);
-        if (direct || absorbed) {
-            m_findPos = i;
-            m_view->selectNodes({ i });
-            showDetails();
-            Q_EMIT nodesSelected();
-            if (absorbed)
-                setStatus(QStringLiteral("“%1” runs inside %2: press Enter or double-click the call to open it")
-                              .arg(text, node.loweredModule));
-            return true;
+        if (direct || contains(node.absorbed)) {
+            matches.push_back(int(i));
+            absorbedOnly.push_back(!direct);
         }
     }
-    setStatus(QStringLiteral("“%1” not found").arg(text));
-    return false;
+    if (matches.empty()) {
+        setStatus(QStringLiteral("“%1” not found %2").arg(text, graphName()));
+        return false;
+    }
+    const auto next = std::upper_bound(matches.begin(), matches.end(), m_findPos);
+    const std::size_t k = next == matches.end() ? 0 : std::size_t(next - matches.begin());
+    const int i = matches[k];
+    const GraphNode& node = m_graph.nodes[std::size_t(i)];
+    m_findPos = i;
+    m_view->selectNodes({ i });
+    showDetails();
+    Q_EMIT nodesSelected();
+    QString status = QStringLiteral("“%1”: %2 of %3 %4").arg(text).arg(k + 1).arg(matches.size()).arg(graphName());
+    if (absorbedOnly[k])
+        status += QStringLiteral("; it runs inside %1: press Enter or double-click the call to open it")
+                      .arg(node.loweredModule);
+    setStatus(status);
+    return true;
 }
 
 void GraphPanel::showDetails()

@@ -68,8 +68,19 @@ public:
     /** The lowered module shown, or empty for the method's own graph. */
     [[nodiscard]] const QString& loweredModule() const { return m_loweredModule; }
     [[nodiscard]] const QSet<QString>& expandedGroups() const { return m_expanded; }
+    /** Collapses an expanded module (and the modules inside it) back into its group. */
+    void collapseGroup(const QString& modulePath);
+    /** Groups dump graphs by their module hierarchy at every size (the "Group by module" box). */
+    void setGroupByModule(bool on);
     /** Selects the next node matching the find text; false when none. */
     bool findNext();
+    /** Asks where to save the graph (whole, or the part in view) as PNG or SVG, and saves it (File > Export Graph
+     *  Image…, the graph's context menu). */
+    void exportDialog(bool visibleOnly);
+    /** Which graph is shown, for messages: "in the graph of forward", "inside delegate 0 (XnnpackBackend) of …". */
+    [[nodiscard]] QString graphName() const;
+    /** The status line's text (node and edge counts, what Find found). */
+    [[nodiscard]] QString statusText() const;
     /**
      * Drills down into a delegate's inner graph, as decoded from its payload (`delegate` indexes
      * snapshot->delegates->delegates), laid out in the background; the method's graph comes back with closeDelegate()
@@ -116,6 +127,8 @@ private:
     QLineEdit* m_find = nullptr;
     QLabel* m_status = nullptr;
     QCheckBox* m_collapse = nullptr;
+    QCheckBox* m_groupModules = nullptr; ///< group dump graphs by module at every size
+    QString m_focusMember; ///< after a group expands or collapses: the node to show, where it was
     QComboBox* m_colourBy = nullptr;
     QLabel* m_legend = nullptr;
     std::vector<double> m_heat;

@@ -6,6 +6,7 @@
 #include "models/instructionfilterproxy.h"
 #include "models/instructionmodel.h"
 #include "models/profilemodel.h"
+#include "models/text.h"
 #include "views/viewparts.h"
 #include "widgets/tableview.h"
 
@@ -220,7 +221,7 @@ void InstructionsView::updateCount()
 {
     const int total = m_model->rowCount();
     const int shown = m_proxy->rowCount();
-    m_count->setText(shown == total ? QStringLiteral("%1 instructions").arg(total)
+    m_count->setText(shown == total ? counted(total, QStringLiteral("instruction"))
                                     : QStringLiteral("%1 of %2 instructions").arg(shown).arg(total));
 }
 

@@ -8,6 +8,7 @@
 #include "widgets/tableview.h"
 
 #include <QItemSelectionModel>
+#include <QScrollBar>
 
 namespace pte::ui {
 
@@ -35,6 +36,11 @@ void MethodsView::setSnapshot(std::shared_ptr<const Snapshot> snapshot)
 {
     m_model->setSnapshot(std::move(snapshot));
     autoSize(m_table);
+    // A program of a few methods does not need half the column: the dock grows no taller than its rows, and the
+    // Signature dock below gets the rest. Empty, it has room for its text.
+    setMaximumHeight(m_model->rowCount() > 0
+            ? tableHeight(m_table) + m_table->horizontalScrollBar()->sizeHint().height()
+            : QWIDGETSIZE_MAX);
 }
 
 void MethodsView::setMethod(std::shared_ptr<const Snapshot> /*snapshot*/, const QString& method)

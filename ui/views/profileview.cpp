@@ -100,6 +100,12 @@ ProfileView::ProfileView(QWidget* parent)
     split->addWidget(side);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 1);
+    // Where the time went is always in view beside the table (a wide table does not push it out of the dock).
+    side->setMinimumWidth(fontMetrics().averageCharWidth() * 34);
+    split->setCollapsible(0, false);
+    split->setCollapsible(1, false);
+    const int unit = fontMetrics().averageCharWidth();
+    split->setSizes({ unit * 120, unit * 50 });
     layout->addWidget(split, 1);
 
     m_filterTimer = new QTimer(this);

@@ -165,6 +165,21 @@ void SignatureView::updateComparison()
     const bool on = !m_compared.isEmpty();
     m_otherInputModel->setMethod(on ? m_snapshot : nullptr, m_compared);
     m_otherOutputModel->setMethod(on ? m_snapshot : nullptr, m_compared);
+    // The cells that differ are marked on both sides; the columns that are compared (kind, name, dtype, shape) keep
+    // the narrow halves' width, the others wait until the comparison ends.
+    m_inputModel->setCounterpart(on ? m_otherInputModel : nullptr);
+    m_otherInputModel->setCounterpart(on ? m_inputModel : nullptr);
+    m_outputModel->setCounterpart(on ? m_otherOutputModel : nullptr);
+    m_otherOutputModel->setCounterpart(on ? m_outputModel : nullptr);
+    for (auto* v : { m_inputsView, m_outputsView, m_otherInputsView, m_otherOutputsView }) {
+        for (const int c : { int(SignatureModel::IndexColumn), int(SignatureModel::TargetColumn),
+                 int(SignatureModel::ValueColumn), int(SignatureModel::ReasonColumn) })
+            v->setColumnHidden(c, on);
+        // The name (which differs between methods anyway) goes last, after the kind, dtype and shape compared.
+        auto* header = v->horizontalHeader();
+        header->moveSection(header->visualIndex(SignatureModel::NameColumn),
+            on ? SignatureModel::ColumnCount - 1 : int(SignatureModel::NameColumn));
+    }
     m_inputsSplit->widget(1)->setVisible(on);
     m_outputsSplit->widget(1)->setVisible(on);
     if (on) {

@@ -2,17 +2,24 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "widgets/graphview.h"
 
+#include <QContextMenuEvent>
+#include <QFontInfo>
+#include <QFontMetricsF>
 #include <QGraphicsItem>
 #include <QGraphicsScene>
 #include <QKeyEvent>
+#include <QMenu>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QPainterPath>
+#include <QSaveFile>
 #include <QScrollBar>
 #include <QStyleOptionGraphicsItem>
 #include <QWheelEvent>
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <optional>
 
 namespace pte::ui {
@@ -46,6 +53,20 @@ QColor heatColor(double fraction)
     return QColor::fromHsvF(float((1.0 - f) * 55.0 / 360.0), float(0.15 + 0.8 * f), float(1.0 - 0.1 * f));
 }
 
+QColor readableTextOn(const QColor& fill, bool secondary)
+{
+    // WCAG relative luminance: dark text on light fills, white on dark ones (the hottest red), whichever contrasts
+    // more.
+    auto channel = [](double c) { return c <= 0.03928 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4); };
+    const QColor rgb = fill.toRgb();
+    const double l = 0.2126 * channel(rgb.redF()) + 0.7152 * channel(rgb.greenF()) + 0.0722 * channel(rgb.blueF());
+    const double dark = (l + 0.05) / (0.0144 + 0.05); // against #202020
+    const double light = (1.0 + 0.05) / (l + 0.05);
+    if (light > dark)
+        return secondary ? QColor(0xf0, 0xf0, 0xf0) : Qt::white;
+    return secondary ? QColor(0x55, 0x55, 0x55) : QColor(0x20, 0x20, 0x20);
+}
+
 /** A diagram node: rounded box, operator on the first line, name on the second. */
 class GraphNodeItem : public QGraphicsItem
 {
@@ -74,15 +95,54 @@ public:
     }
     const QColor& fill() const { return m_fill; }
     QRectF boundingRect() const override { return m_rect.adjusted(-2, -2, 2, 2); }
+    /** The fill the node is drawn with: measured time, else a fill set by the Diff window, else its kind's. */
+    QColor shownFill() const
+    {
+        return m_heat          ? (*m_heat < 0 ? QColor(0xee, 0xee, 0xee) : heatColor(*m_heat))
+            : m_fill.isValid() ? m_fill
+                               : fillFor(m_kind);
+    }
+    /** The node as SVG elements (a rounded box and its one or two lines), as paint() draws it. */
+    void writeSvg(QString& out, const QFont& font) const
+    {
+        const bool selected = isSelected();
+        const QColor fill = selected ? shownFill().darker(112) : shownFill();
+        const double radius = std::min(m_rect.height() / 4, 6.0);
+        out += QStringLiteral("<rect x=\"%1\" y=\"%2\" width=\"%3\" height=\"%4\" rx=\"%5\" fill=\"%6\" stroke=\"%7\" "
+                              "stroke-width=\"%8\"/>\n")
+                   .arg(m_rect.x())
+                   .arg(m_rect.y())
+                   .arg(m_rect.width())
+                   .arg(m_rect.height())
+                   .arg(radius)
+                   .arg(fill.name(), selected ? QStringLiteral("#e67e00") : QStringLiteral("#607085"))
+                   .arg(selected ? 3.0 : 1.0);
+        const QRectF inner = m_rect.adjusted(4, 2, -4, -2);
+        auto text = [&](const QString& t, double y, bool bold, bool secondary) {
+            QFont f = font;
+            f.setBold(bold);
+            const QString shown = QFontMetricsF(f).elidedText(t, Qt::ElideMiddle, inner.width());
+            out += QStringLiteral("<text x=\"%1\" y=\"%2\" text-anchor=\"middle\" dominant-baseline=\"central\" "
+                                  "fill=\"%3\"%4>%5</text>\n")
+                       .arg(inner.center().x())
+                       .arg(y)
+                       .arg(readableTextOn(fill, secondary).name(),
+                           bold ? QStringLiteral(" font-weight=\"bold\"") : QString(), shown.toHtmlEscaped());
+        };
+        if (m_subtitle.isEmpty()) {
+            text(m_label, inner.center().y(), false, false);
+            return;
+        }
+        text(m_label, inner.top() + inner.height() / 4, true, false);
+        text(m_subtitle, inner.top() + inner.height() * 3 / 4, false, true);
+    }
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*) override
     {
         const double lod = option->levelOfDetailFromTransform(painter->worldTransform());
         const bool selected = isSelected();
         painter->setPen(QPen(selected ? QColor(0xe6, 0x7e, 0x00) : QColor(0x60, 0x70, 0x85), selected ? 3.0 : 1.0));
         // Measured time (the Profile colouring) over a fill set by the Diff window over the kind's colour.
-        const QColor fill = m_heat ? (*m_heat < 0 ? QColor(0xee, 0xee, 0xee) : heatColor(*m_heat))
-            : m_fill.isValid()     ? m_fill
-                                   : fillFor(m_kind);
+        const QColor fill = shownFill();
         painter->setBrush(selected ? fill.darker(112) : fill);
         if (lod < 0.25) {
             painter->drawRect(m_rect);
@@ -92,7 +152,8 @@ public:
         painter->drawRoundedRect(m_rect, radius, radius);
         if (lod < 0.45)
             return;
-        painter->setPen(QColor(0x20, 0x20, 0x20));
+        const QColor shown = selected ? fill.darker(112) : fill;
+        painter->setPen(readableTextOn(shown, false));
         const QRectF inner = m_rect.adjusted(4, 2, -4, -2);
         if (m_subtitle.isEmpty()) {
             painter->drawText(inner, Qt::AlignCenter, m_label);
@@ -109,7 +170,7 @@ public:
         QFont normal = bold;
         normal.setBold(false);
         painter->setFont(normal);
-        painter->setPen(QColor(0x55, 0x55, 0x55));
+        painter->setPen(readableTextOn(shown, true));
         painter->drawText(bottom, Qt::AlignHCenter | Qt::AlignVCenter,
             QFontMetricsF(normal).elidedText(m_subtitle, Qt::ElideMiddle, bottom.width()));
     }
@@ -235,7 +296,8 @@ void GraphView::showStart()
         fitAll();
         return;
     }
-    // Too big to fit legibly: start legible at the top (the inputs), centred on the first row's nodes.
+    // Too big to fit legibly: start legible at the top (the inputs), on the first row's node nearest the row's middle.
+    // (Not on the middle itself: a wide first row, such as a delegate's inputs and weights, can have nothing there.)
     setTransform(QTransform::fromScale(kLegibleScale, kLegibleScale));
     double top = bounds.bottom();
     for (const auto* item : m_items)
@@ -247,8 +309,18 @@ void GraphView::showStart()
             left = std::min(left, item->sceneBoundingRect().left());
             right = std::max(right, item->sceneBoundingRect().right());
         }
+    const double middle = left <= right ? (left + right) / 2 : bounds.center().x();
+    double x = middle;
+    double nearest = std::numeric_limits<double>::max();
+    for (const auto* item : m_items) {
+        const QRectF r = item->sceneBoundingRect();
+        if (r.top() <= top + 1 && std::abs(r.center().x() - middle) < nearest) {
+            nearest = std::abs(r.center().x() - middle);
+            x = r.center().x();
+        }
+    }
     const double halfHeight = room.height() / kLegibleScale / 2;
-    centerOn(QPointF(left <= right ? (left + right) / 2 : bounds.center().x(), top - 20 + halfHeight));
+    centerOn(QPointF(x, top - 20 + halfHeight));
     updateRenderHints();
     updateOverview();
 }
@@ -290,6 +362,130 @@ std::vector<int> GraphView::selectedNodes() const
             out.push_back(node->index());
     std::sort(out.begin(), out.end());
     return out;
+}
+
+QRectF GraphView::exportRect(bool visibleOnly) const
+{
+    const QRectF all = scene()->sceneRect();
+    return visibleOnly ? mapToScene(viewport()->rect()).boundingRect().intersected(all) : all;
+}
+
+QImage GraphView::renderImage(bool visibleOnly) const
+{
+    const QRectF source = exportRect(visibleOnly);
+    if (m_items.empty() || source.isEmpty())
+        return {};
+    // Twice the scene's scale for sharp labels, as long as the picture stays under 64 megapixels (a huge graph
+    // becomes a small picture: its SVG keeps every label).
+    const double area = source.width() * source.height();
+    const double scale = std::min(2.0, std::sqrt(64e6 / area));
+    QImage image(QSize(std::max(1, int(source.width() * scale)), std::max(1, int(source.height() * scale))),
+        QImage::Format_ARGB32_Premultiplied);
+    image.fill(backgroundBrush().color());
+    QPainter painter(&image);
+    painter.setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
+    painter.setFont(font());
+    scene()->render(&painter, QRectF(QPointF(0, 0), QSizeF(image.size())), source);
+    return image;
+}
+
+QByteArray GraphView::renderSvg(bool visibleOnly) const
+{
+    const QRectF box = exportRect(visibleOnly);
+    if (m_items.empty() || box.isEmpty())
+        return {};
+    QString out;
+    out += QStringLiteral("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                          "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"%1 %2 %3 %4\" width=\"%3\" "
+                          "height=\"%4\" font-family=\"%5\" font-size=\"%6px\">\n")
+               .arg(box.x())
+               .arg(box.y())
+               .arg(box.width())
+               .arg(box.height())
+               .arg(font().family().toHtmlEscaped())
+               .arg(QFontInfo(font()).pixelSize());
+    out += QStringLiteral("<rect x=\"%1\" y=\"%2\" width=\"%3\" height=\"%4\" fill=\"%5\"/>\n")
+               .arg(box.x())
+               .arg(box.y())
+               .arg(box.width())
+               .arg(box.height())
+               .arg(backgroundBrush().color().name());
+    // Edges (and their arrow heads) under the nodes, as drawn.
+    for (const QGraphicsItem* item : scene()->items(box, Qt::IntersectsItemBoundingRect, Qt::AscendingOrder)) {
+        const auto* path = dynamic_cast<const QGraphicsPathItem*>(item);
+        if (!path)
+            continue;
+        QString d;
+        const QPainterPath& p = path->path();
+        for (int i = 0; i < p.elementCount(); ++i) {
+            const auto e = p.elementAt(i);
+            if (e.type == QPainterPath::MoveToElement)
+                d += QStringLiteral("M%1 %2 ").arg(e.x).arg(e.y);
+            else if (e.type == QPainterPath::LineToElement)
+                d += QStringLiteral("L%1 %2 ").arg(e.x).arg(e.y);
+            else if (e.type == QPainterPath::CurveToElement && i + 2 < p.elementCount()) {
+                const auto c2 = p.elementAt(i + 1);
+                const auto to = p.elementAt(i + 2);
+                d += QStringLiteral("C%1 %2 %3 %4 %5 %6 ").arg(e.x).arg(e.y).arg(c2.x).arg(c2.y).arg(to.x).arg(to.y);
+                i += 2;
+            }
+        }
+        const QPen pen = path->pen();
+        const bool filled = path->brush().style() != Qt::NoBrush;
+        out += QStringLiteral("<path d=\"%1\" fill=\"%2\" stroke=\"%3\" stroke-width=\"%4\"%5/>\n")
+                   .arg(d.trimmed(), filled ? path->brush().color().name() : QStringLiteral("none"),
+                       pen.style() == Qt::NoPen ? QStringLiteral("none") : pen.color().name())
+                   .arg(pen.widthF())
+                   .arg(pen.style() == Qt::DashLine ? QStringLiteral(" stroke-dasharray=\"5 3\"") : QString());
+    }
+    for (const auto* node : m_items)
+        if (node->sceneBoundingRect().intersects(box))
+            node->writeSvg(out, font());
+    out += QStringLiteral("</svg>\n");
+    return out.toUtf8();
+}
+
+bool GraphView::exportImage(const QString& path, bool visibleOnly, QString* error) const
+{
+    auto fail = [error](const QString& why) {
+        if (error)
+            *error = why;
+        return false;
+    };
+    if (m_items.empty())
+        return fail(QStringLiteral("There is no graph to export."));
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return fail(QStringLiteral("Cannot write %1: %2").arg(path, file.errorString()));
+    if (path.endsWith(QLatin1String(".svg"), Qt::CaseInsensitive)) {
+        file.write(renderSvg(visibleOnly));
+    } else {
+        const QImage image = renderImage(visibleOnly);
+        if (image.isNull() || !image.save(&file, "PNG"))
+            return fail(QStringLiteral("Cannot write %1 as PNG").arg(path));
+    }
+    if (!file.commit())
+        return fail(QStringLiteral("Cannot write %1: %2").arg(path, file.errorString()));
+    return true;
+}
+
+void GraphView::contextMenuEvent(QContextMenuEvent* event)
+{
+    if (m_items.empty())
+        return;
+    QMenu menu(this);
+    int node = -1;
+    for (auto* item : items(event->pos()))
+        if (auto* n = dynamic_cast<GraphNodeItem*>(item)) {
+            node = n->index();
+            break;
+        }
+    Q_EMIT contextMenuRequested(node, &menu);
+    menu.addAction(QStringLiteral("Export Graph as Image…"), this, [this] { Q_EMIT exportRequested(false); });
+    menu.addAction(QStringLiteral("Export Visible Part as Image…"), this, [this] { Q_EMIT exportRequested(true); });
+    menu.addSeparator();
+    menu.addAction(QStringLiteral("Fit (F)"), this, &GraphView::fitAll);
+    menu.exec(event->globalPos());
 }
 
 void GraphView::zoomBy(double factor)
@@ -445,9 +641,22 @@ void GraphView::mouseDoubleClickEvent(QMouseEvent* event)
     QGraphicsView::mouseDoubleClickEvent(event);
 }
 
+void GraphView::setEmptyText(const QString& text)
+{
+    m_emptyText = text;
+    viewport()->update();
+}
+
 void GraphView::paintEvent(QPaintEvent* event)
 {
     QGraphicsView::paintEvent(event);
+    if (m_items.empty() && !m_emptyText.isEmpty()) {
+        // No graph: say why, as the empty tables do.
+        QPainter p(viewport());
+        p.setPen(palette().color(QPalette::PlaceholderText));
+        p.drawText(
+            QRectF(viewport()->rect()).adjusted(24, 24, -24, -24), Qt::AlignCenter | Qt::TextWordWrap, m_emptyText);
+    }
     if (!hasFocus())
         return;
     // Keyboard focus is visible: a frame in the highlight colour inside the viewport.

@@ -7,8 +7,11 @@
 
 #include <QColor>
 #include <QGraphicsView>
+#include <QImage>
 
 #include <vector>
+
+class QMenu;
 
 namespace pte::ui {
 
@@ -17,6 +20,9 @@ class GraphOverview;
 
 /** The colour of a measured node: `fraction` 0 (cool, pale yellow) to 1 (hot, red). */
 [[nodiscard]] QColor heatColor(double fraction);
+/** The text colour that reads best on `fill` (a node's label, or its `secondary` line): dark, or white on dark fills.
+ */
+[[nodiscard]] QColor readableTextOn(const QColor& fill, bool secondary = false);
 
 /**
  * The diagram: one light item per node, one path per edge, in a QGraphicsScene (BSP-indexed, so
@@ -33,6 +39,9 @@ public:
     ~GraphView() override;
 
     void setGraph(const GraphData& graph, const GraphLayout& layout);
+    /** The text shown while there is no graph (why there is none). */
+    void setEmptyText(const QString& text);
+    [[nodiscard]] const QString& emptyText() const { return m_emptyText; }
     void clearGraph();
     /** Selects these nodes (replacing the selection) and centres the first; emits nothing. */
     void selectNodes(const std::vector<int>& nodes);
@@ -60,7 +69,18 @@ public:
     /** The overview (shown while the graph does not fit the view). */
     [[nodiscard]] GraphOverview* overview() const { return m_overview; }
 
+    /** The whole graph, or the part in view, as a picture (twice the scene's scale, at most 64 megapixels). */
+    [[nodiscard]] QImage renderImage(bool visibleOnly) const;
+    /** The whole graph, or the part in view, as SVG: nodes as boxes and text, edges as paths, as they are drawn. */
+    [[nodiscard]] QByteArray renderSvg(bool visibleOnly) const;
+    /** Writes renderSvg (a path ending in .svg) or renderImage as PNG (any other); false and *error on failure. */
+    bool exportImage(const QString& path, bool visibleOnly, QString* error = nullptr) const;
+
 Q_SIGNALS:
+    /** The context menu's "Export … as Image": the whole graph, or the part in view. */
+    void exportRequested(bool visibleOnly);
+    /** The context menu is about to show for `node` (-1: none under the mouse): connect directly to add actions. */
+    void contextMenuRequested(int node, QMenu* menu);
     void nodeSelectionChanged();
     /** Double-click on a node, or Enter with one node selected. */
     void nodeActivated(int node);
@@ -74,13 +94,16 @@ protected:
     void focusOutEvent(QFocusEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
     void scrollContentsBy(int dx, int dy) override;
+    void contextMenuEvent(QContextMenuEvent* event) override;
 
 private:
+    [[nodiscard]] QRectF exportRect(bool visibleOnly) const;
     void updateRenderHints();
     void updateOverview();
     std::vector<GraphNodeItem*> m_items;
     GraphOverview* m_overview = nullptr;
     bool m_updatingSelection = false;
+    QString m_emptyText;
 };
 
 /** The overview of a GraphView: every node as a dot, the visible part as a frame; click or drag to move there. */

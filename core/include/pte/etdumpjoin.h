@@ -97,6 +97,11 @@ struct EtdumpRunJoin
     std::int32_t method = -1; ///< index in EtdumpSources::methods; -1 = not attributed
     bool joined = false; ///< its events were joined to the method's instructions
     std::string problem; ///< why it was not joined (a mismatch), empty otherwise
+    /** A block not joined: its first event that disagrees, with the instruction it disagrees with. */
+    std::string disagreement;
+    std::int32_t checkedMethod = -1; ///< a block not joined: the method it disagrees with least
+    std::size_t instructionsReached = 0; ///< a block not joined: chain 0's instructions its events reach
+    std::size_t instructionsExpected = 0; ///< a block not joined: chain 0's instructions of checkedMethod
 };
 
 /** The join of one event (parallel to EtDump::events). */
@@ -140,6 +145,12 @@ struct EtdumpJoin
     [[nodiscard]] std::vector<std::uint32_t> nodes(int method, std::span<const std::int64_t> handles) const;
     /** Whether any block could not be joined (the program does not match the ETDump). */
     [[nodiscard]] bool hasMismatch() const noexcept;
+    /**
+     * The mismatch in one sentence, about the ETDump (not the program): "this ETDump was recorded from another
+     * program: 14 instructions expected, 36 found" when its events reach past the method's instructions, else its
+     * first event that disagrees. Empty without a mismatch.
+     */
+    [[nodiscard]] std::string mismatchSummary() const;
     /** The instruction an event ran in, or nullptr. */
     [[nodiscard]] const Instruction* instruction(const EtdumpEventJoin& e) const noexcept;
 

@@ -49,6 +49,7 @@ struct BlockCheck
     std::size_t disagreements = 0;
     std::size_t checked = 0;
     std::string first;
+    std::size_t reached = 0; ///< chain 0's instructions the block's events reach (highest id + 1)
 };
 
 /** What each interned string of a dump is, decided once: an instruction scope, a kernel event, or other. */
@@ -110,6 +111,8 @@ BlockCheck checkBlock(const EtDump& dump, const EtdumpRun& run, const EtdumpMeth
         if (!e.inInstruction())
             continue;
         ++out.checked;
+        if (e.chainIndex == 0)
+            out.reached = std::max(out.reached, std::size_t(e.instructionId) + 1);
         if (std::uint64_t(e.chainIndex) >= plan.chains.size()) {
             disagree(e, nullptr,
                 " is in chain " + std::to_string(e.chainIndex) + ", but method '" + m.name + "' has "
@@ -399,6 +402,22 @@ bool EtdumpJoin::hasMismatch() const noexcept
     return std::any_of(runs.begin(), runs.end(), [](const EtdumpRunJoin& r) { return !r.problem.empty(); });
 }
 
+std::string EtdumpJoin::mismatchSummary() const
+{
+    const auto run = std::find_if(runs.begin(), runs.end(), [](const EtdumpRunJoin& r) { return !r.problem.empty(); });
+    if (run == runs.end())
+        return {};
+    std::string text = "this ETDump was recorded from another program: ";
+    const std::string method = sources && run->checkedMethod >= 0
+            && std::size_t(run->checkedMethod) < sources->methods.size() && sources->methods.size() > 1
+        ? " of method '" + sources->methods[std::size_t(run->checkedMethod)].name + "'"
+        : std::string();
+    if (run->instructionsReached > run->instructionsExpected)
+        return text + std::to_string(run->instructionsExpected) + " instructions expected" + method + ", "
+            + std::to_string(run->instructionsReached) + " found";
+    return text + run->disagreement;
+}
+
 const Instruction* EtdumpJoin::instruction(const EtdumpEventJoin& e) const noexcept
 {
     if (!sources || e.method < 0 || std::size_t(e.method) >= sources->methods.size() || e.instruction < 0)
@@ -518,6 +537,11 @@ Result<std::shared_ptr<const EtdumpJoin>> joinEtdump(std::shared_ptr<const EtDum
                                        : std::string())
                 + (sources.methods.size() > 1 && forced < 0 ? "; no other method matches either" : "")
                 + ". Its events are not joined.";
+            rj.disagreement = c.first;
+            rj.checkedMethod = std::int32_t(best);
+            rj.instructionsReached = c.reached;
+            if (const auto* plan = sources.methods[best].plan; plan && !plan->chains.empty())
+                rj.instructionsExpected = plan->chains.front().instructions.size();
             diag(Severity::Error, rj.problem, run, r);
             continue;
         }
