@@ -59,6 +59,8 @@ public:
     /** Executes the instruction at `pc` and moves `pc` on. */
     Result<void> executeOne(const Instruction& ins);
     Result<void> kernel(const std::string& op, const std::vector<std::int32_t>& a);
+    /** The kernels of morekernels.cpp: true when it ran one for `op`. */
+    Result<bool> moreKernel(const std::string& op, const std::vector<std::int32_t>& a);
     /** A DelegateCall through `delegateHandler`. */
     Result<void> delegate(const DelegateCall& call);
     /** Value `id` as ReferenceInterpreter::value() returns it. */
