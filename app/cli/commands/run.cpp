@@ -372,8 +372,8 @@ std::string entryText(const Entry& e, const Settings& s, Json& method)
         t += " bundled_case=" + std::to_string(run.bundledCase);
     t += "\n" + metaText(plan);
     if (run.loadError) {
-        t += "load_method: " + stopErrorName(run.loadStop, false) + " (" + run.loadError->message + ")\n";
-        method["load"] = stopErrorName(run.loadStop, false);
+        t += "load_method: " + stopErrorName(run.loadStop, true) + " (" + run.loadError->message + ")\n";
+        method["load"] = stopErrorName(run.loadStop, true);
         method["error"] = run.loadError->message;
         return t;
     }
@@ -676,7 +676,11 @@ int runRun(const QStringList& args)
         auto head = pte::mapFile(path);
         if (!head)
             return inputError(head.error(), "open_failed");
-        if (pte::isBundledProgram(
+        // A bundled program, or a file named like a program, opens as one (so a corrupt .pte gets the reader's
+        // message with its byte offset, not a graph-dump reader's).
+        const bool programFile = path.ends_with(".pte") || path.ends_with(".bpte") || path.ends_with(".bp");
+        if (programFile
+            || pte::isBundledProgram(
                 std::span<const std::uint8_t>(head->data(), std::min<std::size_t>(head->size(), 8)))) {
             pte::ReadOptions readOptions;
             if (parser.isSet(ptdOpt))
@@ -823,7 +827,7 @@ int runRun(const QStringList& args)
         invalid = invalid || stop == pte::RunStop::Failed;
         unsupported = unsupported || stop == pte::RunStop::MissingOperator || stop == pte::RunStop::Unsupported;
         if (e.run.loadError) {
-            loadFailures.push_back(e.plan->name + ": " + stopErrorName(e.run.loadStop, false));
+            loadFailures.push_back(e.plan->name + ": " + stopErrorName(e.run.loadStop, true));
         } else if (!e.run.ok()) {
             const auto& x = e.run.executions.back();
             std::string entry = e.plan->name + ": " + stopErrorName(x.stop, x.stoppedAt.has_value());

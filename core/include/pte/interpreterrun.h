@@ -69,7 +69,9 @@ struct RunExecution
     RunStop stop = RunStop::None;
     std::optional<Error> error; ///< why it stopped; its location names the instruction
     std::optional<std::uint32_t> stoppedAt; ///< the instruction it stopped at (none: it failed setting the inputs)
-    std::string stoppedOperator; ///< that instruction's operator, for a KernelCall ("aten::acos.out")
+    /** That instruction's operator for a KernelCall ("aten::acos.out"), its backend for a DelegateCall
+     *  ("DelegateCall XnnpackBackend"). */
+    std::string stoppedOperator;
 
     [[nodiscard]] bool ok() const noexcept { return stop == RunStop::None; }
 };

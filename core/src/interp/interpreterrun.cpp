@@ -195,9 +195,13 @@ MethodRun runMethod(
         current->stop = classify(outputs.error(), failed);
         if (at) {
             current->stoppedAt = std::uint32_t(*at);
-            if (const auto* k = failed ? std::get_if<KernelCall>(&failed->args) : nullptr)
+            if (const auto* k = failed ? std::get_if<KernelCall>(&failed->args) : nullptr) {
                 if (k->opIndex >= 0 && std::size_t(k->opIndex) < plan.operators.size())
                     current->stoppedOperator = plan.operators[std::size_t(k->opIndex)].qualifiedName();
+            } else if (const auto* c = failed ? std::get_if<DelegateCall>(&failed->args) : nullptr) {
+                const auto i = std::size_t(std::max(c->delegateIndex, 0));
+                current->stoppedOperator = "DelegateCall " + (i < plan.delegates.size() ? plan.delegates[i].id : "?");
+            }
         }
         break;
     }
