@@ -12,10 +12,10 @@
 #include "models/profilefilterproxy.h"
 #include "models/profilemodel.h"
 #include "offscreenbench.h"
-#include "pte/etdumpwriter.h"
 #include "pte/mappedfile.h"
 #include "pte/ptereader.h"
 #include "pte/ptewriter.h"
+#include "pte/syntheticetdump.h"
 #include "pte/syntheticprogram.h"
 
 #include <QApplication>

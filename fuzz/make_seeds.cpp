@@ -11,8 +11,8 @@
 // Usage: ptelens_fuzz_seeds <out> <source dir>
 
 #include "pte/delegatesynth.h"
-#include "pte/etdumpwriter.h"
 #include "pte/ptewriter.h"
+#include "pte/syntheticetdump.h"
 #include "pte/syntheticprogram.h"
 
 #include <algorithm>

@@ -23,6 +23,7 @@ enum ExitCode : int
     ExitInvalidInput = 1, ///< bad or refused input file (or verify found runtime errors)
     ExitUsage = 2, ///< wrong arguments
     ExitInternal = 3, ///< a bug or an I/O failure writing output
+    ExitUnsupported = 4, ///< `run`: the reference interpreter lacks an operator (or delegate, dtype) the program needs
 };
 
 /**

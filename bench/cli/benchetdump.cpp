@@ -7,11 +7,11 @@
 #include "bench.h"
 #include "pte/etdump.h"
 #include "pte/etdumpjoin.h"
-#include "pte/etdumpwriter.h"
 #include "pte/mappedfile.h"
 #include "pte/profiletable.h"
 #include "pte/ptereader.h"
 #include "pte/ptewriter.h"
+#include "pte/syntheticetdump.h"
 #include "pte/syntheticprogram.h"
 
 #include <chrono>

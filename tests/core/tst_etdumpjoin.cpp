@@ -9,8 +9,8 @@
 #include "pte/dumpreader.h"
 #include "pte/etdumpjoin.h"
 #include "pte/etdumptiming.h"
-#include "pte/etdumpwriter.h"
 #include "pte/profiletable.h"
+#include "pte/syntheticetdump.h"
 #include "testutils.h"
 
 #include <QTest>

@@ -91,6 +91,16 @@ struct ReferenceInputs
     std::string_view json, const std::string& name, RunnerFill fill = RunnerFill::Pattern);
 
 /**
+ * Inputs from raw files, as ExecuTorch's executor_runner `--inputs A.bin,B.bin` takes them: one file per tensor input
+ * of `plan`, in input order (non-tensor inputs keep the value stored in the program), each exactly numel x element
+ * size bytes: the elements little-endian, in the input's memory (dim) order.
+ * @returns Io naming the file when it cannot be read; InvalidInput naming the file for a wrong number of files
+ *   ("3 files for the 2 tensor inputs of method 'forward'"), a wrong size ("a.bin: 20 bytes; input 0 (Float [2, 3])
+ *   takes 24"), or a dtype the interpreter cannot hold.
+ */
+[[nodiscard]] Result<ReferenceInputs> rawFileInputs(const ExecutionPlan& plan, const std::vector<std::string>& paths);
+
+/**
  * The inputs `spec` describes for `method` of `program` (`bundled`: the bundled wrapper, or null).
  * @returns what the functions above return; InvalidInput for Bundled without a bundled program; Io when the JSON
  *   file cannot be read.

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -75,6 +76,14 @@ public:
      * later instruction reuses their memory.
      */
     void setKernelObserver(std::function<void(std::size_t instruction)> observer);
+    /**
+     * Called before (`done` false) and after (`done` true) every instruction run() executes, KernelCalls included
+     * (after the kernel observer), e.g. to time each one. An instruction that fails gets no `done` call.
+     */
+    void setInstructionObserver(std::function<void(std::size_t instruction, bool done)> observer);
+    /** The instruction the last run() stopped at when an instruction failed (nullopt when it finished, or failed
+     *  before the first instruction: its inputs). */
+    [[nodiscard]] std::optional<std::size_t> failedInstruction() const;
     /**
      * What a delegate computes, for the caller to supply (the interpreter does not look inside payloads): called at
      * each DelegateCall with the delegate's index in the method's `delegates` and the current values of all its

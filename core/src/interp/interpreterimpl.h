@@ -9,6 +9,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -49,11 +50,17 @@ public:
     std::size_t executed = 0;
     std::size_t pc = 0;
     std::function<void(std::size_t)> kernelObserver;
+    std::function<void(std::size_t, bool)> instructionObserver;
+    std::optional<std::size_t> failed; ///< the instruction the last run stopped at
     DelegateHandler delegateHandler;
 
     Result<void> prepare();
     Result<void> execute();
+    /** Executes the instruction at `pc` and moves `pc` on. */
+    Result<void> executeOne(const Instruction& ins);
     Result<void> kernel(const std::string& op, const std::vector<std::int32_t>& a);
+    /** The kernels of morekernels.cpp: true when it ran one for `op`. */
+    Result<bool> moreKernel(const std::string& op, const std::vector<std::int32_t>& a);
     /** A DelegateCall through `delegateHandler`. */
     Result<void> delegate(const DelegateCall& call);
     /** Value `id` as ReferenceInterpreter::value() returns it. */

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The portable kernels the reference interpreter runs, on float/int/bool elements.
 #include "interp/interpreterimpl.h"
+#include "interp/kernelutil.h"
 
 #include <algorithm>
 #include <array>
@@ -28,88 +29,6 @@ using namespace interp;
 
 namespace {
 
-std::vector<std::int64_t> broadcastShape(const std::vector<std::int64_t>& a, const std::vector<std::int64_t>& b)
-{
-    const std::size_t n = std::max(a.size(), b.size());
-    std::vector<std::int64_t> out(n, 1);
-    for (std::size_t k = 0; k < n; ++k) {
-        const std::int64_t x = k < n - a.size() ? 1 : a[k - (n - a.size())];
-        const std::int64_t y = k < n - b.size() ? 1 : b[k - (n - b.size())];
-        out[k] = x == 1 ? y : x;
-        if (x != 1 && y != 1 && x != y)
-            return {};
-    }
-    return out;
-}
-
-/** The linear index into a tensor of `in` sizes that broadcasts to output position `linear` of `out` sizes. */
-std::size_t broadcastIndex(
-    const std::vector<std::int64_t>& out, const std::vector<std::int64_t>& in, std::size_t linear)
-{
-    std::size_t index = 0;
-    std::size_t stride = 1;
-    for (std::size_t k = out.size(); k-- > 0;) {
-        const std::size_t coord = linear % std::size_t(out[k]);
-        linear /= std::size_t(out[k]);
-        const std::size_t inDim = k + in.size() >= out.size() ? k + in.size() - out.size() : SIZE_MAX;
-        if (inDim == SIZE_MAX)
-            continue;
-        const auto size = std::size_t(in[inDim]);
-        index += (size == 1 ? 0 : coord) * stride;
-        stride *= size;
-    }
-    return index;
-}
-
-/** `d` as a dimension of a tensor of rank `rank` (negative counts back); nullopt when out of range or rank is 0. */
-std::optional<std::size_t> dimIndex(double d, std::int64_t rank)
-{
-    if (rank == 0 || d < double(-rank) || d >= double(rank))
-        return std::nullopt;
-    return std::size_t((std::int64_t(d) + rank) % rank);
-}
-
-/** The product of `sizes[from..]`: the elements of one step of dimension `from - 1` (1 when `from` is the rank). */
-std::size_t numelFrom(const std::vector<std::int64_t>& sizes, std::size_t from)
-{
-    std::size_t n = 1;
-    for (std::size_t k = from; k < sizes.size(); ++k)
-        n *= std::size_t(sizes[k]);
-    return n;
-}
-
-/** Row-major strides of a tensor of `sizes` (the last dimension's is 1). */
-std::vector<std::size_t> contiguousStrides(const std::vector<std::int64_t>& sizes)
-{
-    std::vector<std::size_t> stride(sizes.size(), 1);
-    for (std::size_t k = sizes.size(); k-- > 1;)
-        stride[k - 1] = stride[k] * std::size_t(sizes[k]);
-    return stride;
-}
-
-/**
- * Where input element `e` (row-major over `sizes`) lands in a reduction over the dimensions marked in `reduce`: its
- * position in the output (the kept dimensions, row-major), and its coordinate along the outermost reduced dimension.
- */
-std::pair<std::size_t, std::size_t> reducedPosition(
-    const std::vector<std::int64_t>& sizes, const std::vector<bool>& reduce, std::size_t e)
-{
-    std::size_t index = 0;
-    std::size_t stride = 1;
-    std::size_t along = 0;
-    for (std::size_t k = sizes.size(); k-- > 0;) {
-        const std::size_t coord = e % std::size_t(sizes[k]);
-        e /= std::size_t(sizes[k]);
-        if (reduce[k]) {
-            along = coord;
-            continue;
-        }
-        index += coord * stride;
-        stride *= std::size_t(sizes[k]);
-    }
-    return { index, along };
-}
-
 /** The fixed pseudo-random sequence of rand and dropout: xorshift32 from a fixed seed, as doubles in [0, 1). */
 class UniformSequence
 {
@@ -125,27 +44,6 @@ public:
 private:
     std::uint32_t m_state = 2463534242u;
 };
-
-/** A reduction over `dims` (every dimension when empty): which dimensions it removes and its output shape (kept
- *  as 1 with `keep`); nullopt when a dimension is out of range. */
-std::optional<std::pair<std::vector<bool>, std::vector<std::int64_t>>> reduction(
-    const std::vector<std::int64_t>& sizes, const std::vector<std::int64_t>& dims, bool keep)
-{
-    const auto rank = std::int64_t(sizes.size());
-    std::vector<bool> reduce(sizes.size(), dims.empty());
-    for (const auto d : dims) {
-        if (d < -rank || d >= rank)
-            return std::nullopt;
-        reduce[std::size_t((d + rank) % rank)] = true;
-    }
-    std::vector<std::int64_t> shape;
-    for (std::size_t k = 0; k < sizes.size(); ++k)
-        if (!reduce[k])
-            shape.push_back(sizes[k]);
-        else if (keep)
-            shape.push_back(1);
-    return std::pair { std::move(reduce), std::move(shape) };
-}
 
 /** sum over q < n of a[a0 + q * as] * b[b0 + q * bs], accumulated in the element type as the portable kernels do
  *  (float sums in float, in order), so long sums round as they do on the runtime. */
@@ -405,13 +303,13 @@ Result<void> ReferenceInterpreter::Impl::kernel(const std::string& op, const std
 
     if (ns == "aten") {
         PTE_CHECK(checkDimOrders(op, a));
-        if (const auto it = kBinary.find(name); it != kBinary.end()) {
+        if (const auto it = kBinary.find(name);
+            it != kBinary.end() && (overload == "out" || overload == "Scalar_out" || overload == "Tensor_out")) {
             // add/sub .out: [self, other, alpha, out, ret]; .Scalar_out likewise with a scalar other;
-            // mul/div/compare .out and .Scalar_out / .Tensor_out: [self, other, out, ret].
+            // mul/div/compare .out and .Scalar_out / .Tensor_out: [self, other, out, ret] (other overloads, such as
+            // div.out_mode, are in morekernels.cpp).
             const bool hasAlpha = name == "add" || name == "sub";
             const bool scalarOther = overload == "Scalar_out";
-            if (overload != "out" && overload != "Scalar_out" && overload != "Tensor_out")
-                return fail(ErrorCode::Unsupported, where() + ": no reference kernel for " + op);
             PTE_CHECK(need(hasAlpha ? 5 : 4));
             double alpha = 1;
             if (hasAlpha) {
@@ -664,7 +562,16 @@ Result<void> ReferenceInterpreter::Impl::kernel(const std::string& op, const std
             const std::size_t inner = numelFrom(shape, 0);
             PTE_CHECK(resize(*out, in->sizes));
             const std::size_t rows = in->numel() / std::max<std::size_t>(inner, 1);
-            std::vector<double> r(in->numel());
+            // out1 and out2 are the mean and 1 / sqrt(var + eps) of each row: the input's shape with the normalized
+            // dimensions kept as 1.
+            PTE_TRY(auto meanOut, tensor(arg(6)));
+            PTE_TRY(auto rstdOut, tensor(arg(7)));
+            std::vector<std::int64_t> statShape = in->sizes;
+            for (std::size_t k = 0; k < shape.size() && k < statShape.size(); ++k)
+                statShape[statShape.size() - 1 - k] = 1;
+            PTE_CHECK(resize(*meanOut, statShape));
+            PTE_CHECK(resize(*rstdOut, statShape));
+            std::vector<double> r(in->numel()), means(rows), rstds(rows);
             for (std::size_t row = 0; row < rows; ++row) {
                 double mean = 0;
                 for (std::size_t e = 0; e < inner; ++e)
@@ -674,12 +581,18 @@ Result<void> ReferenceInterpreter::Impl::kernel(const std::string& op, const std
                 for (std::size_t e = 0; e < inner; ++e)
                     var += (in->get(row * inner + e) - mean) * (in->get(row * inner + e) - mean);
                 var /= double(inner);
+                means[row] = mean;
+                rstds[row] = 1.0 / std::sqrt(var + eps);
                 for (std::size_t e = 0; e < inner; ++e)
                     r[row * inner + e] =
                         (in->get(row * inner + e) - mean) / std::sqrt(var + eps) * (weight ? weight->get(e) : 1.0)
                         + (bias ? bias->get(e) : 0.0);
             }
             store(*out, r);
+            if (meanOut->numel() == rows && rstdOut->numel() == rows) {
+                store(*meanOut, means);
+                store(*rstdOut, rstds);
+            }
             return {};
         }
         if (op == "aten::_softmax.out" || op == "aten::_log_softmax.out") { // [self, dim, half_to_float, out, ret]
@@ -1372,6 +1285,9 @@ Result<void> ReferenceInterpreter::Impl::kernel(const std::string& op, const std
             return {};
         }
     }
+    PTE_TRY(const bool handled, moreKernel(op, a));
+    if (handled)
+        return {};
     return fail(ErrorCode::Unsupported, where() + ": no reference kernel for " + op);
 }
 

@@ -322,6 +322,54 @@ Result<ReferenceInputs> runnerJsonInputs(
     return out;
 }
 
+Result<ReferenceInputs> rawFileInputs(const ExecutionPlan& plan, const std::vector<std::string>& paths)
+{
+    std::vector<std::size_t> tensorInputs;
+    for (std::size_t k = 0; k < plan.inputs.size(); ++k) {
+        const auto id = plan.inputs[k];
+        if (id >= 0 && std::size_t(id) < plan.values.size() && plan.values[std::size_t(id)].tensor())
+            tensorInputs.push_back(k);
+    }
+    if (paths.size() != tensorInputs.size())
+        return fail(ErrorCode::InvalidInput,
+            std::to_string(paths.size()) + (paths.size() == 1 ? " file" : " files") + " for the "
+                + std::to_string(tensorInputs.size()) + " tensor input(s) of method '" + plan.name + "'");
+    ReferenceInputs out = runnerFillInputs(plan, RunnerFill::Zeros);
+    out.assumed = false;
+    out.source.clear();
+    for (std::size_t f = 0; f < paths.size(); ++f) {
+        const std::size_t k = tensorInputs[f];
+        const Tensor& t = *plan.values[std::size_t(plan.inputs[k])].tensor();
+        PTE_TRY(const Bytes bytes, mapFile(paths[f]));
+        std::string shape = "[";
+        for (std::size_t d = 0; d < t.sizes.size(); ++d)
+            shape += (d ? ", " : "") + std::to_string(t.sizes[d]);
+        shape += "]";
+        const std::string what = "input " + std::to_string(k) + " (" + scalarTypeShortName(t.scalarType) + " " + shape
+            + ") of method '" + plan.name + "'";
+        if (!interp::supportedDtype(t.scalarType))
+            return fail(ErrorCode::InvalidInput, paths[f] + ": " + what + " has a dtype the interpreter cannot hold");
+        HostTensor& h = out.values[k];
+        const std::size_t nbytes = h.values.size() * elementSize(t.scalarType);
+        if (bytes.size() != nbytes)
+            return fail(ErrorCode::InvalidInput,
+                paths[f] + ": " + std::to_string(bytes.size()) + " bytes; " + what + " takes "
+                    + std::to_string(nbytes));
+        interp::TensorState layout;
+        layout.dtype = t.scalarType;
+        layout.sizes = h.sizes;
+        layout.dimOrder = t.dimOrder;
+        layout.data = const_cast<std::uint8_t*>(bytes.data()); // read only
+        layout.capacity = nbytes;
+        for (std::size_t e = 0; e < h.values.size(); ++e)
+            h.values[e] = layout.get(e);
+        out.source += (f ? "," : "") + paths[f].substr(paths[f].find_last_of('/') + 1); // npos + 1 = 0
+    }
+    if (paths.empty())
+        out.source = "no raw inputs";
+    return out;
+}
+
 Result<ReferenceInputs> resolveReferenceInputs(
     const ReferenceInputSpec& spec, const Program& program, const BundledProgram* bundled, const std::string& method)
 {

@@ -128,6 +128,7 @@ Result<std::unique_ptr<ReferenceInterpreter>> ReferenceInterpreter::load(
 Result<std::vector<HostTensor>> ReferenceInterpreter::run(const std::vector<HostTensor>& inputs)
 {
     Impl& d = *m_impl;
+    d.failed.reset();
     // Each run starts from the loaded values (aliases made by MoveCalls are undone); the arenas persist.
     d.slots = d.initial;
     for (auto& s : d.slots)
@@ -172,6 +173,13 @@ void ReferenceInterpreter::setKernelObserver(std::function<void(std::size_t inst
 {
     m_impl->kernelObserver = std::move(observer);
 }
+
+void ReferenceInterpreter::setInstructionObserver(std::function<void(std::size_t instruction, bool done)> observer)
+{
+    m_impl->instructionObserver = std::move(observer);
+}
+
+std::optional<std::size_t> ReferenceInterpreter::failedInstruction() const { return m_impl->failed; }
 
 void ReferenceInterpreter::setDelegateHandler(DelegateHandler handler) { m_impl->delegateHandler = std::move(handler); }
 
@@ -265,40 +273,60 @@ Result<void> ReferenceInterpreter::Impl::execute()
         if (++executed > 1000000)
             return fail(ErrorCode::InvalidInput,
                 "method '" + plan->name + "': more than a million instructions executed: endless loop?");
-        const Instruction& ins = instructions[pc];
-        if (const auto* k = std::get_if<KernelCall>(&ins.args)) {
-            if (k->opIndex < 0 || std::size_t(k->opIndex) >= plan->operators.size())
-                return fail(ErrorCode::InvalidInput, where() + ": operator index out of range");
-            PTE_CHECK(kernel(plan->operators[std::size_t(k->opIndex)].qualifiedName(), k->args));
-            if (kernelObserver)
-                kernelObserver(pc);
-            ++pc;
-        } else if (const auto* m = std::get_if<MoveCall>(&ins.args)) {
-            slots.at(std::size_t(m->moveTo)) = slots.at(std::size_t(m->moveFrom));
-            ++pc;
-        } else if (const auto* j = std::get_if<JumpFalseCall>(&ins.args)) {
-            const Slot& c = slots.at(std::size_t(j->condValueIndex));
-            bool value = false;
-            if (c.kind == ValueKind::Bool) {
-                value = c.b;
-            } else if (c.kind == ValueKind::Tensor && c.t->dtype == ScalarType::Bool) {
-                value = true;
-                for (std::size_t e = 0; e < c.t->numel(); ++e)
-                    value = value && c.t->get(e) != 0;
-            } else {
-                return fail(ErrorCode::InvalidInput, where() + ": JumpFalseCall condition is not a Bool");
+        const std::size_t current = pc;
+        if (instructionObserver)
+            instructionObserver(current, false);
+        auto step = executeOne(instructions[current]);
+        if (!step) {
+            failed = current;
+            Error e = std::move(step).error();
+            if (e.location.empty()) {
+                e.location.method = plan->name;
+                e.location.chain = 0;
+                e.location.instruction = std::int64_t(current);
             }
-            pc = value ? pc + 1 : std::size_t(j->destinationInstruction);
-        } else if (const auto* f = std::get_if<FreeCall>(&ins.args)) {
-            PTE_TRY(auto t, tensor(f->valueIndex));
-            t->data = nullptr;
-            ++pc;
-        } else if (const auto* call = std::get_if<DelegateCall>(&ins.args)) {
-            PTE_CHECK(delegate(*call));
-            ++pc;
-        } else {
-            return fail(ErrorCode::InvalidInput, where() + ": an instruction without arguments");
+            return e;
         }
+        if (instructionObserver)
+            instructionObserver(current, true);
+    }
+    return {};
+}
+
+Result<void> ReferenceInterpreter::Impl::executeOne(const Instruction& ins)
+{
+    if (const auto* k = std::get_if<KernelCall>(&ins.args)) {
+        if (k->opIndex < 0 || std::size_t(k->opIndex) >= plan->operators.size())
+            return fail(ErrorCode::InvalidInput, where() + ": operator index out of range");
+        PTE_CHECK(kernel(plan->operators[std::size_t(k->opIndex)].qualifiedName(), k->args));
+        if (kernelObserver)
+            kernelObserver(pc);
+        ++pc;
+    } else if (const auto* m = std::get_if<MoveCall>(&ins.args)) {
+        slots.at(std::size_t(m->moveTo)) = slots.at(std::size_t(m->moveFrom));
+        ++pc;
+    } else if (const auto* j = std::get_if<JumpFalseCall>(&ins.args)) {
+        const Slot& c = slots.at(std::size_t(j->condValueIndex));
+        bool value = false;
+        if (c.kind == ValueKind::Bool) {
+            value = c.b;
+        } else if (c.kind == ValueKind::Tensor && c.t->dtype == ScalarType::Bool) {
+            value = true;
+            for (std::size_t e = 0; e < c.t->numel(); ++e)
+                value = value && c.t->get(e) != 0;
+        } else {
+            return fail(ErrorCode::InvalidInput, where() + ": JumpFalseCall condition is not a Bool");
+        }
+        pc = value ? pc + 1 : std::size_t(j->destinationInstruction);
+    } else if (const auto* f = std::get_if<FreeCall>(&ins.args)) {
+        PTE_TRY(auto t, tensor(f->valueIndex));
+        t->data = nullptr;
+        ++pc;
+    } else if (const auto* call = std::get_if<DelegateCall>(&ins.args)) {
+        PTE_CHECK(delegate(*call));
+        ++pc;
+    } else {
+        return fail(ErrorCode::InvalidInput, where() + ": an instruction without arguments");
     }
     return {};
 }

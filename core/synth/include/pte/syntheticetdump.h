@@ -3,30 +3,20 @@
 #pragma once
 
 #include "pte/etdump.h"
+#include "pte/etdumpwriter.h"
 #include "pte/program.h"
 #include "pte/result.h"
 
 #include <cstdint>
-#include <vector>
+#include <string>
 
 /**
  * @file
- * Writing ETDumps: the model of etdump.h back to the flatbuffer, laid out as the runtime's ETDumpGen writes it
- * (scalars equal to their default omitted, events in order), and synthetic traces for benchmarks and tests.
- * ptelens never writes over a user's ETDump; these are for tests, benchmarks and fixtures.
+ * Synthetic ETDumps for benchmarks, tests and fuzz seeds: the events the runtime records for runs of a method, with
+ * made-up times (serialize them with serializeEtdump, pte/etdumpwriter.h).
  */
 
 namespace pte {
-
-/**
- * Serializes `dump`'s runs, events, values, allocations and strings (EtDump::file is read only for the delegate
- * metadata the events point to). With EtdumpLayout::V010 the blocks have no bundled_input_index and debug events
- * are written as empty tables (that layout's debug events are not modelled).
- * @returns InvalidInput when an event points to a value, allocation or string that does not exist; Unsupported
- *   above the flatbuffers 2 GiB limit.
- */
-[[nodiscard]] Result<std::vector<std::uint8_t>> serializeEtdump(
-    const EtDump& dump, bool sizePrefixed = true, EtdumpLayout layout = EtdumpLayout::Current);
 
 /** Shape of a synthetic ETDump (`ptelens-cli bench`). */
 struct SyntheticEtdumpOptions
