@@ -28,6 +28,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <variant>
 
 using namespace pte;
 using namespace pte::test;
@@ -630,9 +631,10 @@ Export mobileNetV3InvertedResidual()
  * contiguous, view, out-projection linear, view; transposes for batch_first), dropout, residual, LayerNorm, MLP
  * (linear, GELU, dropout, linear, dropout), residual.
  */
-Export vitEncoderBlock()
+Export vitEncoderBlock(bool dynamic)
 {
-    constexpr std::int64_t B = 2, N = 8, D = 32, H = 4, Hd = D / H, M = 64;
+    const std::int64_t B = dynamic ? 3 : 2;
+    constexpr std::int64_t N = 8, D = 32, H = 4, Hd = D / H, M = 64;
     Export e("torchvision.models.vision_transformer.EncoderBlock");
     e.module("ln_1", kLayerNorm);
     e.module("self_attention", "torch.nn.modules.activation.MultiheadAttention");
@@ -675,25 +677,41 @@ Export vitEncoderBlock()
     e.select("select", "contiguous", 0, 0);
     e.select("select_1", "contiguous", 0, 1);
     e.select("select_2", "contiguous", 0, 2);
-    e.viewAs("view", "select", { N, B * H, Hd });
+    // With a dynamic batch, bsz * num_heads and bsz * tgt_len are SymInt products: one _operator.mul node each
+    // time the Python code multiplies.
+    auto sizes = [&](std::vector<std::variant<std::int64_t, std::string>> dims) -> json {
+        if (!dynamic)
+            return nullptr;
+        return SymSizes(dims);
+    };
+    auto product = [&](const std::string& name, std::int64_t k) {
+        if (dynamic)
+            e.c.dump.symNode(name, "_operator.mul", json::array({ arg("", SymArg("sym_size_int")), arg("", I(k)) }),
+                std::to_string(k) + "*s0", k * B);
+        return name;
+    };
+    if (dynamic)
+        e.c.dump.symNode(
+            "sym_size_int", "sym_size.int", json::array({ arg("self", T("input")), arg("dim", I(0)) }), "s0", B);
+    e.viewAs("view", "select", { N, B * H, Hd }, sizes({ N, product("mul", H), Hd }));
     e.transpose("transpose_2", "view", 0, 1);
-    e.viewAs("view_1", "select_1", { N, B * H, Hd });
+    e.viewAs("view_1", "select_1", { N, B * H, Hd }, sizes({ N, product("mul_1", H), Hd }));
     e.transpose("transpose_3", "view_1", 0, 1);
-    e.viewAs("view_2", "select_2", { N, B * H, Hd });
+    e.viewAs("view_2", "select_2", { N, B * H, Hd }, sizes({ N, product("mul_2", H), Hd }));
     e.transpose("transpose_4", "view_2", 0, 1);
-    e.viewAs("view_3", "transpose_2", { B, H, N, Hd });
-    e.viewAs("view_4", "transpose_3", { B, H, N, Hd });
-    e.viewAs("view_5", "transpose_4", { B, H, N, Hd });
+    e.viewAs("view_3", "transpose_2", { B, H, N, Hd }, sizes({ std::string("sym_size_int"), H, N, Hd }));
+    e.viewAs("view_4", "transpose_3", { B, H, N, Hd }, sizes({ std::string("sym_size_int"), H, N, Hd }));
+    e.viewAs("view_5", "transpose_4", { B, H, N, Hd }, sizes({ std::string("sym_size_int"), H, N, Hd }));
     e.at(mha, "builtin_function_or_method.scaled_dot_product_attention", mhaCall);
     e.sdpa("scaled_dot_product_attention", "view_3", "view_4", "view_5");
     e.at(mha, "", mhaCall);
     e.permute("permute", "scaled_dot_product_attention", { 2, 0, 1, 3 });
     e.contiguous("contiguous_1", "permute");
-    e.viewAs("view_6", "contiguous_1", { B * N, D });
+    e.viewAs("view_6", "contiguous_1", { B * N, D }, sizes({ product("mul_3", N), D }));
     e.at(mha, kFnLinear, mhaCall);
     e.linear("linear_1", "view_6", "p_self_attention_out_proj_weight", "p_self_attention_out_proj_bias");
     e.at(mha, "", mhaCall);
-    e.viewAs("view_7", "linear_1", { N, B, D });
+    e.viewAs("view_7", "linear_1", { N, B, D }, sizes({ N, std::string("sym_size_int"), D }));
     e.transpose("transpose_5", "view_7", 1, 0);
     e.at("dropout", kFnDropout, "x = self.dropout(x)");
     e.dropout("dropout", "transpose_5", 0.0);
@@ -714,6 +732,26 @@ Export vitEncoderBlock()
     e.at("", "", "return x + y");
     e.add("add_1", "add", "dropout_2");
     e.output("add_1");
+
+    if (dynamic) {
+        // The batch is s0 wherever it appears: where it leads, where MultiheadAttention moved it to dimension 1 (or
+        // 2), and where it is folded with the heads (4*s0) or the tokens (8*s0).
+        for (const char* n :
+            { "input", "layer_norm", "scaled_dot_product_attention", "view_3", "view_4", "view_5", "transpose_5",
+                "dropout", "add", "layer_norm_1", "linear_2", "gelu", "dropout_1", "linear_3", "dropout_2", "add_1" })
+            e.c.dump.dynamic(n, 0, "s0", B);
+        for (const char* n : { "transpose", "linear", "unflatten", "select", "select_1", "select_2", "permute",
+                 "contiguous_1", "view_7" })
+            e.c.dump.dynamic(n, 1, "s0", B);
+        for (const char* n : { "unsqueeze", "transpose_1", "squeeze", "contiguous" })
+            e.c.dump.dynamic(n, 2, "s0", B);
+        for (const char* n : { "view", "view_1", "view_2" })
+            e.c.dump.dynamic(n, 1, "s0", B, H);
+        for (const char* n : { "transpose_2", "transpose_3", "transpose_4" })
+            e.c.dump.dynamic(n, 0, "s0", B, H);
+        e.c.dump.dynamic("view_6", 0, "s0", B, N);
+        e.c.dump.dynamic("linear_1", 0, "s0", B, N);
+    }
     return e;
 }
 
@@ -1301,8 +1339,14 @@ private Q_SLOTS:
     }
     void vitEncoderBlock()
     {
-        auto e = ::vitEncoderBlock();
+        auto e = ::vitEncoderBlock(false);
         verifyBlock(e, "vit_encoder_block", { "aten::unflatten.int", "aten::scaled_dot_product_attention" });
+    }
+    void vitEncoderBlockDynamicBatch()
+    {
+        auto e = ::vitEncoderBlock(true);
+        verifyBlock(
+            e, "vit_encoder_block_dynamic_batch", { "aten::unflatten.int", "aten::scaled_dot_product_attention" });
     }
     void gpt2BlockWithKvCache()
     {

@@ -252,22 +252,23 @@ std::vector<std::int64_t> Dump::strides(const std::string& name) const
     return st;
 }
 
-void Dump::dynamic(const std::string& name, std::size_t dim, const std::string& symbol, std::int64_t max)
+void Dump::dynamic(
+    const std::string& name, std::size_t dim, const std::string& symbol, std::int64_t max, std::int64_t coefficient)
 {
-    auto expr = [](const std::string& e, std::int64_t hint) {
+    auto expr = [&](std::int64_t k, std::int64_t hint) {
+        const std::string e = k == 1 ? symbol : std::to_string(k) + "*" + symbol;
         return json { { "as_expr", { { "expr_str", e }, { "hint", { { "as_int", hint } } } } } };
     };
-    m_tv[name]["sizes"][dim] = expr(symbol, max);
+    m_tv[name]["sizes"][dim] = expr(coefficient, coefficient * max);
     m_ranges[symbol] = { { "min_val", 2 }, { "max_val", max } };
     if (!m_training)
         return;
     // A stride larger than the dimension's own steps over all of it: it is a multiple of the symbol.
     const auto st = strides(name);
+    const std::int64_t size = coefficient * max;
     for (std::size_t j = 0; j < st.size(); ++j)
-        if (j != dim && st[j] > st[dim] && st[j] % max == 0) {
-            const std::int64_t k = st[j] / max;
-            m_tv[name]["strides"][j] = expr(k == 1 ? symbol : std::to_string(k) + "*" + symbol, st[j]);
-        }
+        if (j != dim && st[j] > st[dim] && st[j] % size == 0)
+            m_tv[name]["strides"][j] = expr(st[j] / size * coefficient, st[j]);
 }
 
 namespace {

@@ -123,9 +123,10 @@ public:
     /** The strides tensor `name` has (contiguous unless `strides` said otherwise; symbolic ones at their hint). */
     [[nodiscard]] std::vector<std::int64_t> strides(const std::string& name) const;
     /** Makes dimension `dim` of tensor `name` (an input or a node's output) the symbol `symbol`, at most `max`
-     *  (the hint). In the training IR the strides that step over that dimension become symbolic too
-     *  ("32*s27"), as torch records them. */
-    void dynamic(const std::string& name, std::size_t dim, const std::string& symbol, std::int64_t max);
+     *  (the hint), or `coefficient` times it ("4*s0", a batch folded with the heads). In the training IR the strides
+     *  that step over that dimension become symbolic too ("32*s27"), as torch records them. */
+    void dynamic(const std::string& name, std::size_t dim, const std::string& symbol, std::int64_t max,
+        std::int64_t coefficient = 1);
 
     /**
      * Writes the rest as torch 2.9's default `torch.export.export(module, args)` does (the training IR):
