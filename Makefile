@@ -9,11 +9,14 @@ export PTELENS_CORPUS ?= $(if $(wildcard $(CORPUS_GUESS)),$(CORPUS_GUESS),)
 # ExecuTorch's own runtime for the `runtime` tests (skipped when it is missing).
 RUNNER_GUESS := $(abspath $(CURDIR)/../shared/tools/etrt_runner)
 export PTELENS_ET_RUNNER ?= $(if $(wildcard $(RUNNER_GUESS)),$(RUNNER_GUESS),)
+# The same runtime with ExecuTorch's XNNPACK backend, for the programs with XNNPACK delegates.
+RUNNER_XNNPACK_GUESS := $(abspath $(CURDIR)/../shared/tools/etrt_runner_xnnpack)
+export PTELENS_ET_RUNNER_XNNPACK ?= $(if $(wildcard $(RUNNER_XNNPACK_GUESS)),$(RUNNER_XNNPACK_GUESS),)
 EXAMPLE ?= $(BUILD_DIR)/examples/example.etrecord
 # ccache, when installed, makes rebuilds in other checkouts (git worktrees) cheap; nothing depends on it.
 LAUNCHER := $(if $(shell command -v ccache 2>/dev/null),-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache,)
 
-.PHONY: all deps configure build run test test-asan format format-check bench clean fuzz install package operators-table
+.PHONY: all deps configure build run test test-asan format format-check bench clean fuzz install package operators-table test-data
 
 all: build
 
@@ -77,6 +80,11 @@ package: build
 # docs/operators.md: every kernel of ExecuTorch's runtime, run with ptelens-emitted programs (needs the runner).
 operators-table: configure
 	@BUILD_DIR=$(BUILD_DIR) JOBS=$(JOBS) bash scripts/operators-table.sh
+
+# The XNNPACK payloads of the delegate dumps in tests/data/dumps, written by the tests' payload builder (their README).
+test-data: configure
+	@cmake --build $(BUILD_DIR) --target gen-test-payloads
+	@$(BUILD_DIR)/bin/gen-test-payloads tests/data/dumps
 
 clean:
 	@rm -rf $(BUILD_DIR) $(ASAN_DIR)

@@ -7,13 +7,20 @@ find_package(Qt6 6.4 REQUIRED COMPONENTS Test)
 # runs its tests with the corpus (`make test` exports ../shared/fixtures when it exists) and without it
 # (`PTELENS_CORPUS= make test`): the corpus cases then skip with a message.
 
-# ExecuTorch's runtime (etrt_runner) for the `runtime` tests: $PTELENS_ET_RUNNER, else ../shared/tools/etrt_runner.
-set(PTELENS_ET_RUNNER_DEFAULT "")
-if(DEFINED ENV{PTELENS_ET_RUNNER})
-    set(PTELENS_ET_RUNNER_DEFAULT "$ENV{PTELENS_ET_RUNNER}")
-elseif(EXISTS "${PROJECT_SOURCE_DIR}/../shared/tools/etrt_runner")
-    get_filename_component(PTELENS_ET_RUNNER_DEFAULT "${PROJECT_SOURCE_DIR}/../shared/tools/etrt_runner" ABSOLUTE)
-endif()
+# ExecuTorch's runtime for the `runtime` tests: $PTELENS_ET_RUNNER, else ../shared/tools/etrt_runner (no delegate
+# backends), and the same runtime with its XNNPACK backend for programs with XNNPACK delegates:
+# $PTELENS_ET_RUNNER_XNNPACK, else ../shared/tools/etrt_runner_xnnpack.
+function(pte_find_runner var env file)
+    set(path "")
+    if(DEFINED ENV{${env}})
+        set(path "$ENV{${env}}")
+    elseif(EXISTS "${PROJECT_SOURCE_DIR}/../shared/tools/${file}")
+        get_filename_component(path "${PROJECT_SOURCE_DIR}/../shared/tools/${file}" ABSOLUTE)
+    endif()
+    set(${var} "${path}" PARENT_SCOPE)
+endfunction()
+pte_find_runner(PTELENS_ET_RUNNER_DEFAULT PTELENS_ET_RUNNER etrt_runner)
+pte_find_runner(PTELENS_ET_RUNNER_XNNPACK_DEFAULT PTELENS_ET_RUNNER_XNNPACK etrt_runner_xnnpack)
 
 function(pte_add_qtest name)
     cmake_parse_arguments(ARG "" "" "SOURCES;LIBS;LABELS" ${ARGN})
@@ -22,5 +29,5 @@ function(pte_add_qtest name)
     pte_set_warnings(${name})
     add_test(NAME ${name} COMMAND ${name})
     set_tests_properties(${name} PROPERTIES LABELS "${ARG_LABELS}" TIMEOUT 300
-        ENVIRONMENT "QT_QPA_PLATFORM=offscreen;PTELENS_ET_RUNNER=${PTELENS_ET_RUNNER_DEFAULT};PTELENS_TEST_DATA=${PROJECT_SOURCE_DIR}/tests/data;PTELENS_CLI=$<TARGET_FILE:ptelens-cli>;PTELENS_BENCH=$<TARGET_FILE:ptelens-bench>;PTELENS_BUILD_DIR=${PROJECT_BINARY_DIR}")
+        ENVIRONMENT "QT_QPA_PLATFORM=offscreen;PTELENS_ET_RUNNER=${PTELENS_ET_RUNNER_DEFAULT};PTELENS_ET_RUNNER_XNNPACK=${PTELENS_ET_RUNNER_XNNPACK_DEFAULT};PTELENS_TEST_DATA=${PROJECT_SOURCE_DIR}/tests/data;PTELENS_CLI=$<TARGET_FILE:ptelens-cli>;PTELENS_BENCH=$<TARGET_FILE:ptelens-bench>;PTELENS_BUILD_DIR=${PROJECT_BINARY_DIR}")
 endfunction()

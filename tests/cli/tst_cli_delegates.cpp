@@ -24,26 +24,18 @@ nlohmann::json parseJson(const QByteArray& out)
     return nlohmann::json::parse(out.constData(), out.constData() + out.size(), nullptr, false);
 }
 
-/** delegate_edge.json with its lowered module's payload replaced by `payload` (base64), written to a temp file. */
+/** delegate_edge.json with its lowered module's payload (a real XNNPACK Add) replaced by `payload`, written to a temp
+ *  file. */
 QString dumpWithPayload(const std::vector<std::uint8_t>& payload, const QString& name)
 {
-    QByteArray json = readDumpData("delegate_edge.json");
-    json.replace("WE4wMQABAgM=",
-        QByteArray(reinterpret_cast<const char*>(payload.data()), qsizetype(payload.size())).toBase64());
+    const QByteArray json = withPayload(readDumpData("delegate_edge.json"), payload);
     const QString path = tempDir() + "/" + name + ".json";
-    return writeFile(path, json) ? path : QString();
+    return !json.isEmpty() && writeFile(path, json) ? path : QString();
 }
 
-/** One XNNPACK Add (handle 1), as the original module of delegate_edge.json adds x and y. */
-std::vector<std::uint8_t> addPayload()
-{
-    XnnGraphBuilder b;
-    const auto x = b.input({ 2, 2 });
-    const auto y = b.input({ 2, 2 });
-    const auto z = b.output({ 2, 2 });
-    b.binary(XnnGraphBuilder::Tag::XNNAdd, x, y, z, 1);
-    return b.finish();
-}
+/** delegate_edge.json: its lowered module's payload is one XNNPACK Add (handle 1), as its original module adds x
+ *  and y. */
+QString addDump() { return testDataDir() + "/dumps/delegate_edge.json"; }
 
 } // namespace
 
@@ -95,8 +87,7 @@ private Q_SLOTS:
     // ETRecord holding the same edge program: the inner node reaches the original module's node and its handle.
     void linksThroughEtRecord()
     {
-        const QString dump = dumpWithPayload(addPayload(), "xnn_add");
-        QVERIFY(!dump.isEmpty());
+        const QString dump = addDump();
         const QString pte = tempDir() + "/xnn_add.pte";
         QByteArray err;
         QCOMPARE(runCli({ "emit", dump, "-o", pte }, nullptr, &err), 0);
@@ -148,8 +139,7 @@ private Q_SLOTS:
     {
         QFETCH(bool, asEtrecord);
         QFETCH(bool, withEtrecordMaps);
-        QString file = dumpWithPayload(addPayload(), "xnn_add_dump");
-        QVERIFY(!file.isEmpty());
+        QString file = addDump();
         if (asEtrecord) {
             QFile f(file);
             QVERIFY(f.open(QIODevice::ReadOnly));
@@ -186,11 +176,13 @@ private Q_SLOTS:
         QVERIFY2(text.contains(":aten_add_tensor aten::add.Tensor\n"), text.constData());
     }
 
-    // The stock delegate_edge.json carries "XN01" and four bytes (the identifier in the wrong place): a finding.
+    // "XN01" and four bytes (the identifier in the wrong place), as delegate_edge.json once carried: a finding.
     void malformedPayloadIsReported()
     {
+        const QString dump = dumpWithPayload({ 'X', 'N', '0', '1', 0, 1, 2, 3 }, "xnn_malformed");
+        QVERIFY(!dump.isEmpty());
         const QString pte = tempDir() + "/broken.pte";
-        QCOMPARE(runCli({ "emit", testDataDir() + "/dumps/delegate_edge.json", "-o", pte }), 0);
+        QCOMPARE(runCli({ "emit", dump, "-o", pte }), 0);
         QByteArray out;
         QCOMPARE(runCli({ "delegates", pte, "--json" }, &out), 0);
         const auto j = parseJson(out);

@@ -1,5 +1,6 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
+#include "../core/delegatetestutils.h"
 #include "../core/dumptestutils.h"
 #include "pte/emitter.h"
 #include "testutils.h"
@@ -109,9 +110,9 @@ private Q_SLOTS:
             out.contains("getitem = torch.ops.higher_order.executorch_call_delegate(lowered_module_0=lowered module "
                          "lowered_module_0 (XnnpackBackend), delegate_arg_0=x, delegate_arg_1=y) : f32[2, 2]  #1\n"),
             out.constData());
-        QVERIFY(
-            out.contains("  delegate lowered_module_0: XnnpackBackend, 8 processed bytes, 1 compile spec(s), original "
-                         "graph 1 nodes\n"));
+        const QByteArray payloadSize = QByteArray::number(qsizetype(delegateEdgePayload().size()));
+        QVERIFY(out.contains("  delegate lowered_module_0: XnnpackBackend, " + payloadSize
+            + " processed bytes, 1 compile spec(s), original graph 1 nodes\n"));
         QCOMPARE(runCli({ "graph", path, "--json", "--method", "forward" }, &out), 0);
         const auto j = nlohmann::json::parse(out.constData(), out.constData() + out.size(), nullptr, false);
         QVERIFY(!j.is_discarded());
@@ -119,7 +120,7 @@ private Q_SLOTS:
         QCOMPARE(j["methods"].size(), std::size_t(1));
         const auto& lm = j["methods"][0]["lowered_modules"][0];
         QCOMPARE(lm["backend_id"].get<std::string>(), std::string("XnnpackBackend"));
-        QCOMPARE(lm["processed_bytes"].get<int>(), 8);
+        QCOMPARE(lm["processed_bytes"].get<std::size_t>(), delegateEdgePayload().size());
         QCOMPARE(lm["original_nodes"].get<int>(), 1);
         QCOMPARE(j["methods"][0]["nodes"][0]["debug_handles"][0].get<int>(), 1);
         // ETRecord's layout: a kernel instruction's single debug handle is a number.
@@ -161,12 +162,13 @@ private Q_SLOTS:
     {
         QByteArray out;
         QCOMPARE(runCli({ "graph", dumpPath("delegate_named_data.json") }, &out), 0);
-        QVERIFY2(out.contains("  delegate lowered_module_0: XnnpackBackend, 8 processed bytes, 1 compile spec(s), "
-                              "original graph 1 nodes\n"
-                              "    named data (pte) weights_0: 4 bytes, align 16\n"
-                              "    named data (external model.ptd) fc.bias: 3 bytes, align 64\n"
-                              "    named data (external model.ptd) fc.weight: 8 bytes, align 64\n"
-                              "    named data (external shared.ptd) weights_0_copy: 4 bytes, align 32\n"),
+        const QByteArray payloadSize = QByteArray::number(qsizetype(delegateEdgePayload().size()));
+        QVERIFY2(out.contains("  delegate lowered_module_0: XnnpackBackend, " + payloadSize
+                     + " processed bytes, 1 compile spec(s), original graph 1 nodes\n"
+                       "    named data (pte) weights_0: 4 bytes, align 16\n"
+                       "    named data (external model.ptd) fc.bias: 3 bytes, align 64\n"
+                       "    named data (external model.ptd) fc.weight: 8 bytes, align 64\n"
+                       "    named data (external shared.ptd) weights_0_copy: 4 bytes, align 32\n"),
             out.constData());
         QCOMPARE(runCli({ "graph", "--json", dumpPath("delegate_named_data.json") }, &out), 0);
         const auto j = nlohmann::json::parse(out.constData(), out.constData() + out.size(), nullptr, false);

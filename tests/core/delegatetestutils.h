@@ -10,6 +10,8 @@
 #include "pte/schema/vulkan_generated.h"
 #include "pte/schema/xnnpack_generated.h"
 
+#include <QByteArray>
+
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -216,6 +218,38 @@ inline void addWorkedExample(XnnGraphBuilder& b, std::optional<std::pair<float, 
     b.conv(T::XNNConv2d, c1, w2, kNone, c2, 3, 1, 1, 8, 16, 10, convMinMax);
     b.unary(T::XNNGlobalAvgPooling2d, c2, g, 12, 0x40);
     b.node(T::XNNStaticTranspose, xf::CreateXNNStaticTransposeDirect(b.fbb(), 4, &toNchw, g, y, 0).Union(), 65535);
+}
+
+/**
+ * The XNNPACK payload of tests/data/dumps/delegate_edge.json and delegate_named_data.json, which `make test-data`
+ * (tests/tools/gentestpayloads.cpp) writes there: what their lowered module's original program computes, x + y for
+ * two float32 [2, 2] inputs, as one Add node carrying the original add node's debug handle 1; XH00 header + XN01
+ * flatbuffer, no constants. ExecuTorch's XNNPACK backend runs it.
+ */
+inline std::vector<std::uint8_t> delegateEdgePayload()
+{
+    XnnGraphBuilder b;
+    const auto x = b.input({ 2, 2 });
+    const auto y = b.input({ 2, 2 });
+    const auto z = b.output({ 2, 2 });
+    b.binary(XnnGraphBuilder::Tag::XNNAdd, x, y, z, 1);
+    return b.finish();
+}
+
+/** `bytes` in base64, as dumps carry a payload (`processed_bytes`). */
+inline QByteArray base64Of(const std::vector<std::uint8_t>& bytes)
+{
+    return QByteArray(reinterpret_cast<const char*>(bytes.data()), qsizetype(bytes.size())).toBase64();
+}
+
+/** The text of delegate_edge.json or delegate_named_data.json with `payload` in place of delegateEdgePayload();
+ *  empty when the text does not carry that payload. */
+inline QByteArray withPayload(QByteArray dumpJson, const std::vector<std::uint8_t>& payload)
+{
+    const QByteArray stock = base64Of(delegateEdgePayload());
+    if (dumpJson.count(stock) != 1)
+        return {};
+    return dumpJson.replace(stock, base64Of(payload));
 }
 
 /** A float as 4 little-endian bytes. */

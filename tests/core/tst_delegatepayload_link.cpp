@@ -12,6 +12,8 @@
 
 #include <QTest>
 
+#include <algorithm>
+
 using namespace pte;
 using namespace pte::test;
 
@@ -168,24 +170,33 @@ private Q_SLOTS:
         QVERIFY(links.absorbed.empty());
     }
 
-    // End to end through ptelens' emission: the dump's lowered module carries an XNNPACK payload (one Add, handle 1,
-    // as in delegate_edge.json's original module); the emitted program's maps tie it to the original module's node.
+    // The delegate dumps of tests/data carry the payload `make test-data` writes (tests/tools/gentestpayloads.cpp).
+    void delegateDumpsCarryTheGeneratedPayload_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::newRow("delegate_edge.json") << QStringLiteral("delegate_edge.json");
+        QTest::newRow("delegate_named_data.json") << QStringLiteral("delegate_named_data.json");
+    }
+
+    void delegateDumpsCarryTheGeneratedPayload()
+    {
+        QFETCH(QString, name);
+        const auto dump = readDump((testDataDir() + QStringLiteral("/dumps/") + name).toStdString());
+        QVERIFY_RESULT(dump);
+        const auto& lowered = (*dump)->methods.at(0).second->loweredModules;
+        QCOMPARE(lowered.size(), std::size_t(1));
+        const Bytes& bytes = lowered.begin()->second->processedBytes;
+        const auto payload = delegateEdgePayload();
+        QVERIFY2(bytes.size() == payload.size() && std::equal(payload.begin(), payload.end(), bytes.data()),
+            "the dump's payload is not delegateEdgePayload(): run make test-data");
+    }
+
+    // End to end through ptelens' emission: delegate_edge.json's lowered module carries a real XNNPACK payload (one
+    // Add, handle 1, as its original module's add node); the emitted program's maps tie it to that node.
     void throughEmission()
     {
-        XnnGraphBuilder b;
-        const auto x = b.input({ 2, 2 });
-        const auto y = b.input({ 2, 2 });
-        const auto z = b.output({ 2, 2 });
-        b.binary(XnnGraphBuilder::Tag::XNNAdd, x, y, z, 1);
-        const auto blob = b.finish();
-        QByteArray json = readDumpData("delegate_edge.json");
-        const QByteArray base64 =
-            QByteArray(reinterpret_cast<const char*>(blob.data()), qsizetype(blob.size())).toBase64();
-        QVERIFY(json.contains("WE4wMQABAgM="));
-        json.replace("WE4wMQABAgM=", base64);
-        const QString path = tempDir() + QStringLiteral("/delegate_xnnpack.json");
-        QVERIFY(writeFile(path, json));
-        const auto dump = readDump(path.toStdString());
+        const std::string path = (testDataDir() + QStringLiteral("/dumps/delegate_edge.json")).toStdString();
+        const auto dump = readDump(path);
         QVERIFY_RESULT(dump);
         const auto emitted = emitProgram((*dump)->methods);
         QVERIFY_RESULT(emitted);

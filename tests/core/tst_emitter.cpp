@@ -623,7 +623,8 @@ private Q_SLOTS:
                             .done();
         auto lowered = std::make_shared<LoweredModule>();
         lowered->name = "lowered_module_0";
-        lowered->backendId = "XnnpackBackend";
+        // A made-up backend: the bytes are no payload any real backend accepts, and emission does not look inside.
+        lowered->backendId = "ExampleBackend";
         lowered->processedBytes = Bytes::copyOf("delegate-blob");
         lowered->compileSpecs = { CompileSpec { "key", Bytes::copyOf("v") } };
         lowered->originalModule = original;
@@ -653,7 +654,7 @@ private Q_SLOTS:
         QCOMPARE(m.nonConstBufferSizes, std::vector<std::int64_t>({ 0, 32 }));
         QCOMPARE(describeInstructions(m), Strings({ "delegate 0 [0,1]", "aten::add.out [1,1,3,2,2]" }));
         QCOMPARE(m.delegates.size(), std::size_t(1));
-        QCOMPARE(m.delegates[0].id, std::string("XnnpackBackend"));
+        QCOMPARE(m.delegates[0].id, std::string("ExampleBackend"));
         QCOMPARE(m.delegates[0].processed.location, DataLocation::Inline);
         QCOMPARE(m.delegates[0].processed.index, std::uint32_t(0));
         QCOMPARE(m.delegates[0].compileSpecs.at(0).key, std::string("key"));
@@ -661,19 +662,19 @@ private Q_SLOTS:
         QCOMPARE(r->debugHandleMap.at("forward").at(0), std::vector<std::int64_t>({ 1, 2 }));
         QCOMPARE(r->debugHandleMap.at("forward").at(1), std::vector<std::int64_t>({ 3 }));
         QCOMPARE(r->instructionIdToNumOutsMap.at("forward").at(0), std::int64_t(1));
-        QCOMPARE(r->methodToDelegateDebugIdMap.at("forward").at(0).name, std::string("XnnpackBackend"));
+        QCOMPARE(r->methodToDelegateDebugIdMap.at("forward").at(0).name, std::string("ExampleBackend"));
         QCOMPARE(
             r->methodToDelegateDebugIdMap.at("forward").at(0).delegateMap.at("0"), std::vector<std::int64_t>({ 1, 2 }));
         QCOMPARE(r->methods.at("forward").instructionNodes.at(0), Strings({ "relu", "neg" }));
         const auto json = debugMapsJson(*r);
         QVERIFY(json.find("\"0\": [\n        1,\n        2\n      ],\n      \"1\": 3") != std::string::npos);
-        QVERIFY(json.find("\"name\": \"XnnpackBackend\"") != std::string::npos);
+        QVERIFY(json.find("\"name\": \"ExampleBackend\"") != std::string::npos);
         checkRoundTrip(*r, "delegate");
 
         // Without an identifier map of its own, the ETRecord's entry is carried over.
         lowered->delegateDebugIdentifierMap.reset();
         EmitOptions o;
-        o.etrecordDelegateMap["forward"][0] = DelegateMapEntry { "XnnpackBackend", { { "7", { 1 } } } };
+        o.etrecordDelegateMap["forward"][0] = DelegateMapEntry { "ExampleBackend", { { "7", { 1 } } } };
         r = emitProgram({ { "forward", b.done() } }, o);
         QVERIFY_RESULT(r);
         QCOMPARE(
@@ -681,7 +682,7 @@ private Q_SLOTS:
 
         // Entries pair with delegate calls by order even when the recorded instruction ids differ...
         EmitOptions shifted;
-        shifted.etrecordDelegateMap["forward"][5] = DelegateMapEntry { "XnnpackBackend", { { "9", { 2 } } } };
+        shifted.etrecordDelegateMap["forward"][5] = DelegateMapEntry { "ExampleBackend", { { "9", { 2 } } } };
         r = emitProgram({ { "forward", b.done() } }, shifted);
         QVERIFY_RESULT(r);
         QCOMPARE(

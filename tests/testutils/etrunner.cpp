@@ -86,18 +86,26 @@ json inputJson(const HostTensor& t)
 
 } // namespace
 
-QString etRunnerPath()
+namespace {
+
+QString executableFromEnvironment(const char* variable)
 {
-    const QString path = qEnvironmentVariable("PTELENS_ET_RUNNER");
+    const QString path = qEnvironmentVariable(variable);
     if (path.isEmpty())
         return {};
     const QFileInfo info(path);
     return info.isFile() && info.isExecutable() ? info.absoluteFilePath() : QString();
 }
 
+} // namespace
+
+QString etRunnerPath() { return executableFromEnvironment("PTELENS_ET_RUNNER"); }
+
+QString etRunnerXnnpackPath() { return executableFromEnvironment("PTELENS_ET_RUNNER_XNNPACK"); }
+
 std::string RunnerRun::message() const
 {
-    std::string m = "etrt_runner exit " + std::to_string(exitCode) + ": " + detail;
+    std::string m = runner + " exit " + std::to_string(exitCode) + ": " + detail;
     std::size_t from = 0;
     while (from < log.size()) {
         auto end = log.find('\n', from);
@@ -115,9 +123,12 @@ std::string RunnerRun::message() const
 
 Result<RunnerRun> runEtRunner(const std::string& ptePath, const RunnerOptions& options)
 {
-    const QString runner = etRunnerPath();
+    const char* name = options.xnnpack ? "etrt_runner_xnnpack" : "etrt_runner";
+    const QString runner = options.xnnpack ? etRunnerXnnpackPath() : etRunnerPath();
     if (runner.isEmpty())
-        return fail(ErrorCode::Internal, "etrt_runner not found (PTELENS_ET_RUNNER)");
+        return fail(ErrorCode::Internal,
+            std::string(name) + " not found (" + (options.xnnpack ? "PTELENS_ET_RUNNER_XNNPACK" : "PTELENS_ET_RUNNER")
+                + ")");
     static int counter = 0;
     const QString stem = tempDir() + QStringLiteral("/etrt_%1").arg(++counter);
     const QString jsonPath = stem + QStringLiteral(".json");
@@ -155,9 +166,10 @@ Result<RunnerRun> runEtRunner(const std::string& ptePath, const RunnerOptions& o
     if (!p.waitForFinished(120000)) {
         p.kill();
         p.waitForFinished();
-        return fail(ErrorCode::Internal, "etrt_runner did not finish within 120 s on " + ptePath);
+        return fail(ErrorCode::Internal, std::string(name) + " did not finish within 120 s on " + ptePath);
     }
     RunnerRun run;
+    run.runner = name;
     run.report = p.readAllStandardOutput().toStdString();
     run.log = p.readAllStandardError().toStdString();
     run.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
@@ -172,7 +184,7 @@ Result<RunnerRun> runEtRunner(const std::string& ptePath, const RunnerOptions& o
     const json j = json::parse(text.constData(), text.constData() + text.size(), nullptr, false);
     if (j.is_discarded() || !j.is_object())
         return fail(ErrorCode::Internal,
-            "etrt_runner wrote unreadable JSON for " + ptePath + " (exit " + std::to_string(run.exitCode)
+            std::string(name) + " wrote unreadable JSON for " + ptePath + " (exit " + std::to_string(run.exitCode)
                 + "): " + run.log.substr(run.log.size() > 400 ? run.log.size() - 400 : 0));
     run.detail = j.value("detail", std::string());
     if (const auto ms = j.find("methods"); ms != j.end() && ms->is_object()) {

@@ -3,6 +3,8 @@
 #pragma once
 // ExecuTorch's own runtime as a test oracle: runs `etrt_runner` (../shared/tools, README beside it) on a .pte
 // and reads its --json result. Tests that need it use PTE_REQUIRE_ET_RUNNER() and carry the label `runtime`.
+// Programs with XNNPACK delegates run on `etrt_runner_xnnpack` (RunnerOptions::xnnpack): the same runtime, kernels,
+// options and report with ExecuTorch's XNNPACK backend linked; etrt_runner has no delegate backend.
 
 #include "pte/program.h"
 #include "pte/referenceinterpreter.h"
@@ -21,6 +23,8 @@ namespace pte::test {
 
 /** $PTELENS_ET_RUNNER when it names an executable file, else empty. */
 QString etRunnerPath();
+/** $PTELENS_ET_RUNNER_XNNPACK (etrt_runner_xnnpack) when it names an executable file, else empty. */
+QString etRunnerXnnpackPath();
 
 /** One input or output value as the runner reports it. */
 struct RunnerValue
@@ -46,6 +50,7 @@ struct RunnerMethod
 /** What one run of the runner reported. */
 struct RunnerRun
 {
+    std::string runner; ///< "etrt_runner" or "etrt_runner_xnnpack"
     int exitCode = -1; ///< the runner's exit code (0 ok, 1 usage/open, 3 load refused, 4 execute failed...)
     std::string detail; ///< the `result:` line's detail ("ok (1 method(s) executed)", ...)
     std::map<std::string, RunnerMethod> methods;
@@ -65,6 +70,7 @@ struct RunnerOptions
     std::map<std::string, std::vector<std::optional<HostTensor>>> inputs;
     std::string data; ///< --data FILE.ptd
     int runs = 1; ///< --runs N: the outputs are those of the last execution
+    bool xnnpack = false; ///< run etrt_runner_xnnpack ($PTELENS_ET_RUNNER_XNNPACK) instead of etrt_runner
 };
 
 /** Runs the runner on `ptePath`. Fails (Internal) only when the runner cannot be started or its JSON not read;
@@ -92,4 +98,12 @@ std::optional<std::string> compareOutputs(const std::vector<RunnerValue>& runner
         if (::pte::test::etRunnerPath().isEmpty())                                                                     \
             QSKIP("ExecuTorch's runtime (etrt_runner) not found: set PTELENS_ET_RUNNER (default "                      \
                   "../shared/tools/etrt_runner beside the repository); the runtime tests are skipped");                \
+    } while (false)
+
+/** Skips the test when ExecuTorch's runner with the XNNPACK backend is not available (PTELENS_ET_RUNNER_XNNPACK). */
+#define PTE_REQUIRE_ET_RUNNER_XNNPACK()                                                                                \
+    do {                                                                                                               \
+        if (::pte::test::etRunnerXnnpackPath().isEmpty())                                                              \
+            QSKIP("ExecuTorch's runtime with XNNPACK (etrt_runner_xnnpack) not found: set PTELENS_ET_RUNNER_XNNPACK "  \
+                  "(default ../shared/tools/etrt_runner_xnnpack beside the repository)");                              \
     } while (false)

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "executiontestutils.h"
 
+#include "pte/delegatecall.h"
 #include "pte/ptewriter.h"
 #include "testutils.h"
 
@@ -15,14 +16,52 @@ Result<Emitted> emitAndReload(
     const EmitOptions& options)
 {
     PTE_TRY(auto out, emitProgram(methods, options));
-    PTE_TRY(auto laid, layoutForSerialization(out.program, out.mutableData, out.namedData));
+    PTE_TRY(auto laid, layoutEmitted(out.program, out));
     const std::string path = (tempDir() + "/" + QString::fromStdString(name) + ".pte").toStdString();
-    PTE_CHECK(writePte(laid, path));
+    PTE_CHECK(writePte(laid, path, options.serialize.write));
     PTE_TRY(auto file, readPteFile(path));
     for (const auto& d : file->diagnostics)
         if (d.severity == Severity::Error)
             return fail(ErrorCode::InvalidInput, "runtime check failed: " + d.toString());
     return Emitted { std::move(out), std::move(file) };
+}
+
+ReferenceInterpreter::DelegateHandler originalModuleDelegates(std::shared_ptr<const ExportedProgram> program)
+{
+    // Each delegate's original program, emitted once and kept with the interpreter that runs it.
+    struct Delegate
+    {
+        std::shared_ptr<const LoweredModule> lowered;
+        std::unique_ptr<Program> emitted;
+        std::unique_ptr<ReferenceInterpreter> interpreter;
+    };
+    auto delegates = std::make_shared<std::vector<Delegate>>();
+    for (const Node& node : program->graph.nodes)
+        if (auto lowered = loweredModuleFor(*program, node))
+            delegates->push_back({ std::move(lowered), nullptr, nullptr });
+    return [delegates](std::size_t index, const std::vector<HostTensor>& args) -> Result<std::vector<HostTensor>> {
+        if (index >= delegates->size())
+            return fail(ErrorCode::InvalidInput,
+                "the dump has " + std::to_string(delegates->size()) + " delegate calls, not "
+                    + std::to_string(index + 1));
+        Delegate& d = (*delegates)[index];
+        if (!d.lowered->originalModule)
+            return fail(ErrorCode::Unsupported, d.lowered->name + " has no original program");
+        if (!d.interpreter) {
+            EmitOptions options;
+            options.zeroFillMissingWeights = true;
+            PTE_TRY(auto out, emitProgram({ { "forward", d.lowered->originalModule } }, options));
+            PTE_TRY(auto laid, layoutEmitted(std::move(out.program), out));
+            d.emitted = std::make_unique<Program>(std::move(laid));
+            PTE_TRY(d.interpreter, ReferenceInterpreter::load(*d.emitted, "forward"));
+        }
+        const std::size_t inputs = d.emitted->executionPlan.at(0).inputs.size();
+        if (args.size() < inputs)
+            return fail(ErrorCode::InvalidInput,
+                d.lowered->name + " takes " + std::to_string(inputs) + " inputs, the call has "
+                    + std::to_string(args.size()) + " arguments");
+        return d.interpreter->run(std::vector<HostTensor>(args.begin(), args.begin() + std::ptrdiff_t(inputs)));
+    };
 }
 
 bool nearlyEqual(const std::vector<double>& a, const std::vector<double>& b, double tol)

@@ -6,6 +6,7 @@
 
 #include "pte/emitter.h"
 #include "pte/ptereader.h"
+#include "pte/referenceinterpreter.h"
 #include "pte/result.h"
 
 #include <QTest>
@@ -24,10 +25,20 @@ struct Emitted
     std::shared_ptr<const PteFile> file;
 };
 
-/** Emits, writes to a temporary .pte, reads it back; a runtime-check error fails. */
+/** Emits, writes to a temporary .pte laid out as `options.serialize` says, reads it back; a runtime-check error
+ *  fails. */
 Result<Emitted> emitAndReload(
     const std::vector<std::pair<std::string, std::shared_ptr<const ExportedProgram>>>& methods, const std::string& name,
     const EmitOptions& options = {});
+
+/**
+ * What the delegates of a method emitted from `program` compute, for ReferenceInterpreter::setDelegateHandler: the
+ * i-th delegate of the method (emission numbers them in graph order) is the i-th `executorch_call_delegate` node of
+ * `program`'s graph, and computes what its lowered module's original program (the graph before lowering, aten ops)
+ * computes, emitted without delegates and run on the reference interpreter with the call's first arguments as
+ * its inputs. Fails for a delegate without an original program.
+ */
+ReferenceInterpreter::DelegateHandler originalModuleDelegates(std::shared_ptr<const ExportedProgram> program);
 
 /** Element-wise equality within a relative tolerance (absolute below 1). */
 bool nearlyEqual(const std::vector<double>& a, const std::vector<double>& b, double tol = 1e-5);

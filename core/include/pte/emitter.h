@@ -63,6 +63,13 @@ struct EmitOptions
     bool initialiseMutableBuffers = false;
     /** Alignment of planned tensors (ExecuTorch's MemoryPlanningPass default). */
     std::uint64_t memoryAlignment = 16;
+    /**
+     * Equal scalar arguments (Int, Double, Bool, None) of kernel calls share one value instead of one each, as the
+     * format allows (kernels never write them): fewer flatbuffer tables. Off by default, as ExecuTorch emits; turned
+     * on by emitProgram when a program would exceed the tables ExecuTorch's program verifier accepts
+     * (kMaxVerifierTables, see flatbufferTableCount).
+     */
+    bool shareScalarValues = false;
 };
 
 /** One planned tensor of a method's memory plan (for the GUI's memory view). */

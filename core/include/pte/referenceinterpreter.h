@@ -47,7 +47,8 @@ struct HostTensor
  * calls like a loaded Method's planned memory, so mutable buffers carry state from one call to the next.
  * Errors: load() fails with InvalidInput for an unknown method or a tensor that does not fit its memory, Unsupported
  * for several chains or a dtype it cannot hold; run() fails with Unsupported for an operator it has no kernel for or
- * a delegate call, InvalidInput for bad arguments: each naming the instruction ("instruction 3: ...").
+ * a delegate call without a delegate handler, InvalidInput for bad arguments: each naming the instruction
+ * ("instruction 3: ...").
  */
 class ReferenceInterpreter
 {
@@ -74,6 +75,16 @@ public:
      * later instruction reuses their memory.
      */
     void setKernelObserver(std::function<void(std::size_t instruction)> observer);
+    /**
+     * What a delegate computes, for the caller to supply (the interpreter does not look inside payloads): called at
+     * each DelegateCall with the delegate's index in the method's `delegates` and the current values of all its
+     * arguments (its inputs, then its outputs, as the call lists them); returns the values of its outputs, which are
+     * written into the last arguments in order (tensors resized as the runtime resizes them). An error fails the run,
+     * naming the instruction.
+     */
+    using DelegateHandler =
+        std::function<Result<std::vector<HostTensor>>(std::size_t delegateIndex, const std::vector<HostTensor>& args)>;
+    void setDelegateHandler(DelegateHandler handler);
     /** The current contents of tensor (or scalar, as a 0-D tensor) value `index`. */
     Result<HostTensor> value(std::int32_t index) const;
 

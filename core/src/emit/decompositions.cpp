@@ -3,6 +3,7 @@
 #include "emit/decompositions.h"
 
 #include "emit/decomposer_p.h"
+#include "pte/kernelcoverage.h"
 
 #include <algorithm>
 #include <array>
@@ -134,6 +135,33 @@ std::vector<DecompositionInfo> decompositionTable()
         rows.push_back({ std::string(op), std::string(rule->becomes) });
     std::sort(rows.begin(), rows.end(), [](const auto& x, const auto& y) { return x.op < y.op; });
     return rows;
+}
+
+OperatorLowering operatorLowering(std::string_view op)
+{
+    OperatorLowering r;
+    const auto& table = Decomposer::table();
+    if (const auto it = table.find(op); it != table.end()) {
+        r.kind = OperatorLowering::Kind::Decomposed;
+        r.becomes = std::string(it->second->becomes);
+        return r;
+    }
+    const auto& reg = SchemaRegistry::instance();
+    for (const OpSchema* s : reg.overloads("aten::" + std::string(op))) {
+        const OpSchema* out = s->isOutFn() ? s : reg.outVariant(*s);
+        if (!out || !portableKernelImplements(out->key()) || r.becomes.find(out->key()) != std::string::npos)
+            continue;
+        r.kind = OperatorLowering::Kind::Kernel;
+        r.becomes += (r.becomes.empty() ? "" : ", ") + out->key();
+    }
+    if (r.kind == OperatorLowering::Kind::None && op.size() > 1 && op.back() == '_') {
+        const auto base = operatorLowering(op.substr(0, op.size() - 1));
+        if (base.kind != OperatorLowering::Kind::None) {
+            r.kind = OperatorLowering::Kind::Functionalized;
+            r.becomes = std::string(op.substr(0, op.size() - 1));
+        }
+    }
+    return r;
 }
 
 bool Lowering::decomposes(std::string_view op) { return Decomposer::table().count(op) > 0; }

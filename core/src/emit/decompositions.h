@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,5 +34,22 @@ struct DecompositionInfo
 
 /** Every decomposition, sorted by operator. No errors. */
 [[nodiscard]] std::vector<DecompositionInfo> decompositionTable();
+
+/** What the lowering does with an aten operator (all its overloads), for the generated table. */
+struct OperatorLowering
+{
+    enum class Kind : std::uint8_t
+    {
+        Decomposed, ///< a decomposition (DecompositionInfo::becomes)
+        Kernel, ///< lowered as it is: ExecuTorch's runtime has its out variant(s)
+        Functionalized, ///< an in-place form, lowered as its functional op
+        None, ///< neither: emission refuses it
+    };
+    Kind kind = Kind::None;
+    std::string becomes; ///< the decomposition's words, the kernel keys, or the functional op
+};
+
+/** How aten operator `op` ("lstm", "relu_") is lowered. No errors. */
+[[nodiscard]] OperatorLowering operatorLowering(std::string_view op);
 
 } // namespace pte::emitcore

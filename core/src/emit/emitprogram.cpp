@@ -9,6 +9,7 @@
 #include "emit/methodemitter.h"
 #include "emit/programstate.h"
 #include "pte/emitter.h"
+#include "pte/ptewriter.h"
 
 #include <algorithm>
 #include <set>
@@ -123,6 +124,25 @@ Result<EmitterOutput> emitProgram(
     for (auto& [name, lm] : trainingMethods)
         finished.push_back(std::move(lm));
     out.pendingRelease = releaseInBackground(std::move(finished));
+    // ExecuTorch's verifier (Program::load with InternalConsistency) accepts at most kMaxVerifierTables tables: over
+    // it, equal scalar arguments share their values, and if that is not enough the user is told.
+    if (const auto tables = flatbufferTableCount(out.program); tables > kMaxVerifierTables) {
+        if (!options.shareScalarValues) {
+            EmitOptions shared = options;
+            shared.shareScalarValues = true;
+            return emitProgram(methods, shared);
+        }
+        Diagnostic d;
+        d.severity = Severity::Warning;
+        d.code = ErrorCode::Unsupported;
+        d.message = "the program has " + std::to_string(tables)
+            + " flatbuffer tables (scalar arguments already shared), " + "more than the "
+            + std::to_string(kMaxVerifierTables)
+            + " ExecuTorch's program verifier accepts: the runtime loads it with Program::Verification::Minimal (its "
+              "default) but refuses it with InternalConsistency ('ptelens-cli verify' reports it). Split the model "
+              "into several methods or programs to stay under the limit.";
+        out.warnings.push_back(std::move(d));
+    }
     if (options.progress)
         options.progress(1, 1);
     return out;

@@ -5,6 +5,7 @@
 #include "pte/kernelcoverage.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace pte::emitcore {
 
@@ -65,11 +66,30 @@ Result<std::int32_t> MethodEmitter::valueFor(int ref)
     return idx;
 }
 
+std::int32_t MethodEmitter::scalarValue(KernelValue v)
+{
+    if (!m_options.shareScalarValues)
+        return addValue(std::move(v));
+    std::uint64_t bits = 0;
+    if (const auto* i = std::get_if<Int>(&v))
+        bits = std::uint64_t(i->intVal);
+    else if (const auto* d = std::get_if<Double>(&v))
+        std::memcpy(&bits, &d->doubleVal, sizeof bits);
+    else if (const auto* b = std::get_if<Bool>(&v))
+        bits = b->boolVal ? 1 : 0;
+    const auto key = std::make_pair(int(v.index()), bits);
+    if (const auto it = m_scalars.find(key); it != m_scalars.end())
+        return it->second;
+    const auto id = addValue(std::move(v));
+    m_scalars.emplace(key, id);
+    return id;
+}
+
 Result<std::int32_t> MethodEmitter::emitArg(const LArg& a)
 {
     switch (a.kind) {
     case LArg::Kind::Null:
-        return addValue(Null {});
+        return scalarValue(Null {});
     case LArg::Kind::Tensor:
     case LArg::Kind::ValueRef:
         return valueFor(a.ref);
@@ -89,11 +109,11 @@ Result<std::int32_t> MethodEmitter::emitArg(const LArg& a)
         return addValue(OptionalTensorList { std::move(items) });
     }
     case LArg::Kind::Int:
-        return addValue(Int { a.i });
+        return scalarValue(Int { a.i });
     case LArg::Kind::Double:
-        return addValue(Double { a.d });
+        return scalarValue(Double { a.d });
     case LArg::Kind::Bool:
-        return addValue(Bool { a.b });
+        return scalarValue(Bool { a.b });
     case LArg::Kind::String:
         return addValue(String { a.rare ? a.rare->s : std::string() });
     case LArg::Kind::IntList: {
@@ -103,7 +123,7 @@ Result<std::int32_t> MethodEmitter::emitArg(const LArg& a)
                 PTE_TRY(const auto id, valueFor(e.ref));
                 items.push_back(id);
             } else {
-                items.push_back(addValue(Int { e.literal }));
+                items.push_back(scalarValue(Int { e.literal }));
             }
         }
         return addValue(IntList { std::move(items) });

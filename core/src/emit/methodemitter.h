@@ -49,6 +49,8 @@ private:
         m_plan.values.push_back(makeValue(std::move(v)));
         return std::int32_t(m_plan.values.size() - 1);
     }
+    /** A scalar argument: a new value, or with EmitOptions::shareScalarValues the one already made for it. */
+    std::int32_t scalarValue(KernelValue v);
     Result<std::int32_t> valueFor(int ref);
     Result<std::int32_t> emitArg(const LArg& a);
     std::int32_t operatorIndex(const std::string& name, const std::string& overload);
@@ -66,6 +68,7 @@ private:
     std::map<std::pair<std::string, std::string>, std::int32_t> m_opCache;
     std::unordered_map<const OpSchema*, std::int32_t> m_opBySchema;
     std::uint64_t m_total = 0; ///< planned bytes (memory id 1)
+    std::map<std::pair<int, std::uint64_t>, std::int32_t> m_scalars; ///< shared scalars by (kind, bits)
 };
 
 } // namespace pte::emitcore

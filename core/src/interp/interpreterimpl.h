@@ -49,10 +49,15 @@ public:
     std::size_t executed = 0;
     std::size_t pc = 0;
     std::function<void(std::size_t)> kernelObserver;
+    DelegateHandler delegateHandler;
 
     Result<void> prepare();
     Result<void> execute();
     Result<void> kernel(const std::string& op, const std::vector<std::int32_t>& a);
+    /** A DelegateCall through `delegateHandler`. */
+    Result<void> delegate(const DelegateCall& call);
+    /** Value `id` as ReferenceInterpreter::value() returns it. */
+    Result<HostTensor> hostValue(std::int64_t id) const;
     /** The dim-order check every portable kernel makes (tensors_have_same_dim_order). */
     Result<void> checkDimOrders(const std::string& op, const std::vector<std::int32_t>& a) const;
 

@@ -173,12 +173,15 @@ void ReferenceInterpreter::setKernelObserver(std::function<void(std::size_t inst
     m_impl->kernelObserver = std::move(observer);
 }
 
-Result<HostTensor> ReferenceInterpreter::value(std::int32_t id) const
+void ReferenceInterpreter::setDelegateHandler(DelegateHandler handler) { m_impl->delegateHandler = std::move(handler); }
+
+Result<HostTensor> ReferenceInterpreter::value(std::int32_t id) const { return m_impl->hostValue(id); }
+
+Result<HostTensor> ReferenceInterpreter::Impl::hostValue(std::int64_t id) const
 {
-    const Impl& d = *m_impl;
-    if (id < 0 || std::size_t(id) >= d.slots.size())
+    if (id < 0 || std::size_t(id) >= slots.size())
         return fail(ErrorCode::InvalidInput, "value " + std::to_string(id) + " out of range");
-    const Slot& s = d.slots[std::size_t(id)];
+    const Slot& s = slots[std::size_t(id)];
     HostTensor h;
     if (s.kind == ValueKind::Tensor) {
         h.dtype = s.t->dtype;
@@ -190,11 +193,51 @@ Result<HostTensor> ReferenceInterpreter::value(std::int32_t id) const
     } else if (s.kind == ValueKind::String) {
         h.text = s.s;
     } else if (s.kind != ValueKind::Null) {
-        PTE_TRY(const double v, d.scalar(id));
+        PTE_TRY(const double v, scalar(id));
         h.dtype = s.kind == ValueKind::Double ? ScalarType::Double : ScalarType::Long;
         h.values = { v };
     }
     return h;
+}
+
+Result<void> ReferenceInterpreter::Impl::delegate(const DelegateCall& call)
+{
+    if (!delegateHandler)
+        return fail(ErrorCode::Unsupported, where() + ": delegate calls are not supported");
+    std::vector<HostTensor> args;
+    for (const auto id : call.args) {
+        PTE_TRY(auto h, hostValue(id));
+        args.push_back(std::move(h));
+    }
+    auto out = delegateHandler(std::size_t(std::max(call.delegateIndex, 0)), args);
+    if (!out)
+        return fail(out.error().code,
+            where() + ": delegate " + std::to_string(call.delegateIndex) + ": " + out.error().message);
+    if (out->size() > call.args.size())
+        return fail(ErrorCode::InvalidInput,
+            where() + ": the delegate returned " + std::to_string(out->size()) + " outputs for "
+                + std::to_string(call.args.size()) + " arguments");
+    const std::size_t first = call.args.size() - out->size();
+    for (std::size_t k = 0; k < out->size(); ++k) {
+        const auto id = call.args[first + k];
+        const HostTensor& h = (*out)[k];
+        Slot& s = slots.at(std::size_t(id));
+        if (s.kind == ValueKind::Tensor) {
+            PTE_CHECK(resize(*s.t, h.sizes));
+            if (h.values.size() != s.t->numel())
+                return fail(ErrorCode::InvalidInput,
+                    where() + ": delegate output " + std::to_string(k) + " has the wrong number of elements");
+            interp::store(*s.t, h.values);
+        } else if (h.values.size() == 1) {
+            s.i = std::int64_t(h.values[0]);
+            s.d = h.values[0];
+            s.b = h.values[0] != 0;
+        } else {
+            return fail(
+                ErrorCode::InvalidInput, where() + ": delegate output " + std::to_string(k) + " is not a scalar");
+        }
+    }
+    return {};
 }
 
 Result<std::vector<double>> ReferenceInterpreter::readPlanned(
@@ -250,8 +293,11 @@ Result<void> ReferenceInterpreter::Impl::execute()
             PTE_TRY(auto t, tensor(f->valueIndex));
             t->data = nullptr;
             ++pc;
+        } else if (const auto* call = std::get_if<DelegateCall>(&ins.args)) {
+            PTE_CHECK(delegate(*call));
+            ++pc;
         } else {
-            return fail(ErrorCode::Unsupported, where() + ": delegate calls are not supported");
+            return fail(ErrorCode::InvalidInput, where() + ": an instruction without arguments");
         }
     }
     return {};
