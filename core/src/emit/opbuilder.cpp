@@ -1354,4 +1354,98 @@ int OpBuilder::cumsum(int x, std::int64_t d)
         like(x, isFloating(dtype(x)) ? dtype(x) : ScalarType::Long));
 }
 
+// ---- shape, masks and factories, reductions and math
+
+std::optional<OutSpec> OpBuilder::nodeOutput(std::size_t k) const
+{
+    std::size_t i = 0;
+    for (const auto& o : m_n.outputs) {
+        if (o.kind != ArgKind::Tensor && o.kind != ArgKind::Tensors && o.kind != ArgKind::OptionalTensors)
+            continue;
+        for (const auto& name : o.names) {
+            if (i++ != k)
+                continue;
+            const TensorMeta* meta = name.empty() ? nullptr : m_l.findMeta(name);
+            if (!meta)
+                return std::nullopt;
+            OutSpec s { meta->dtype, {}, 0 };
+            for (std::size_t d = 0; d < meta->sizes.size(); ++d) {
+                const auto& sz = meta->sizes[d];
+                if (sz.isConcrete()) {
+                    s.sizes.push_back(std::int32_t(*sz.value));
+                    continue;
+                }
+                const auto ub = symUpperBound(sz, m_l.m_ep.rangeConstraints);
+                s.sizes.push_back(std::int32_t(ub ? *ub : 0));
+                if (d < 32)
+                    s.dynamicDims |= 1u << d;
+            }
+            return s;
+        }
+    }
+    return std::nullopt;
+}
+
+int OpBuilder::arangeTo(const IntElem& end, ScalarType t)
+{
+    if (failed())
+        return -1;
+    if (end.ref < 0)
+        return arange(0, double(end.literal), 1, t);
+    return call1("arange", "out", { { "end", sizeArg(end) } }, spec(t, { std::int32_t(upper(end)) }, 1u));
+}
+
+LArg OpBuilder::str(const std::string& s)
+{
+    LArg a;
+    a.kind = LArg::Kind::String;
+    a.rare.emplace().s = s;
+    return a;
+}
+
+ScalarType OpBuilder::scalarResult(int x, const LArg& scalar) const
+{
+    const ScalarType t = dtype(x);
+    const int category = scalar.kind == LArg::Kind::Double ? 2 : scalar.kind == LArg::Kind::Int ? 1 : 0;
+    if (category > dtypeCategory(t))
+        return category == 2 ? ScalarType::Float : ScalarType::Long;
+    return t;
+}
+
+int OpBuilder::all(int x, const std::vector<std::int64_t>& d, bool keepdim)
+{
+    if (failed() || x < 0)
+        return -1;
+    return unary("logical_not", any(unary("logical_not", x), d, keepdim));
+
+    // ---- recurrent family
+
+    std::vector<int> OpBuilder::unbind(int x, std::int64_t d)
+    {
+        if (failed() || x < 0)
+            return {};
+        const auto r = rank(x);
+        d = wrapDim(d, r);
+        if (d < 0 || r == 0) {
+            error(ErrorCode::InvalidInput, "unbind of a 0-d tensor");
+            return {};
+        }
+        if (isDynamic(x, d)) {
+            error(ErrorCode::Unsupported, "unbind along a dynamic dimension");
+            return {};
+        }
+        OutSpec s { dtype(x), {}, 0 };
+        for (std::size_t k = 0; k < r; ++k) {
+            if (std::int64_t(k) == d)
+                continue;
+            if (isDynamic(x, std::int64_t(k)))
+                s.dynamicDims |= 1u << s.sizes.size();
+            s.sizes.push_back(val(x).sizes[k]);
+        }
+        const std::vector<OutSpec> outs(std::size_t(val(x).sizes[std::size_t(d)]), s);
+        if (outs.empty())
+            return {};
+        return call("unbind_copy", "int_out", { { "self", LArg::tensor(x) }, { "dim", integer(d) } }, outs);
+    }
+
 } // namespace pte::emitcore

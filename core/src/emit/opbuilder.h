@@ -199,6 +199,23 @@ public:
     /** A size argument as an LArg (an Int, or a reference to a symbolic value). */
     static LArg sizeArg(const IntElem& e);
 
+    // ---- shape, masks and factories, reductions and math (shapedecompositions.cpp, mathdecompositions.cpp)
+    /** The dump's shape and dtype of the node's k-th tensor output (flattened as Decomposer::finish counts them):
+     *  upper bounds, symbolic dimensions marked dynamic. nullopt when the node has no such output. */
+    [[nodiscard]] std::optional<OutSpec> nodeOutput(std::size_t k) const;
+    /** arange(0, end) of dtype t with a size that may be symbolic (arange.out; the kernel sizes its output). */
+    int arangeTo(const IntElem& end, ScalarType t);
+    /** A string argument (rounding modes). */
+    static LArg str(const std::string& s);
+    /** The dtype of op(x, scalar) for a tensor x and a Python scalar (the scalar promotes only across categories). */
+    [[nodiscard]] ScalarType scalarResult(int x, const LArg& scalar) const;
+    /** logical_not(any(logical_not(x), dims, keepdim)): torch's all (dims empty: every dimension). */
+    int all(int x, const std::vector<std::int64_t>& dims, bool keepdim);
+
+    // ---- recurrent family
+    /** unbind_copy: the slices of x along dim (dim removed), one per index. */
+    std::vector<int> unbind(int x, std::int64_t dim);
+
 private:
     int newValue(const OutSpec& s);
     int symValue(std::int64_t upperBound);
