@@ -5,10 +5,429 @@
 // implementation); docs/decompositions.md lists what each becomes.
 #include "emit/decomposer_p.h"
 
+#include <cmath>
+#include <limits>
+
 namespace pte::emitcore {
 
-namespace { } // namespace
+namespace {
 
-std::span<const DecompositionRule> normalizationRules() { return {}; }
+bool isFloatingType(ScalarType t) { return dtypeCategory(t) == 2; }
+
+/** The dtype torch computes a reduced-precision floating dtype in (opmath: Half and BFloat16 compute in Float). */
+ScalarType opmathType(ScalarType t)
+{
+    return t == ScalarType::Half || t == ScalarType::BFloat16 ? ScalarType::Float : t;
+}
+
+bool isNull(const ArgMap& a, std::string_view name)
+{
+    const auto it = a.find(name);
+    return it == a.end() || it->second.kind == LArg::Kind::Null;
+}
+
+/** An optional tensor argument as a kernel argument (None stays None). */
+LArg optionalTensor(int v) { return v >= 0 ? LArg::tensor(v) : LArg {}; }
+
+/** A list argument of int[N] (one value repeats N times; an empty list is `fallback`). */
+std::optional<std::vector<std::int64_t>> intsOfLength(
+    const ArgMap& a, std::string_view name, std::size_t n, const std::vector<std::int64_t>& fallback)
+{
+    auto v = Decomposer::intList(a, name);
+    if (!v)
+        return isNull(a, name) ? std::optional(fallback) : std::nullopt;
+    if (v->empty())
+        return fallback;
+    if (v->size() == 1)
+        v->assign(n, (*v)[0]);
+    if (v->size() != n)
+        return std::nullopt;
+    return v;
+}
+
+/** The output size of one pooled dimension (ATen's pooling_output_shape, dilation 1). */
+std::int64_t pooledSize(std::int64_t in, std::int64_t k, std::int64_t s, std::int64_t p, bool ceil)
+{
+    const std::int64_t span = in + 2 * p - (k - 1) - 1 + (ceil ? s - 1 : 0);
+    std::int64_t out = (span >= 0 ? span / s : -((-span + s - 1) / s)) + 1;
+    if (ceil && (out - 1) * s >= in + p) // the last window must start inside the input or its left padding
+        --out;
+    return out;
+}
+
+/** avg_pool2d.out over the last two dimensions of a 3-D or 4-D x (static height and width). */
+int avgPool2d(OpBuilder& b, int x, const std::vector<std::int64_t>& k, const std::vector<std::int64_t>& s,
+    const std::vector<std::int64_t>& p, bool ceil, bool countIncludePad, std::optional<std::int64_t> divisor)
+{
+    if (b.failed() || x < 0)
+        return -1;
+    OutSpec o = b.like(x);
+    const auto r = o.sizes.size();
+    for (std::size_t d = 0; d < 2; ++d) {
+        const auto n = pooledSize(o.sizes[r - 2 + d], k[d], s[d], p[d], ceil);
+        if (n <= 0)
+            return b.error(ErrorCode::InvalidInput, "the pooled output would be empty");
+        o.sizes[r - 2 + d] = std::int32_t(n);
+    }
+    return b.call1("avg_pool2d", "out",
+        { { "self", LArg::tensor(x) }, { "kernel_size", OpBuilder::ints(k) }, { "stride", OpBuilder::ints(s) },
+            { "padding", OpBuilder::ints(p) }, { "ceil_mode", OpBuilder::boolean(ceil) },
+            { "count_include_pad", OpBuilder::boolean(countIncludePad) },
+            { "divisor_override", divisor ? OpBuilder::integer(*divisor) : OpBuilder::none() } },
+        o);
+}
+
+// group_norm(x, G, w, b, eps), ATen's composite: native_group_norm(x, w, b, N, C, HxW, G, eps)[0] with N = x.size(0),
+// C = x.size(1) and HxW the product of the remaining sizes, runtime sizes when they are dynamic.
+Result<bool> groupNorm(Decomposer& d)
+{
+    PTE_TRY(const auto a, d.args());
+    auto& b = d.b;
+    const int x = Decomposer::tensor(a, "input");
+    const std::int64_t groups = Decomposer::integer(a, "num_groups");
+    if (x < 0 || b.rank(x) < 2)
+        return d.invalid("group_norm needs an input of shape (N, C, *)");
+    if (groups <= 0)
+        return d.invalid("group_norm with " + std::to_string(groups) + " groups");
+    if (!b.isDynamic(x, 1) && b.size(x, 1) % groups != 0)
+        return d.invalid("expected the number of channels (" + std::to_string(b.size(x, 1))
+            + ") to be divisible by num_groups (" + std::to_string(groups) + ")");
+    const IntElem n = b.dim(x, 0);
+    const IntElem c = b.dim(x, 1);
+    IntElem hxw = OpBuilder::lit(1);
+    for (std::size_t k = 2; k < b.rank(x); ++k)
+        hxw = b.mulInt(hxw, b.dim(x, std::int64_t(k)));
+    const OutSpec stat =
+        OpBuilder::spec(b.dtype(x), { b.size(x, 0), std::int32_t(groups) }, b.isDynamic(x, 0) ? 1u : 0u);
+    const auto outs = b.call("native_group_norm", "out",
+        { { "input", LArg::tensor(x) }, { "weight", optionalTensor(Decomposer::tensor(a, "weight")) },
+            { "bias", optionalTensor(Decomposer::tensor(a, "bias")) }, { "N", OpBuilder::sizeArg(n) },
+            { "C", OpBuilder::sizeArg(c) }, { "HxW", OpBuilder::sizeArg(hxw) }, { "group", OpBuilder::integer(groups) },
+            { "eps", OpBuilder::num(Decomposer::number(a, "eps").value_or(1e-5)) } },
+        { b.like(x), stat, stat });
+    return d.finish({ outs[0] });
+}
+
+// instance_norm, ATen's composite: x (N, C, *) viewed as (1, N*C, *), weight, bias and running statistics repeated N
+// times (here expand_copy + view_copy, the same values), batch norm of that view (batch statistics:
+// _native_batch_norm_legit.no_stats; use_input_stats=False: _native_batch_norm_legit_no_training with the running
+// statistics), viewed back. With use_input_stats=False torch also writes the mean over N of the repeated running
+// statistics back into them: the same values, not written here.
+Result<bool> instanceNorm(Decomposer& d)
+{
+    PTE_TRY(const auto a, d.args());
+    auto& b = d.b;
+    const int x = Decomposer::tensor(a, "input");
+    const int rm = Decomposer::tensor(a, "running_mean");
+    const int rv = Decomposer::tensor(a, "running_var");
+    const bool useInputStats = Decomposer::flag(a, "use_input_stats", true);
+    if (x < 0 || b.rank(x) < 2)
+        return d.invalid("instance_norm needs an input of shape (N, C, *)");
+    if (!useInputStats && (rm < 0 || rv < 0))
+        return d.invalid("expected running_mean and running_var to be defined when use_input_stats is false");
+    if (useInputStats && (rm >= 0 || rv >= 0))
+        return d.refuse("instance_norm with use_input_stats=True and running statistics (nn.InstanceNorm with "
+                        "track_running_stats=True in training mode) updates the running statistics in place; only "
+                        "its eval form (running statistics) and batch statistics without running ones are lowered");
+    const double eps = Decomposer::number(a, "eps").value_or(1e-5);
+    const double momentum = Decomposer::number(a, "momentum").value_or(0.1);
+    const IntElem n = b.dim(x, 0);
+    const IntElem c = b.dim(x, 1);
+    const IntElem nc = b.mulInt(n, c);
+    Dims shape { OpBuilder::lit(1), nc };
+    for (std::size_t k = 2; k < b.rank(x); ++k)
+        shape.push_back(b.dim(x, std::int64_t(k)));
+    const int xr = b.view(x, shape);
+    auto repeated = [&](int p) {
+        if (p < 0 || (n.ref < 0 && n.literal == 1))
+            return p;
+        return b.view(b.expand(b.view(p, Dims { OpBuilder::lit(1), c }), Dims { n, c }), Dims { nc });
+    };
+    const int w = repeated(Decomposer::tensor(a, "weight"));
+    const int bias = repeated(Decomposer::tensor(a, "bias"));
+    int y = -1;
+    if (useInputStats) {
+        const OutSpec stat = OpBuilder::spec(b.dtype(x), { b.size(xr, 1) }, b.isDynamic(xr, 1) ? 1u : 0u);
+        y = b.call("_native_batch_norm_legit", "no_stats_out",
+            { { "input", LArg::tensor(xr) }, { "weight", optionalTensor(w) }, { "bias", optionalTensor(bias) },
+                { "training", OpBuilder::boolean(true) }, { "momentum", OpBuilder::num(momentum) },
+                { "eps", OpBuilder::num(eps) } },
+            { b.like(xr), stat, stat })[0];
+    } else {
+        // The portable kernel resizes its statistics outputs to [0] in inference.
+        const OutSpec empty = OpBuilder::spec(b.dtype(x), { 0 });
+        y = b.call("_native_batch_norm_legit_no_training", "out",
+            { { "input", LArg::tensor(xr) }, { "weight", optionalTensor(w) }, { "bias", optionalTensor(bias) },
+                { "running_mean", LArg::tensor(repeated(rm)) }, { "running_var", LArg::tensor(repeated(rv)) },
+                { "momentum", OpBuilder::num(momentum) }, { "eps", OpBuilder::num(eps) } },
+            { b.like(xr), empty, empty })[0];
+    }
+    return d.finish({ b.view(y, b.dims(x)) });
+}
+
+// rms_norm(x, normalized_shape, w, eps) and _fused_rms_norm (which also returns the rsqrt), ATen's composite
+// (rms_norm_composite): reduced-precision x computes in float; rstd = rsqrt(mean(x^2 over the normalized dims,
+// keepdim) + eps), eps None = the epsilon of that dtype (float: 1.1920929e-07); y = x * rstd [* w], cast back to x's
+// dtype.
+Result<bool> rmsNorm(Decomposer& d)
+{
+    PTE_TRY(const auto a, d.args());
+    auto& b = d.b;
+    const int x = Decomposer::tensor(a, "input");
+    const int w = Decomposer::tensor(a, "weight");
+    const Dims shape = Decomposer::sizes(a, "normalized_shape");
+    if (x < 0)
+        return d.invalid("rms_norm without an input");
+    const auto r = b.rank(x);
+    if (shape.empty() || shape.size() > r)
+        return d.invalid("rms_norm: normalized_shape of " + std::to_string(shape.size())
+            + " dimensions for an input of rank " + std::to_string(r));
+    for (std::size_t k = 0; k < shape.size(); ++k) {
+        const auto dim = std::int64_t(r - shape.size() + k);
+        if (shape[k].ref < 0 && !b.isDynamic(x, dim) && shape[k].literal != b.size(x, dim))
+            return d.invalid("rms_norm: normalized_shape does not match the trailing sizes of the input");
+    }
+    const ScalarType dt = b.dtype(x);
+    if (!isFloatingType(dt))
+        return d.invalid("rms_norm of a non-floating input");
+    const ScalarType opmath = opmathType(dt);
+    const double eps = Decomposer::number(a, "eps").value_or(opmath == ScalarType::Double
+            ? std::numeric_limits<double>::epsilon()
+            : double(std::numeric_limits<float>::epsilon()));
+    std::vector<std::int64_t> dims;
+    for (std::size_t k = 0; k < shape.size(); ++k)
+        dims.push_back(-1 - std::int64_t(k));
+    const int xu = b.cast(x, opmath);
+    const int meanSquare = b.mean(b.binaryScalar("pow", xu, OpBuilder::integer(2)), dims, true);
+    const int rstd = b.unary("rsqrt", b.add(meanSquare, eps));
+    int y = b.mul(xu, rstd);
+    if (w >= 0)
+        y = b.mul(y, w);
+    return d.finish({ b.cast(y, dt), rstd });
+}
+
+// avg_pool3d (local_response_norm of 4-D and larger inputs pools with it; ExecuTorch's runtime has no avg_pool3d
+// kernel). An average over a (kD, kH, kW) box is separable: each dimension's window bounds and its share of the
+// divisor (padded or clipped count, with ceil_mode) depend on that dimension alone, so avg_pool2d over (H, W) of the
+// input viewed as (B, D, H, W), then avg_pool2d with kernel (kD, 1) over (D, H'*W') of (B, 1, D, H'*W') give the
+// same windows and divisors. divisor_override: the first pass sums (divisor 1), the second divides.
+Result<bool> avgPool3d(Decomposer& d)
+{
+    PTE_TRY(const auto a, d.args());
+    auto& b = d.b;
+    const int x = Decomposer::tensor(a, "self");
+    if (x < 0 || (b.rank(x) != 4 && b.rank(x) != 5))
+        return d.invalid("avg_pool3d needs a 4-D or 5-D input");
+    const auto r = b.rank(x);
+    for (std::size_t k = r - 3; k < r; ++k)
+        if (b.isDynamic(x, std::int64_t(k)))
+            return d.refuse("avg_pool3d over a dynamic depth, height or width is not lowered");
+    const auto kernel = intsOfLength(a, "kernel_size", 3, {});
+    if (!kernel || kernel->empty())
+        return d.invalid("avg_pool3d: kernel_size must be one int or three");
+    const auto stride = intsOfLength(a, "stride", 3, *kernel);
+    const auto padding = intsOfLength(a, "padding", 3, { 0, 0, 0 });
+    if (!stride || !padding)
+        return d.invalid("avg_pool3d: stride and padding must be one int or three");
+    const auto& k = *kernel;
+    const auto& s = *stride;
+    const auto& p = *padding;
+    for (std::size_t i = 0; i < 3; ++i) {
+        if (k[i] <= 0 || s[i] <= 0 || p[i] < 0)
+            return d.invalid("avg_pool3d: kernel and stride must be positive, padding non-negative");
+        if (p[i] > k[i] / 2)
+            return d.invalid("avg_pool3d: pad should be at most half of the effective kernel size");
+    }
+    const bool ceil = Decomposer::flag(a, "ceil_mode");
+    const bool countIncludePad = Decomposer::flag(a, "count_include_pad", true);
+    std::optional<std::int64_t> divisor;
+    if (!isNull(a, "divisor_override")) {
+        divisor = Decomposer::integer(a, "divisor_override");
+        if (*divisor == 0)
+            return d.invalid("avg_pool3d: divisor must be not zero");
+    }
+    Dims lead;
+    IntElem batch = OpBuilder::lit(1);
+    for (std::size_t i = 0; i + 3 < r; ++i) {
+        lead.push_back(b.dim(x, std::int64_t(i)));
+        batch = b.mulInt(batch, lead.back());
+    }
+    std::int64_t depth = b.size(x, -3);
+    std::int64_t height = b.size(x, -2);
+    std::int64_t width = b.size(x, -1);
+    const bool planePass = !(k[1] == 1 && k[2] == 1 && s[1] == 1 && s[2] == 1 && p[1] == 0 && p[2] == 0);
+    const bool depthPass = !planePass || !(k[0] == 1 && s[0] == 1 && p[0] == 0);
+    int cur = x;
+    if (planePass) {
+        cur = b.view(cur, Dims { batch, OpBuilder::lit(depth), OpBuilder::lit(height), OpBuilder::lit(width) });
+        cur = avgPool2d(b, cur, { k[1], k[2] }, { s[1], s[2] }, { p[1], p[2] }, ceil, countIncludePad,
+            depthPass && divisor ? std::optional<std::int64_t>(1) : divisor);
+        height = b.size(cur, -2);
+        width = b.size(cur, -1);
+    }
+    if (depthPass) {
+        cur = b.view(cur, Dims { batch, OpBuilder::lit(1), OpBuilder::lit(depth), OpBuilder::lit(height * width) });
+        cur = avgPool2d(b, cur, { k[0], 1 }, { s[0], 1 }, { p[0], 0 }, ceil, countIncludePad, divisor);
+        depth = b.size(cur, -2);
+    }
+    Dims out = lead;
+    out.push_back(OpBuilder::lit(depth));
+    out.push_back(OpBuilder::lit(height));
+    out.push_back(OpBuilder::lit(width));
+    return d.finish({ b.view(cur, out) });
+}
+
+/**
+ * linalg_vector_norm as torch's reference (torch._refs.linalg.vector_norm, the decomposition ExecuTorch adds to
+ * to_edge's table): ord 0: sum(x != 0) in the result dtype; +-inf: amax/amin(|x|); otherwise, in the computation
+ * dtype, |x| (skipped for an even ord of a floating x), pow(ord), sum, pow(1/ord); reduced dimensions all of size 1:
+ * |x| itself. `dims` empty: all dimensions.
+ */
+int vectorNorm(
+    OpBuilder& b, int x, double ord, std::vector<std::int64_t> dims, bool keepdim, std::optional<ScalarType> dtype)
+{
+    if (b.failed() || x < 0)
+        return -1;
+    if (!isFloatingType(b.dtype(x)))
+        return b.error(ErrorCode::InvalidInput, "linalg.vector_norm expects a floating point input");
+    const ScalarType result = dtype.value_or(b.dtype(x));
+    const ScalarType computation = opmathType(result);
+    const auto r = b.rank(x);
+    for (auto& k : dims) {
+        k = b.wrapDim(k, r);
+        if (k < 0)
+            return -1;
+    }
+    if (ord == 0.0)
+        return b.sum(b.binaryScalar("ne", x, OpBuilder::num(0.0)), dims, keepdim, result);
+    if (std::isinf(ord)) {
+        const int m = ord > 0 ? b.amax(b.unary("abs", x), dims, keepdim) : b.amin(b.unary("abs", x), dims, keepdim);
+        return b.cast(m, result);
+    }
+    int xc = b.cast(x, computation);
+    bool allOne = r > 0 || dims.empty();
+    if (dims.empty()) {
+        for (std::size_t k = 0; k < r; ++k)
+            allOne = allOne && b.size(x, std::int64_t(k)) == 1 && !b.isDynamic(x, std::int64_t(k));
+    } else {
+        for (const auto k : dims)
+            allOne = allOne && b.size(x, k) == 1 && !b.isDynamic(x, k);
+    }
+    if (allOne) {
+        // Every reduced dimension has one element: the norm is |x|.
+        const int ax = b.unary("abs", xc);
+        if (keepdim || r == 0)
+            return b.cast(ax, result);
+        Dims kept;
+        for (std::size_t k = 0; k < r; ++k)
+            if (!dims.empty() && std::find(dims.begin(), dims.end(), std::int64_t(k)) == dims.end())
+                kept.push_back(b.dim(x, std::int64_t(k)));
+        return b.cast(b.view(ax, kept), result);
+    }
+    const bool even = std::fmod(ord, 2.0) == 0.0;
+    if (!(even && isFloatingType(computation)))
+        xc = b.unary("abs", xc);
+    const int total = b.sum(b.pow(xc, ord), dims, keepdim);
+    return b.cast(b.pow(total, 1.0 / ord), result);
+}
+
+std::optional<ScalarType> dtypeArg(const ArgMap& a, std::string_view name)
+{
+    if (isNull(a, name))
+        return std::nullopt;
+    return ScalarType(Decomposer::integer(a, name));
+}
+
+Result<bool> linalgVectorNorm(Decomposer& d)
+{
+    PTE_TRY(const auto a, d.args());
+    const int x = Decomposer::tensor(a, "self");
+    const double ord = Decomposer::number(a, "ord").value_or(2.0);
+    std::vector<std::int64_t> dims;
+    if (!isNull(a, "dim")) {
+        const auto v = Decomposer::intList(a, "dim");
+        if (!v)
+            return d.invalid("linalg_vector_norm with a symbolic dim");
+        dims = *v;
+    }
+    return d.finish({ vectorNorm(d.b, x, ord, dims, Decomposer::flag(a, "keepdim"), dtypeArg(a, "dtype")) });
+}
+
+// norm.Scalar / ScalarOpt_dim / ScalarOpt_dtype / ScalarOpt_dim_dtype, as torch's decomposition of norm:
+// linalg_vector_norm(x, p (None: 2), dim, keepdim, dtype).
+Result<bool> norm(Decomposer& d)
+{
+    const auto& ovl = d.target().overload;
+    if (ovl != "Scalar" && ovl != "ScalarOpt_dim" && ovl != "ScalarOpt_dtype" && ovl != "ScalarOpt_dim_dtype")
+        return d.refuse("aten::norm." + ovl + " is not lowered (the Scalar and ScalarOpt overloads are)");
+    PTE_TRY(const auto a, d.args());
+    const int x = Decomposer::tensor(a, "self");
+    const double p = Decomposer::number(a, "p").value_or(2.0);
+    std::vector<std::int64_t> dims;
+    if (a.count("dim")) {
+        const auto v = Decomposer::intList(a, "dim");
+        if (!v)
+            return d.invalid("norm with a symbolic dim");
+        dims = *v;
+    }
+    return d.finish({ vectorNorm(
+        d.b, x, p, dims, Decomposer::flag(a, "keepdim"), a.count("dtype") ? dtypeArg(a, "dtype") : std::nullopt) });
+}
+
+// clamp_min(x, min) / clamp_max(x, max), as torch's decompositions: clamp(x, min=...) / clamp(x, max=...) (the Tensor
+// overloads: clamp.Tensor).
+Result<bool> clampMinMax(Decomposer& d)
+{
+    PTE_TRY(const auto a, d.args());
+    auto& b = d.b;
+    const bool isMin = d.target().op == "clamp_min";
+    const std::string_view bound = isMin ? "min" : "max";
+    const int x = Decomposer::tensor(a, "self");
+    const auto it = a.find(bound);
+    if (x < 0 || it == a.end())
+        return d.invalid(std::string(d.target().op) + " needs a tensor and a bound");
+    if (d.target().overload == "Tensor") {
+        const int t = it->second.ref;
+        const auto s = b.broadcast(x, t, promoteTypes(b.dtype(x), b.rank(x) == 0, b.dtype(t), b.rank(t) == 0));
+        if (!s)
+            return d.finish({ -1 });
+        return d.finish({ b.call1("clamp", "Tensor_out",
+            { { "self", LArg::tensor(x) }, { "min", isMin ? LArg::tensor(t) : LArg {} },
+                { "max", isMin ? LArg {} : LArg::tensor(t) } },
+            *s) });
+    }
+    // A float bound of an integral tensor gives a float result (torch's type promotion): clamped in float.
+    const int xs =
+        it->second.kind == LArg::Kind::Double && !isFloatingType(b.dtype(x)) ? b.cast(x, ScalarType::Float) : x;
+    return d.finish({ b.call1("clamp", "out",
+        { { "self", LArg::tensor(xs) }, { "min", isMin ? it->second : LArg {} },
+            { "max", isMin ? LArg {} : it->second } },
+        b.like(xs)) });
+}
+
+const DecompositionRule kNormalizationRules[] = {
+    { "_fused_rms_norm", &rmsNorm,
+        "as rms_norm, with the rsqrt as second output (pow, mean, add, rsqrt, mul [, mul])" },
+    { "avg_pool3d", &avgPool3d,
+        "avg_pool2d over (H, W) of the input viewed as (B, D, H, W), then avg_pool2d with kernel (kD, 1) over "
+        "(D, H'*W'), view_copy back (separable windows and divisors)" },
+    { "clamp_max", &clampMinMax, "clamp (max only; clamp.Tensor for a tensor bound)" },
+    { "clamp_min", &clampMinMax, "clamp (min only; clamp.Tensor for a tensor bound)" },
+    { "group_norm", &groupNorm, "native_group_norm (N, C, HxW from the input, runtime sizes when dynamic)" },
+    { "instance_norm", &instanceNorm,
+        "input viewed as (1, N*C, *), parameters expand_copy'd N times; batch statistics: "
+        "_native_batch_norm_legit.no_stats; running statistics (eval): _native_batch_norm_legit_no_training; "
+        "view_copy back" },
+    { "linalg_vector_norm", &linalgVectorNorm,
+        "torch's reference: ord 0: ne, sum; +-inf: abs, amax/amin; else [abs,] pow(ord), sum, pow(1/ord)" },
+    { "norm", &norm, "linalg_vector_norm (p None: 2), decomposed as torch's reference" },
+    { "rms_norm", &rmsNorm,
+        "x * rsqrt(mean(x^2, normalized dims) + eps) [* weight] (pow, mean, add, rsqrt, mul); Half/BFloat16 in "
+        "float and cast back" },
+};
+
+} // namespace
+
+std::span<const DecompositionRule> normalizationRules() { return kNormalizationRules; }
 
 } // namespace pte::emitcore

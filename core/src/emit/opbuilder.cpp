@@ -1417,35 +1417,80 @@ int OpBuilder::all(int x, const std::vector<std::int64_t>& d, bool keepdim)
     if (failed() || x < 0)
         return -1;
     return unary("logical_not", any(unary("logical_not", x), d, keepdim));
+}
 
-    // ---- recurrent family
+// ---- recurrent family
 
-    std::vector<int> OpBuilder::unbind(int x, std::int64_t d)
-    {
-        if (failed() || x < 0)
-            return {};
-        const auto r = rank(x);
-        d = wrapDim(d, r);
-        if (d < 0 || r == 0) {
-            error(ErrorCode::InvalidInput, "unbind of a 0-d tensor");
-            return {};
-        }
-        if (isDynamic(x, d)) {
-            error(ErrorCode::Unsupported, "unbind along a dynamic dimension");
-            return {};
-        }
-        OutSpec s { dtype(x), {}, 0 };
-        for (std::size_t k = 0; k < r; ++k) {
-            if (std::int64_t(k) == d)
-                continue;
-            if (isDynamic(x, std::int64_t(k)))
-                s.dynamicDims |= 1u << s.sizes.size();
-            s.sizes.push_back(val(x).sizes[k]);
-        }
-        const std::vector<OutSpec> outs(std::size_t(val(x).sizes[std::size_t(d)]), s);
-        if (outs.empty())
-            return {};
-        return call("unbind_copy", "int_out", { { "self", LArg::tensor(x) }, { "dim", integer(d) } }, outs);
+std::vector<int> OpBuilder::unbind(int x, std::int64_t d)
+{
+    if (failed() || x < 0)
+        return {};
+    const auto r = rank(x);
+    d = wrapDim(d, r);
+    if (d < 0 || r == 0) {
+        error(ErrorCode::InvalidInput, "unbind of a 0-d tensor");
+        return {};
     }
+    if (isDynamic(x, d)) {
+        error(ErrorCode::Unsupported, "unbind along a dynamic dimension");
+        return {};
+    }
+    OutSpec s { dtype(x), {}, 0 };
+    for (std::size_t k = 0; k < r; ++k) {
+        if (std::int64_t(k) == d)
+            continue;
+        if (isDynamic(x, std::int64_t(k)))
+            s.dynamicDims |= 1u << s.sizes.size();
+        s.sizes.push_back(val(x).sizes[k]);
+    }
+    const std::vector<OutSpec> outs(std::size_t(val(x).sizes[std::size_t(d)]), s);
+    if (outs.empty())
+        return {};
+    return call("unbind_copy", "int_out", { { "self", LArg::tensor(x) }, { "dim", integer(d) } }, outs);
+}
+
+// ---- attention family (attentiondecompositions.cpp)
+
+int OpBuilder::tril(int x, std::int64_t diagonal)
+{
+    if (failed() || x < 0)
+        return -1;
+    if (rank(x) < 2)
+        return error(ErrorCode::InvalidInput, "tril needs a tensor of at least 2 dimensions");
+    return call1("tril", "out", { { "self", LArg::tensor(x) }, { "diagonal", integer(diagonal) } }, like(x));
+}
+
+int OpBuilder::diagonal(int x, std::int64_t offset, std::int64_t dim1, std::int64_t dim2)
+{
+    if (failed() || x < 0)
+        return -1;
+    const auto r = rank(x);
+    dim1 = wrapDim(dim1, r);
+    dim2 = wrapDim(dim2, r);
+    if (dim1 < 0 || dim2 < 0)
+        return -1;
+    if (dim1 == dim2)
+        return error(ErrorCode::InvalidInput, "diagonal dimensions cannot be identical");
+    // torch's meta: the two dimensions go, their diagonal (shortened by the offset) is appended.
+    const std::int64_t s1 = val(x).sizes[std::size_t(dim1)];
+    const std::int64_t s2 = val(x).sizes[std::size_t(dim2)];
+    const std::int64_t n =
+        std::max<std::int64_t>(offset >= 0 ? std::min(s1, s2 - offset) : std::min(s1 + offset, s2), 0);
+    OutSpec s { dtype(x), {}, 0 };
+    for (std::size_t k = 0; k < r; ++k) {
+        if (std::int64_t(k) == dim1 || std::int64_t(k) == dim2)
+            continue;
+        if (isDynamic(x, std::int64_t(k)))
+            s.dynamicDims |= 1u << s.sizes.size();
+        s.sizes.push_back(val(x).sizes[k]);
+    }
+    if (isDynamic(x, dim1) || isDynamic(x, dim2))
+        s.dynamicDims |= 1u << s.sizes.size();
+    s.sizes.push_back(std::int32_t(n));
+    return call1("diagonal_copy", "out",
+        { { "self", LArg::tensor(x) }, { "offset", integer(offset) }, { "dim1", integer(dim1) },
+            { "dim2", integer(dim2) } },
+        s);
+}
 
 } // namespace pte::emitcore

@@ -194,6 +194,12 @@ public:
     std::optional<OutSpec> broadcast(int a, int b, ScalarType t);
     std::optional<OutSpec> broadcast(const OutSpec& a, const OutSpec& b, ScalarType t);
 
+    // ---- attention family (attentiondecompositions.cpp)
+    /** tril(x, diagonal): the lower triangle of the last two dimensions, the rest zero (tril.out). */
+    int tril(int x, std::int64_t diagonal = 0);
+    /** diagonal_copy(x, offset, dim1, dim2): dim1 and dim2 removed, their diagonal appended as the last dimension. */
+    int diagonal(int x, std::int64_t offset, std::int64_t dim1, std::int64_t dim2);
+
     const Node& node() const { return m_n; }
 
     /** A size argument as an LArg (an Int, or a reference to a symbolic value). */
