@@ -5,6 +5,7 @@
 #include "executiontestutils.h"
 #include "pte/dumpreader.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace pte::test {
@@ -42,8 +43,20 @@ json SymInts(const std::vector<std::string>& names)
         a.push_back({ { "as_name", n } });
     return { { "as_sym_ints", a } };
 }
+json SymSizes(const std::vector<std::variant<std::int64_t, std::string>>& items)
+{
+    json a = json::array();
+    for (const auto& item : items) {
+        if (const auto* n = std::get_if<std::int64_t>(&item))
+            a.push_back({ { "as_int", *n } });
+        else
+            a.push_back({ { "as_name", std::get<std::string>(item) } });
+    }
+    return { { "as_sym_ints", a } };
+}
 json SymArg(const std::string& name) { return { { "as_sym_int", { { "as_name", name } } } }; }
 json MemoryFormat(int code) { return { { "as_memory_format", code } }; }
+json Device(const std::string& type) { return { { "as_device", { { "type", type }, { "index", nullptr } } } }; }
 json arg(const char* name, json value, int kind)
 {
     return { { "name", name }, { "arg", std::move(value) }, { "kind", kind } };
@@ -126,15 +139,26 @@ void Dump::input(const std::string& name, std::vector<std::int64_t> shape, int d
 void Dump::weight(const std::string& placeholder, const std::string& fqn, std::vector<std::int64_t> shape,
     std::vector<double> data, bool parameter, int dtype)
 {
+    if (!parameter) {
+        buffer(placeholder, fqn, std::move(shape), std::move(data), dtype);
+        return;
+    }
     m_inputs.push_back(tensorArgJson(placeholder));
     m_tv[placeholder] = tensorMetaJson(std::move(shape), dtype);
-    if (parameter)
-        m_inputSpecs.push_back(
-            { { "parameter", { { "arg", { { "name", placeholder } } }, { "parameter_name", fqn } } } });
-    else
-        m_inputSpecs.push_back({ { "buffer",
-            { { "arg", { { "name", placeholder } } }, { "buffer_name", fqn }, { "persistent", true } } } });
-    m_weights.push_back({ placeholder, fqn, parameter, dtype, std::move(data) });
+    if (m_training)
+        m_tv[placeholder]["requires_grad"] = true;
+    m_inputSpecs.push_back({ { "parameter", { { "arg", { { "name", placeholder } } }, { "parameter_name", fqn } } } });
+    m_weights.push_back({ placeholder, fqn, true, dtype, std::move(data) });
+}
+
+void Dump::buffer(const std::string& placeholder, const std::string& fqn, std::vector<std::int64_t> shape,
+    std::vector<double> data, int dtype, bool persistent)
+{
+    m_inputs.push_back(tensorArgJson(placeholder));
+    m_tv[placeholder] = tensorMetaJson(std::move(shape), dtype);
+    m_inputSpecs.push_back({ { "buffer",
+        { { "arg", { { "name", placeholder } } }, { "buffer_name", fqn }, { "persistent", persistent } } } });
+    m_weights.push_back({ placeholder, fqn, false, dtype, std::move(data), false, persistent });
 }
 
 void Dump::constant(const std::string& placeholder, const std::string& fqn, std::vector<std::int64_t> shape,
@@ -144,14 +168,14 @@ void Dump::constant(const std::string& placeholder, const std::string& fqn, std:
     m_tv[placeholder] = tensorMetaJson(std::move(shape), dtype);
     m_inputSpecs.push_back(
         { { "tensor_constant", { { "arg", { { "name", placeholder } } }, { "tensor_constant_name", fqn } } } });
-    m_weights.push_back({ placeholder, fqn, false, dtype, std::move(data) });
+    m_weights.push_back({ placeholder, fqn, false, dtype, std::move(data), true });
 }
 
 void Dump::node(const std::string& name, const std::string& t, json args, std::vector<std::int64_t> shape, int dtype)
 {
     m_tv[name] = tensorMetaJson(std::move(shape), dtype);
-    m_nodes.push_back({ { "name", name }, { "target", target(t) }, { "inputs", std::move(args) },
-        { "outputs", json::array({ tensorArgJson(name) }) }, { "metadata", json::object() } });
+    addNode({ { "name", name }, { "target", target(t) }, { "inputs", std::move(args) },
+        { "outputs", json::array({ tensorArgJson(name) }) } });
 }
 
 void Dump::tupleNode(const std::string& name, const std::string& t, json args,
@@ -163,8 +187,7 @@ void Dump::tupleNode(const std::string& name, const std::string& t, json args,
         m_tv[outs[k].first] = tensorMetaJson(outs[k].second, k < dtypes.size() ? dtypes[k] : dtype);
         o.push_back(tensorArgJson(outs[k].first));
     }
-    m_nodes.push_back({ { "name", name }, { "target", target(t) }, { "inputs", std::move(args) }, { "outputs", o },
-        { "metadata", json::object() } });
+    addNode({ { "name", name }, { "target", target(t) }, { "inputs", std::move(args) }, { "outputs", o } });
 }
 
 void Dump::listNode(const std::string& name, const std::string& t, json args,
@@ -175,8 +198,8 @@ void Dump::listNode(const std::string& name, const std::string& t, json args,
         m_tv[n] = tensorMetaJson(shape, dtype);
         names.push_back(n);
     }
-    m_nodes.push_back({ { "name", name }, { "target", target(t) }, { "inputs", std::move(args) },
-        { "outputs", json::array({ Tensors(names) }) }, { "metadata", json::object() } });
+    addNode({ { "name", name }, { "target", target(t) }, { "inputs", std::move(args) },
+        { "outputs", json::array({ Tensors(names) }) } });
 }
 
 void Dump::symNode(const std::string& name, const std::string& t, json args, const std::string& expr, std::int64_t hint,
@@ -189,9 +212,8 @@ void Dump::symNode(const std::string& name, const std::string& t, json args, con
         m_symBools[name] = value;
     else
         m_symFloats[name] = value;
-    m_nodes.push_back({ { "name", name }, { "target", target(t) }, { "inputs", std::move(args) },
-        { "outputs", json::array({ { { "as_sym_" + kind, { { "as_name", name } } } } }) },
-        { "metadata", json::object() } });
+    addNode({ { "name", name }, { "target", target(t) }, { "inputs", std::move(args) },
+        { "outputs", json::array({ { { "as_sym_" + kind, { { "as_name", name } } } } }) } });
 }
 
 void Dump::output(const std::string& name)
@@ -221,26 +243,192 @@ void Dump::strides(const std::string& name, const std::vector<std::int64_t>& str
     m_tv[name]["strides"] = st;
 }
 
-void Dump::dynamic(const std::string& name, std::size_t dim, const std::string& symbol, std::int64_t max)
+std::vector<std::int64_t> Dump::strides(const std::string& name) const
 {
-    m_tv[name]["sizes"][dim] = { { "as_expr", { { "expr_str", symbol }, { "hint", { { "as_int", max } } } } } };
+    std::vector<std::int64_t> st;
+    for (const auto& s : m_tv.at(name).at("strides"))
+        st.push_back(s.contains("as_int") ? s["as_int"].get<std::int64_t>()
+                                          : s["as_expr"]["hint"]["as_int"].get<std::int64_t>());
+    return st;
+}
+
+void Dump::dynamic(
+    const std::string& name, std::size_t dim, const std::string& symbol, std::int64_t max, std::int64_t coefficient)
+{
+    auto expr = [&](std::int64_t k, std::int64_t hint) {
+        const std::string e = k == 1 ? symbol : std::to_string(k) + "*" + symbol;
+        return json { { "as_expr", { { "expr_str", e }, { "hint", { { "as_int", hint } } } } } };
+    };
+    m_tv[name]["sizes"][dim] = expr(coefficient, coefficient * max);
     m_ranges[symbol] = { { "min_val", 2 }, { "max_val", max } };
+    if (!m_training)
+        return;
+    // A stride larger than the dimension's own steps over all of it: it is a multiple of the symbol.
+    const auto st = strides(name);
+    const std::int64_t size = coefficient * max;
+    for (std::size_t j = 0; j < st.size(); ++j)
+        if (j != dim && st[j] > st[dim] && st[j] % size == 0)
+            m_tv[name]["strides"][j] = expr(st[j] / size * coefficient, st[j]);
+}
+
+namespace {
+
+/** Tensor names an argument (or a list of them) refers to. */
+void tensorNames(const json& a, std::vector<std::string>& names)
+{
+    if (a.is_array()) {
+        for (const auto& e : a)
+            tensorNames(e, names);
+    } else if (a.is_object()) {
+        if (a.contains("as_tensor"))
+            names.push_back(a["as_tensor"].value("name", ""));
+        else if (a.contains("name") && a.size() == 1 && a["name"].is_string())
+            names.push_back(a["name"]);
+        else
+            for (const char* k : { "as_tensors", "as_optional_tensors", "arg" })
+                if (a.contains(k))
+                    tensorNames(a[k], names);
+    }
+}
+
+/** Python's json.dumps of `j` (", " and ": " separators), as torch's treespec_dumps writes pytree specs. */
+std::string pythonJson(const json& j)
+{
+    if (j.is_array()) {
+        std::string s = "[";
+        for (std::size_t k = 0; k < j.size(); ++k)
+            s += (k ? ", " : "") + pythonJson(j[k]);
+        return s + "]";
+    }
+    if (j.is_object()) {
+        std::string s = "{";
+        bool first = true;
+        for (const auto& key : { "type", "context", "children_spec" }) { // torch's field order
+            if (!j.contains(key))
+                continue;
+            s += (first ? "\"" : ", \"") + std::string(key) + "\": " + pythonJson(j[key]);
+            first = false;
+        }
+        return s + "}";
+    }
+    return j.dump();
+}
+
+json leafSpec() { return { { "type", nullptr }, { "context", nullptr }, { "children_spec", json::array() } }; }
+
+json tupleSpec(std::size_t n)
+{
+    return { { "type", "builtins.tuple" }, { "context", "null" }, { "children_spec", json::array_t(n, leafSpec()) } };
+}
+
+} // namespace
+
+void Dump::trainingIr(const std::string& torchVersion)
+{
+    m_training = true;
+    m_torchVersion = torchVersion;
+}
+
+void Dump::module(const std::string& path, const std::string& type) { m_modules.emplace_back(path, type); }
+
+void Dump::at(const std::string& path, const std::string& fn, const std::string& code)
+{
+    auto key = [](const std::string& p) {
+        std::string k = "L__self__" + p;
+        std::replace(k.begin(), k.end(), '.', '_');
+        return k;
+    };
+    std::string stack;
+    std::string leafType;
+    for (const auto& [p, type] : m_modules) {
+        const bool encloses = p.empty() || p == path || path.rfind(p + ".", 0) == 0;
+        if (!encloses)
+            continue;
+        stack += (stack.empty() ? "" : ";") + key(p) + "," + p + "," + type;
+        if (p == path)
+            leafType = type;
+    }
+    m_meta = json::object();
+    if (!stack.empty())
+        m_meta["nn_module_stack"] = stack;
+    if (!path.empty() && !leafType.empty()) {
+        std::string name = "l__self___" + path;
+        std::replace(name.begin(), name.end(), '.', '_');
+        m_meta["source_fn_stack"] = name + "," + leafType;
+    }
+    if (!fn.empty()) {
+        const std::string name = fn.substr(fn.rfind('.') + 1);
+        m_meta["torch_fn"] = name + "_" + std::to_string(++m_torchFnCounts[fn]) + ";" + fn;
+    }
+    m_meta["stack_trace"] =
+        "File \"/home/user/zoo/model.py\", line " + std::to_string(++m_line) + ", in forward\n    " + code;
+}
+
+void Dump::addNode(json node)
+{
+    node["metadata"] = m_meta;
+    if (m_training) {
+        node["is_hop_single_tensor_return"] = nullptr;
+        std::vector<std::string> ins;
+        tensorNames(node["inputs"], ins);
+        const bool grad = std::any_of(ins.begin(), ins.end(),
+            [&](const std::string& n) { return m_tv.contains(n) && m_tv[n].value("requires_grad", false); });
+        std::vector<std::string> outs;
+        tensorNames(node["outputs"], outs);
+        for (const auto& n : outs) {
+            const int dtype = m_tv.contains(n) ? m_tv[n].value("dtype", 0) : 0;
+            if (grad && (dtype == kFloat || dtype == kHalf || dtype == kDouble || dtype == kBFloat16))
+                m_tv[n]["requires_grad"] = true;
+        }
+    }
+    m_nodes.push_back(std::move(node));
+}
+
+json Dump::moduleCallGraph() const
+{
+    std::vector<std::string> argNames;
+    for (const auto& s : m_inputSpecs)
+        if (s.contains("user_input"))
+            argNames.push_back(s["user_input"]["arg"]["as_tensor"]["name"]);
+    std::size_t userOutputs = 0;
+    for (const auto& s : m_outputSpecs)
+        userOutputs += s.contains("user_output") ? 1 : 0;
+    const json inSpec = { { "type", "builtins.tuple" }, { "context", "null" },
+        { "children_spec",
+            json::array({ tupleSpec(argNames.size()),
+                { { "type", "builtins.dict" }, { "context", "[]" }, { "children_spec", json::array() } } }) } };
+    const json outSpec = userOutputs == 1 ? leafSpec() : tupleSpec(userOutputs);
+    json graph = json::array();
+    graph.push_back({ { "fqn", "" },
+        { "signature",
+            { { "inputs", json::array() }, { "outputs", json::array() },
+                { "in_spec", pythonJson(json::array({ 1, inSpec })) },
+                { "out_spec", pythonJson(json::array({ 1, outSpec })) }, { "forward_arg_names", argNames } } } });
+    for (const auto& [path, type] : m_modules)
+        if (!path.empty())
+            graph.push_back({ { "fqn", path }, { "signature", nullptr } });
+    return graph;
+}
+
+json Dump::document() const
+{
+    json gm = { { "graph",
+                    { { "inputs", m_inputs }, { "outputs", m_outputs }, { "nodes", m_nodes }, { "tensor_values", m_tv },
+                        { "sym_int_values", m_symInts }, { "sym_bool_values", m_symBools },
+                        { "sym_float_values", m_symFloats }, { "custom_obj_values", json::object() },
+                        { "is_single_tensor_return", false } } },
+        { "signature", { { "input_specs", m_inputSpecs }, { "output_specs", m_outputSpecs } } },
+        { "module_call_graph", m_training ? moduleCallGraph() : json::array() }, { "metadata", json::object() } };
+    if (m_training)
+        gm["treespec_namedtuple_fields"] = json::object();
+    return { { "graph_module", std::move(gm) }, { "opset_version", { { "aten", 10 } } },
+        { "range_constraints", m_ranges }, { "schema_version", { { "major", 8 }, { "minor", 12 } } },
+        { "verifiers", json::array({ m_training ? "TRAINING" : "ATEN" }) }, { "torch_version", m_torchVersion } };
 }
 
 Result<std::shared_ptr<ExportedProgram>> Dump::build(const std::string& label) const
 {
-    const json doc = { { "graph_module",
-                           { { "graph",
-                                 { { "inputs", m_inputs }, { "outputs", m_outputs }, { "nodes", m_nodes },
-                                     { "tensor_values", m_tv }, { "sym_int_values", m_symInts },
-                                     { "sym_bool_values", m_symBools }, { "sym_float_values", m_symFloats },
-                                     { "custom_obj_values", json::object() }, { "is_single_tensor_return", false } } },
-                               { "signature", { { "input_specs", m_inputSpecs }, { "output_specs", m_outputSpecs } } },
-                               { "module_call_graph", json::array() }, { "metadata", json::object() } } },
-        { "opset_version", { { "aten", 10 } } }, { "range_constraints", m_ranges },
-        { "schema_version", { { "major", 8 }, { "minor", 12 } } }, { "verifiers", json::array({ "ATEN" }) },
-        { "torch_version", "2.9.0" } };
-    PTE_TRY(auto ep, parseExportedProgramJson(doc.dump(), label + ".json"));
+    PTE_TRY(auto ep, parseExportedProgramJson(document().dump(), label + ".json"));
     for (const auto& w : m_weights) {
         WeightTensor t;
         t.meta = ep->graph.tensorValues.at(w.placeholder);
