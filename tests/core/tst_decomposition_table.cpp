@@ -64,7 +64,11 @@ std::map<std::string, std::set<std::string>> testsByOp(const std::vector<Row>& r
         const std::string name = file.toStdString().substr(0, file.size() - 4);
         for (const auto& r : rows) {
             // A node target as the tests write it: "lstm.input", "relu_.default", "torch.ops.aten.pad.default".
-            for (const std::string& pattern : { "\"" + r.op + ".", "aten." + r.op + "." })
+            // A Python functional (from "py") is tested through the pieces torch.export records: "F.softsign".
+            const std::vector<std::string> patterns = r.source == "py"
+                ? std::vector<std::string> { "F." + r.op + "(", "F." + r.op + ":" }
+                : std::vector<std::string> { "\"" + r.op + ".", "aten." + r.op + "." };
+            for (const auto& pattern : patterns)
                 if (text.find(pattern) != std::string::npos)
                     by[r.op].insert(name);
         }
@@ -99,12 +103,17 @@ std::string generate(const std::vector<Row>& rows)
     const auto tests = testsByOp(rows);
     std::map<OperatorLowering::Kind, std::size_t> counts;
     std::size_t tested = 0;
+    std::size_t functionals = 0;
     std::string table;
     std::set<std::string> listed;
     for (const auto& r : rows) {
         listed.insert(r.op);
         const auto l = operatorLowering(r.op);
-        ++counts[l.kind];
+        const bool python = r.source == "py";
+        if (python)
+            ++functionals;
+        else
+            ++counts[l.kind];
         const auto t = tests.find(r.op);
         std::string testNames;
         if (t != tests.end()) {
@@ -112,8 +121,10 @@ std::string generate(const std::vector<Row>& rows)
             for (const auto& n : t->second)
                 testNames += (testNames.empty() ? "" : ", ") + n;
         }
-        const std::string what = l.kind == OperatorLowering::Kind::None && l.becomes.empty() ? r.reason : l.becomes;
-        table += "| `" + r.op + "` | " + r.source + " | " + kindWord(l.kind) + " | " + escape(what) + " | "
+        const std::string what
+            = python || (l.kind == OperatorLowering::Kind::None && l.becomes.empty()) ? r.reason : l.becomes;
+        table += "| `" + r.op + "` | " + r.source + " | " + (python ? "its pieces" : kindWord(l.kind)) + " | "
+            + escape(what) + " | "
             + (testNames.empty() ? "no" : "yes: " + testNames) + " |\n";
     }
     std::string extra;
@@ -131,7 +142,9 @@ std::string generate(const std::vector<Row>& rows)
         "tensor methods can contain, and every entry of torch's core-ATen decomposition table "
         "(`tests/data/decompositions/ops.tsv`, from PyTorch 2.9). *from*: `cia` a "
         "CompositeImplicitAutograd op the training IR keeps as a node, `core` an entry of torch's "
-        "decomposition table, `core-op` a core ATen op, `view` a view op. *lowered as*: `decomposed` "
+        "decomposition table, `core-op` a core ATen op, `view` a view op, `py` a `torch.nn.functional` function "
+        "that is no ATen operator (torch.export records the operators its Python body calls). *lowered as*: "
+        "`decomposed` "
         "into core ops (what it becomes), `kernel` emitted as ExecuTorch's kernel(s), `functional form` an "
         "in-place op lowered as its functional op, `refused` an emission error saying why. *runtime "
         "test*: the tests in `tests/runtime` that build a node of the operator, emit it and run it on "
@@ -139,7 +152,8 @@ std::string generate(const std::vector<Row>& rows)
     md += std::to_string(rows.size()) + " operators: " + std::to_string(counts[OperatorLowering::Kind::Decomposed])
         + " decomposed, " + std::to_string(counts[OperatorLowering::Kind::Kernel]) + " emitted as kernels, "
         + std::to_string(counts[OperatorLowering::Kind::Functionalized]) + " in-place forms, "
-        + std::to_string(counts[OperatorLowering::Kind::None]) + " refused; " + std::to_string(tested)
+        + std::to_string(counts[OperatorLowering::Kind::None]) + " refused, " + std::to_string(functionals)
+        + " Python functionals recorded as their pieces; " + std::to_string(tested)
         + " built by a runtime test.\n\n";
     md += "| operator | from | lowered as | becomes (or why it is refused) | runtime test |\n|---|---|---|---|---|\n";
     md += table;
@@ -168,7 +182,10 @@ private Q_SLOTS:
         for (const auto& r : rows) {
             QVERIFY2(seen.insert(r.op).second, ("listed twice: " + r.op).c_str());
             const auto l = operatorLowering(r.op);
-            if (l.kind == OperatorLowering::Kind::None && r.reason.empty() && l.becomes.empty())
+            const bool python = r.source == "py";
+            if (python && (l.kind != OperatorLowering::Kind::None || r.reason.empty()))
+                unexplained += (unexplained.empty() ? "" : ", ") + r.op + " (py: an aten op, or no pieces named)";
+            else if (l.kind == OperatorLowering::Kind::None && r.reason.empty() && l.becomes.empty())
                 unexplained += (unexplained.empty() ? "" : ", ") + r.op;
         }
         QVERIFY2(unexplained.empty(), ("neither lowered nor refused with a reason in ops.tsv: " + unexplained).c_str());
