@@ -192,21 +192,23 @@ private Q_SLOTS:
 
     void recurrentCell_data()
     {
-        QTest::addColumn<QString>("op");
+        QTest::addColumn<QString>("target");
         QTest::addColumn<bool>("bias");
-        for (const char* op : { "lstm_cell", "gru_cell", "rnn_tanh_cell", "rnn_relu_cell" })
+        for (const char* target :
+            { "lstm_cell.default", "gru_cell.default", "rnn_tanh_cell.default", "rnn_relu_cell.default" })
             for (const bool bias : { true, false })
-                QTest::newRow(qPrintable(QString("%1%2").arg(op, bias ? "" : ", no bias"))) << QString(op) << bias;
+                QTest::newRow(qPrintable(QString(target).section('.', 0, 0) + (bias ? "" : ", no bias")))
+                    << QString(target) << bias;
     }
 
     void recurrentCell()
     {
         // nn.LSTMCell / nn.GRUCell / nn.RNNCell(nonlinearity) called on a batched input with a given state: the
         // weights are parameters; without bias, b_ih and b_hh are left at their default (None).
-        QFETCH(QString, op);
+        QFETCH(QString, target);
         QFETCH(bool, bias);
         CellCase k;
-        k.op = op.toStdString();
+        k.op = target.section('.', 0, 0).toStdString();
         k.bias = bias;
         k.seed = std::uint32_t(k.gates() * 10 + (bias ? 1 : 2));
         const int N = k.batch, I = k.inputSize, H = k.hidden, G = k.gates();
@@ -244,7 +246,7 @@ private Q_SLOTS:
             c.dump.output("getitem_1");
             c.expect({ N, H }, want[0]).expect({ N, H }, want[1]);
         } else {
-            c.op(k.op, k.op + ".default", args, { N, H }, want[0]);
+            c.op(k.op, target.toStdString(), args, { N, H }, want[0]);
         }
         QVERIFY_RUNS_ON_RUNTIME(c, "completeness " + k.op);
     }
@@ -475,28 +477,28 @@ private Q_SLOTS:
 
     void pointwiseLoss_data()
     {
-        QTest::addColumn<QString>("op");
+        QTest::addColumn<QString>("target");
         QTest::addColumn<double>("limit"); ///< beta / delta; 1 is the default (left out)
         QTest::addColumn<int>("reduction");
         for (const int r : { 0, 1, 2 }) {
-            QTest::newRow(qPrintable(QString("l1_loss, reduction %1").arg(r))) << "l1_loss" << 1.0 << r;
+            QTest::newRow(qPrintable(QString("l1_loss, reduction %1").arg(r))) << "l1_loss.default" << 1.0 << r;
             for (const double limit : { 1.0, 0.5 }) {
                 QTest::newRow(qPrintable(QString("smooth_l1_loss, beta %1, reduction %2").arg(limit).arg(r)))
-                    << "smooth_l1_loss" << limit << r;
+                    << "smooth_l1_loss.default" << limit << r;
                 QTest::newRow(qPrintable(QString("huber_loss, delta %1, reduction %2").arg(limit * 1.5).arg(r)))
-                    << "huber_loss" << limit * 1.5 << r;
+                    << "huber_loss.default" << limit * 1.5 << r;
             }
         }
     }
 
     void pointwiseLoss()
     {
-        QFETCH(QString, op);
+        QFETCH(QString, target);
         QFETCH(double, limit);
         QFETCH(int, reduction);
         // l1: |x - y|; smooth_l1: 0.5 z^2 / beta if z < beta else z - 0.5 beta; huber: 0.5 z^2 if z < delta else
         // delta (z - 0.5 delta); then none (0), mean (1) or sum (2).
-        const std::string name = op.toStdString();
+        const std::string name = target.section('.', 0, 0).toStdString();
         Case c;
         c.in("x", { 2, 4 }, values(8, 16, 2.0)).in("y", { 2, 4 }, values(8, 17, 2.0));
         const auto x = c.inputs[0].values;
@@ -519,9 +521,9 @@ private Q_SLOTS:
             args.push_back(arg(name == "huber_loss" ? "delta" : "beta", F(limit)));
         const double total = std::accumulate(loss.begin(), loss.end(), 0.0);
         if (reduction == 0)
-            c.op("loss", name + ".default", args, { 2, 4 }, loss);
+            c.op("loss", target.toStdString(), args, { 2, 4 }, loss);
         else
-            c.op("loss", name + ".default", args, {}, { reduction == 1 ? total / double(loss.size()) : total });
+            c.op("loss", target.toStdString(), args, {}, { reduction == 1 ? total / double(loss.size()) : total });
         QVERIFY_RUNS_ON_RUNTIME(c, "completeness " + name);
     }
 
