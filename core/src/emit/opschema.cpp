@@ -249,6 +249,11 @@ SchemaRegistry::SchemaRegistry()
             text = nl == std::string_view::npos ? std::string_view {} : text.substr(nl + 1);
             if (line.empty() || line.front() == '#')
                 continue;
+            // Two schemas run together on one line would parse as one with the other's text in its arguments.
+            if (const auto first = line.find("::"); line.find("::", first + 2) != std::string_view::npos) {
+                m_errors.push_back("more than one schema on the line '" + std::string(line) + "'");
+                continue;
+            }
             auto s = parseSchema(line);
             if (s)
                 m_schemas.push_back(std::move(*s));
