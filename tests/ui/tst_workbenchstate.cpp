@@ -17,7 +17,7 @@
 #include "models/text.h"
 #include "pte/dumpreader.h"
 #include "pte/emitter.h"
-#include "pte/etdumpwriter.h"
+#include "pte/syntheticetdump.h"
 #include "pte/mappedfile.h"
 #include "pte/ptereader.h"
 #include "pte/ptewriter.h"
