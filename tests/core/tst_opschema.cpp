@@ -8,6 +8,9 @@
 
 #include <QTest>
 
+#include <algorithm>
+#include <numeric>
+
 using namespace pte;
 using namespace pte::emitcore;
 
@@ -250,6 +253,74 @@ private Q_SLOTS:
         QCOMPARE(p.offsets, std::vector<std::uint64_t>({ 0, 32, 0 }));
         QCOMPARE(p.totalSize, std::uint64_t(96));
         QCOMPARE(planGreedy({}).totalSize, std::uint64_t(0));
+    }
+
+    void greedyPlannerPlacesAsTheScanOfEveryAllocation()
+    {
+        // The planner finds where the allocations overlapping a request end with a segment tree over steps. The
+        // algorithm it implements scans every allocation of each shared object: both must place every request alike,
+        // on lifetimes short and long, nested and chained, sizes equal and mixed.
+        std::uint32_t seed = 12345;
+        auto next = [&seed](std::uint32_t n) {
+            seed = seed * 1664525u + 1013904223u;
+            return (seed >> 8) % n;
+        };
+        for (int round = 0; round < 200; ++round) {
+            std::vector<PlanRequest> requests(std::size_t(1 + next(120)));
+            const std::uint32_t steps = 1 + next(200);
+            for (auto& r : requests) {
+                r.size = 1 + next(round % 3 == 0 ? 4 : 300);
+                r.first = next(steps);
+                r.last = r.first + (next(4) == 0 ? next(steps) : next(6));
+            }
+            const auto plan = planGreedy(requests);
+            // The documented algorithm, with a plain scan: sizes aligned to 16, largest first (ties: later first);
+            // first fit among the shared objects in creation order.
+            std::vector<std::uint64_t> sizes;
+            for (const auto& r : requests)
+                sizes.push_back((r.size + 15) / 16 * 16);
+            std::vector<std::size_t> order(requests.size());
+            std::iota(order.begin(), order.end(), 0);
+            std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return sizes[a] < sizes[b]; });
+            std::reverse(order.begin(), order.end());
+            struct Object
+            {
+                std::uint64_t size;
+                std::vector<std::pair<std::size_t, std::uint64_t>> held;
+            };
+            std::vector<Object> objects;
+            std::vector<std::pair<std::size_t, std::uint64_t>> at(requests.size());
+            for (const auto r : order) {
+                bool placed = false;
+                for (std::size_t o = 0; o < objects.size() && !placed; ++o) {
+                    std::uint64_t top = 0;
+                    bool overlaps = false;
+                    for (const auto& [other, offset] : objects[o].held)
+                        if (requests[other].first <= requests[r].last && requests[other].last >= requests[r].first) {
+                            overlaps = true;
+                            top = std::max(top, offset + sizes[other]);
+                        }
+                    if (overlaps && top + sizes[r] > objects[o].size)
+                        continue;
+                    objects[o].held.push_back({ r, top });
+                    at[r] = { o, top };
+                    placed = true;
+                }
+                if (!placed) {
+                    at[r] = { objects.size(), 0 };
+                    objects.push_back({ sizes[r], { { r, 0 } } });
+                }
+            }
+            std::vector<std::uint64_t> base;
+            std::uint64_t total = 0;
+            for (const auto& o : objects) {
+                base.push_back(total);
+                total += o.size;
+            }
+            for (std::size_t r = 0; r < requests.size(); ++r)
+                QCOMPARE(plan.offsets[r], base[at[r].first] + at[r].second);
+            QCOMPARE(plan.totalSize, total);
+        }
     }
 };
 
