@@ -9,6 +9,7 @@
 #include "dumpbuilder.h"
 #include "etrunner.h"
 #include "runtimecase.h"
+#include "tensorindex.h"
 #include "testutils.h"
 
 #include <QTest>
@@ -27,42 +28,9 @@ using nlohmann::json;
 
 namespace {
 
-using Shape = std::vector<std::int64_t>;
-using Values = std::vector<double>;
-
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kPi = 3.14159265358979323846;
-
-std::size_t numel(const Shape& s)
-{
-    return std::size_t(std::accumulate(s.begin(), s.end(), std::int64_t(1), std::multiplies<>()));
-}
-
-/** The row-major offset of index `idx` in `shape`. */
-std::size_t at(const Shape& shape, const Shape& idx)
-{
-    std::size_t o = 0;
-    for (std::size_t d = 0; d < shape.size(); ++d)
-        o = o * std::size_t(shape[d]) + std::size_t(idx[d]);
-    return o;
-}
-
-/** f of every index of `shape`, in row-major order. */
-Values tabulate(const Shape& shape, const std::function<double(const Shape&)>& f)
-{
-    Values out;
-    Shape idx(shape.size(), 0);
-    for (std::size_t k = 0; k < numel(shape); ++k) {
-        out.push_back(f(idx));
-        for (std::size_t d = shape.size(); d-- > 0;) {
-            if (++idx[d] < shape[d])
-                break;
-            idx[d] = 0;
-        }
-    }
-    return out;
-}
 
 double sigmoid(double v) { return 1.0 / (1.0 + std::exp(-v)); }
 
@@ -146,7 +114,7 @@ Values quarterTurn(const Values& x, Shape& shape, std::size_t d0, std::size_t d1
         Shape i = o;
         i[d0] = o[d1];
         i[d1] = shape[d1] - 1 - o[d0];
-        return x[at(shape, i)];
+        return x[rowMajorOffset(shape, i)];
     });
     shape = out;
     return y;
@@ -173,7 +141,7 @@ Values circularPad(const Values& x, const Shape& shape, const std::vector<std::i
         Shape i = o;
         for (std::size_t d = 0; d < r; ++d)
             i[d] = from[d] + (((o[d] - left[d]) % len[d]) + len[d]) % len[d];
-        return x[at(shape, i)];
+        return x[rowMajorOffset(shape, i)];
     });
 }
 
@@ -309,11 +277,11 @@ private Q_SLOTS:
         const std::vector<std::int64_t> j { 3, 0, 2 }, i { 2, 0 };
         c.op("a", "_unsafe_index.Tensor", json::array({ self(), arg("indices", OptionalTensors({ "", "j" })) }),
             { 3, 3, 5 }, tabulate({ 3, 3, 5 }, [&](const Shape& o) {
-                return x[at(s, { o[0], j[std::size_t(o[1])], o[2] })];
+                return x[rowMajorOffset(s, { o[0], j[std::size_t(o[1])], o[2] })];
             }));
         c.op("b", "_unsafe_index.Tensor", json::array({ self(), arg("indices", OptionalTensors({ "i", "j" })) }),
             { 2, 3, 5 }, tabulate({ 2, 3, 5 }, [&](const Shape& o) {
-                return x[at(s, { i[std::size_t(o[0])], j[std::size_t(o[1])], o[2] })];
+                return x[rowMajorOffset(s, { i[std::size_t(o[0])], j[std::size_t(o[1])], o[2] })];
             }));
         QVERIFY_RUNS_ON_RUNTIME(c, "completeness _unsafe_index");
     }

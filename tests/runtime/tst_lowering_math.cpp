@@ -10,6 +10,7 @@
 #include "etrunner.h"
 #include "pte/emitter.h"
 #include "runtimecase.h"
+#include "tensorindex.h"
 #include "testutils.h"
 
 #include <QTest>
@@ -25,37 +26,6 @@ using namespace pte::test;
 using nlohmann::json;
 
 namespace {
-
-using Shape = std::vector<std::int64_t>;
-using Values = std::vector<double>;
-
-std::size_t numel(const Shape& s)
-{
-    return std::size_t(std::accumulate(s.begin(), s.end(), std::int64_t(1), std::multiplies<>()));
-}
-
-std::size_t offset(const Shape& shape, const Shape& idx)
-{
-    std::size_t o = 0;
-    for (std::size_t d = 0; d < shape.size(); ++d)
-        o = o * std::size_t(shape[d]) + std::size_t(idx[d]);
-    return o;
-}
-
-Values build(const Shape& shape, const std::function<double(const Shape&)>& f)
-{
-    Values out;
-    Shape idx(shape.size(), 0);
-    for (std::size_t k = 0; k < numel(shape); ++k) {
-        out.push_back(f(idx));
-        for (std::size_t d = shape.size(); d-- > 0;) {
-            if (++idx[d] < shape[d])
-                break;
-            idx[d] = 0;
-        }
-    }
-    return out;
-}
 
 /** A reduction of x (shape xs) over `dims`: for each output element, the reduced elements in order. */
 struct Reduced
@@ -78,12 +48,12 @@ Reduced reduce(const Values& x, const Shape& xs, std::vector<std::int64_t> dims)
             r.shape.push_back(xs[d]);
     }
     r.groups.resize(numel(r.kept));
-    build(xs, [&](const Shape& i) {
+    tabulate(xs, [&](const Shape& i) {
         Shape o = i;
         for (std::size_t d = 0; d < xs.size(); ++d)
             if (reduced(d))
                 o[d] = 0;
-        r.groups[offset(r.kept, o)].push_back(x[offset(xs, i)]);
+        r.groups[rowMajorOffset(r.kept, o)].push_back(x[rowMajorOffset(xs, i)]);
         return 0.0;
     });
     return r;
@@ -106,18 +76,6 @@ double varOf(const Values& v, double correction)
     for (const double e : v)
         s += (e - m) * (e - m);
     return s / std::max(0.0, double(v.size()) - correction);
-}
-
-Result<void> emitOnly(const Case& c, const std::string& label)
-{
-    auto ep = c.dump.build(label);
-    if (!ep)
-        return fail(ep.error());
-    std::shared_ptr<const ExportedProgram> p(std::move(*ep));
-    auto r = emitProgram({ { "forward", p } }, EmitOptions {});
-    if (!r)
-        return fail(r.error());
-    return {};
 }
 
 json self() { return arg("self", T("x")); }
@@ -151,9 +109,9 @@ private Q_SLOTS:
         if (diagonal != 0)
             args.push_back(arg("diagonal", I(diagonal)));
         c.op("u", "triu.default", args, s,
-            build(s, [&](const Shape& i) { return i[2] - i[1] >= diagonal ? x[offset(s, i)] : 0.0; }));
+            tabulate(s, [&](const Shape& i) { return i[2] - i[1] >= diagonal ? x[rowMajorOffset(s, i)] : 0.0; }));
         c.op("l", "tril.default", args, s,
-            build(s, [&](const Shape& i) { return i[2] - i[1] <= diagonal ? x[offset(s, i)] : 0.0; }));
+            tabulate(s, [&](const Shape& i) { return i[2] - i[1] <= diagonal ? x[rowMajorOffset(s, i)] : 0.0; }));
         QVERIFY_RUNS_ON_RUNTIME(c, "math_triu");
     }
 
@@ -172,7 +130,8 @@ private Q_SLOTS:
         d.dump.dynamic("x", 0, "s0", 3);
         const auto x = d.inputs[0].values;
         d.op("u", "triu.default", json::array({ self(), arg("diagonal", I(1)) }), { 3, 4 },
-            build({ 3, 4 }, [&](const Shape& i) { return i[1] - i[0] >= 1 ? x[std::size_t(i[0] * 4 + i[1])] : 0.0; }));
+            tabulate(
+                { 3, 4 }, [&](const Shape& i) { return i[1] - i[0] >= 1 ? x[std::size_t(i[0] * 4 + i[1])] : 0.0; }));
         d.dump.dynamic("u", 0, "s0", 3);
         QVERIFY_RUNS_ON_RUNTIME(d, "math_triu_dynamic");
     }
@@ -196,7 +155,7 @@ private Q_SLOTS:
             pick(2.5, x));
         c.op("c", "where.ScalarOther",
             json::array({ arg("condition", T("m")), arg("self", T("x")), arg("other", F(0.5)) }), { 2, 3 },
-            build({ 2, 3 }, [&](const Shape& i) {
+            tabulate({ 2, 3 }, [&](const Shape& i) {
                 const auto k = std::size_t(i[0] * 3 + i[1]);
                 return m[k] != 0 ? x[k] : 0.5;
             }));
@@ -209,7 +168,7 @@ private Q_SLOTS:
         const Values iv { 1, -2, 3, -4, 5, -6 };
         c.op("f", "where.ScalarOther",
             json::array({ arg("condition", T("m")), arg("self", T("i")), arg("other", F(0.5)) }), { 2, 3 },
-            build({ 2, 3 }, [&](const Shape& i) {
+            tabulate({ 2, 3 }, [&](const Shape& i) {
                 const auto k = std::size_t(i[0] * 3 + i[1]);
                 return m[k] != 0 ? iv[k] : 0.5;
             }));
@@ -281,7 +240,7 @@ private Q_SLOTS:
         c.dump.output("arange");
         c.dump.output("mask");
         c.expect({ 4 }, { 0, 1, 2, 3 }, kLong);
-        c.expect({ 4, 4 }, build({ 4, 4 }, [](const Shape& i) { return i[1] <= i[0] ? 1.0 : 0.0; }), kBool);
+        c.expect({ 4, 4 }, tabulate({ 4, 4 }, [](const Shape& i) { return i[1] <= i[0] ? 1.0 : 0.0; }), kBool);
         QVERIFY_RUNS_ON_RUNTIME(c, "math_arange_dynamic");
     }
 
@@ -478,7 +437,7 @@ private Q_SLOTS:
         c.expect(d0.kept, each(d0, meanOf));
         const Values hi { 0, 0.5, -1, 2 };
         c.op("cm", "clamp_max.Tensor", json::array({ self(), arg("max", T("hi")) }), s,
-            build(s, [&](const Shape& i) { return std::min(x[offset(s, i)], hi[std::size_t(i[1])]); }));
+            tabulate(s, [&](const Shape& i) { return std::min(x[rowMajorOffset(s, i)], hi[std::size_t(i[1])]); }));
         QVERIFY_RUNS_ON_RUNTIME(c, "math_more_reductions");
     }
 
@@ -511,7 +470,7 @@ private Q_SLOTS:
         c.in("i", { 5 }, { 2, -3, 1, 4, -1 }, kLong);
         const auto x = c.inputs[0].values;
         auto scan = [&](bool product) {
-            return build(s, [&](const Shape& i) {
+            return tabulate(s, [&](const Shape& i) {
                 double acc = product ? 1 : 0;
                 for (std::int64_t k = 0; k <= i[1]; ++k)
                     acc = product ? acc * x[std::size_t(i[0] * 7 + k)] : acc + x[std::size_t(i[0] * 7 + k)];
@@ -648,7 +607,7 @@ private Q_SLOTS:
             args.push_back(arg("p", F(p)));
         if (mode >= 0)
             args.push_back(arg("compute_mode", I(mode)));
-        c.op("d", "cdist.default", args, os, build(os, [&](const Shape& i) {
+        c.op("d", "cdist.default", args, os, tabulate(os, [&](const Shape& i) {
             const std::size_t bi = batch ? std::size_t(i[0]) : 0;
             const std::size_t r = std::size_t(i[i.size() - 2]);
             const std::size_t q = std::size_t(i.back());
@@ -705,12 +664,13 @@ private Q_SLOTS:
         double dot = 0;
         for (std::size_t k = 0; k < 4; ++k)
             dot += v[k] * v[k];
-        const auto outer = build({ 3, 4 }, [&](const Shape& i) { return u[std::size_t(i[0])] * v[std::size_t(i[1])]; });
-        const auto addr = build({ 3, 4 }, [&](const Shape& i) {
+        const auto outer =
+            tabulate({ 3, 4 }, [&](const Shape& i) { return u[std::size_t(i[0])] * v[std::size_t(i[1])]; });
+        const auto addr = tabulate({ 3, 4 }, [&](const Shape& i) {
             const auto k = std::size_t(i[0] * 4 + i[1]);
             return S[k] + 3 * u[std::size_t(i[0])] * v[std::size_t(i[1])];
         });
-        const auto addmm = build({ 3, 2 }, [&](const Shape& i) {
+        const auto addmm = tabulate({ 3, 2 }, [&](const Shape& i) {
             double s = 0;
             for (std::size_t k = 0; k < 4; ++k)
                 s += M[std::size_t(i[0]) * 4 + k] * N[k * 2 + std::size_t(i[1])];
@@ -794,7 +754,7 @@ private Q_SLOTS:
         c.op("fdi", "floor_divide.Scalar", json::array({ arg("self", T("i")), arg("other", I(3)) }), { 5 },
             map(iv, [](double v) { return std::floor(v / 3); }), kLong);
         c.op("fdt", "floor_divide.default", json::array({ self(), arg("other", T("y")) }), { 5 },
-            build({ 5 }, [&](const Shape& i) { return std::floor(x[std::size_t(i[0])] / y[std::size_t(i[0])]); }));
+            tabulate({ 5 }, [&](const Shape& i) { return std::floor(x[std::size_t(i[0])] / y[std::size_t(i[0])]); }));
         c.op("td", "true_divide.Tensor", json::array({ self(), arg("other", T("y")) }), { 5 }, td);
         c.op("ts", "true_divide.Scalar", json::array({ self(), arg("other", I(4)) }), { 5 }, ts);
         c.op("sg", "sign.default", json::array({ self() }), { 5 }, map(x, sign));
@@ -945,8 +905,8 @@ private Q_SLOTS:
             }));
         dyn("lse");
         c.op("w", "where.ScalarOther", json::array({ arg("condition", T("m")), self(), arg("other", F(-1e9)) }), s,
-            build(s, [&](const Shape& i) {
-                const auto k = offset(s, i);
+            tabulate(s, [&](const Shape& i) {
+                const auto k = rowMajorOffset(s, i);
                 return m[k] != 0 ? x[k] : -1e9;
             }));
         dyn("w");
@@ -964,7 +924,7 @@ private Q_SLOTS:
         c.op("cs", "cosine_similarity.default",
             json::array({ arg("x1", T("x")), arg("x2", T("y")), arg("dim", I(-1)) }), { 3 }, cs);
         dyn("cs");
-        c.op("cp", "cumprod.default", json::array({ self(), arg("dim", I(1)) }), s, build(s, [&](const Shape& i) {
+        c.op("cp", "cumprod.default", json::array({ self(), arg("dim", I(1)) }), s, tabulate(s, [&](const Shape& i) {
             double p = 1;
             for (std::int64_t k = 0; k <= i[1]; ++k)
                 p *= x[std::size_t(i[0] * 4 + k)];

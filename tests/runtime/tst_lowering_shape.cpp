@@ -9,6 +9,7 @@
 #include "etrunner.h"
 #include "pte/emitter.h"
 #include "runtimecase.h"
+#include "tensorindex.h"
 #include "testutils.h"
 
 #include <QTest>
@@ -22,51 +23,6 @@ using namespace pte::test;
 using nlohmann::json;
 
 namespace {
-
-using Shape = std::vector<std::int64_t>;
-
-std::size_t numel(const Shape& s)
-{
-    return std::size_t(std::accumulate(s.begin(), s.end(), std::int64_t(1), std::multiplies<>()));
-}
-
-/** Row-major offset of idx in a tensor of `shape`. */
-std::size_t offset(const Shape& shape, const Shape& idx)
-{
-    std::size_t o = 0;
-    for (std::size_t d = 0; d < shape.size(); ++d)
-        o = o * std::size_t(shape[d]) + std::size_t(idx[d]);
-    return o;
-}
-
-/** The values of a tensor of `shape`, element idx = f(idx), in row-major order. */
-std::vector<double> build(const Shape& shape, const std::function<double(const Shape&)>& f)
-{
-    std::vector<double> out;
-    Shape idx(shape.size(), 0);
-    for (std::size_t k = 0; k < numel(shape); ++k) {
-        out.push_back(f(idx));
-        for (std::size_t d = shape.size(); d-- > 0;) {
-            if (++idx[d] < shape[d])
-                break;
-            idx[d] = 0;
-        }
-    }
-    return out;
-}
-
-/** Emits c and returns the emitter's error (the dump must build). */
-Result<void> emitOnly(const Case& c, const std::string& label)
-{
-    auto ep = c.dump.build(label);
-    if (!ep)
-        return fail(ep.error());
-    std::shared_ptr<const ExportedProgram> p(std::move(*ep));
-    auto r = emitProgram({ { "forward", p } }, EmitOptions {});
-    if (!r)
-        return fail(r.error());
-    return {};
-}
 
 /** A list node's outputs returned, each expected to hold the pieces of x (shape xs) along dim between bounds. */
 void expectPieces(Case& c, const std::string& node, const std::string& target, json args, const Shape& xs,
@@ -83,9 +39,9 @@ void expectPieces(Case& c, const std::string& node, const std::string& target, j
     for (std::size_t k = 0; k + 1 < bounds.size(); ++k) {
         c.dump.output(outs[k].first);
         const auto start = bounds[k];
-        c.expect(outs[k].second, build(outs[k].second, [&](Shape i) {
+        c.expect(outs[k].second, tabulate(outs[k].second, [&](Shape i) {
             i[std::size_t(dim)] += start;
-            return x[offset(xs, i)];
+            return x[rowMajorOffset(xs, i)];
         }));
     }
 }
@@ -272,13 +228,13 @@ private Q_SLOTS:
         const auto x = c.inputs[0].values;
         const Shape xs { 2, 3, 4 };
         c.op("a", "movedim.int", json::array({ arg("self", T("x")), arg("source", I(1)), arg("destination", I(-1)) }),
-            { 2, 4, 3 }, build({ 2, 4, 3 }, [&](const Shape& i) {
-                return x[offset(xs, { i[0], i[2], i[1] })];
+            { 2, 4, 3 }, tabulate({ 2, 4, 3 }, [&](const Shape& i) {
+                return x[rowMajorOffset(xs, { i[0], i[2], i[1] })];
             }));
         c.op("b", "movedim.intlist",
             json::array({ arg("self", T("x")), arg("source", Ints({ 0, 1 })), arg("destination", Ints({ 2, 0 })) }),
-            { 3, 4, 2 }, build({ 3, 4, 2 }, [&](const Shape& i) {
-                return x[offset(xs, { i[2], i[0], i[1] })];
+            { 3, 4, 2 }, tabulate({ 3, 4, 2 }, [&](const Shape& i) {
+                return x[rowMajorOffset(xs, { i[2], i[0], i[1] })];
             }));
         QVERIFY_RUNS_ON_RUNTIME(c, "shape_movedim");
     }
@@ -289,7 +245,7 @@ private Q_SLOTS:
         c.in("x", { 3, 1 }, values(3, 13)).in("o", { 2, 3, 4 }, values(24, 14)).in("w", { 12 }, values(12, 15));
         const auto x = c.inputs[0].values;
         const auto w = c.inputs[2].values;
-        const auto expanded = build({ 2, 3, 4 }, [&](const Shape& i) { return x[std::size_t(i[1])]; });
+        const auto expanded = tabulate({ 2, 3, 4 }, [&](const Shape& i) { return x[std::size_t(i[1])]; });
         c.op("e", "expand_as.default", json::array({ arg("self", T("x")), arg("other", T("o")) }), { 2, 3, 4 },
             expanded);
         c.dump.node(
@@ -299,7 +255,7 @@ private Q_SLOTS:
         c.op("b", "broadcast_to.default", json::array({ arg("self", T("x")), arg("size", Ints({ 2, 3, 4 })) }),
             { 2, 3, 4 }, expanded);
         c.op("ex", "expand.default", json::array({ arg("self", T("x")), arg("size", Ints({ -1, 4 })) }), { 3, 4 },
-            build({ 3, 4 }, [&](const Shape& i) { return x[std::size_t(i[0])]; }));
+            tabulate({ 3, 4 }, [&](const Shape& i) { return x[std::size_t(i[0])]; }));
         QVERIFY_RUNS_ON_RUNTIME(c, "shape_as_other");
     }
 
@@ -336,9 +292,9 @@ private Q_SLOTS:
         const auto x = c.inputs[0].values;
         c.op("a", "repeat_interleave.self_int",
             json::array({ arg("self", T("x")), arg("repeats", I(2)), arg("dim", I(1)) }), { 1, 4, 3 },
-            build({ 1, 4, 3 }, [&](const Shape& i) { return x[std::size_t(i[1] / 2 * 3 + i[2])]; }));
+            tabulate({ 1, 4, 3 }, [&](const Shape& i) { return x[std::size_t(i[1] / 2 * 3 + i[2])]; }));
         c.op("b", "repeat_interleave.self_int", json::array({ arg("self", T("x")), arg("repeats", I(2)) }), { 12 },
-            build({ 12 }, [&](const Shape& i) { return x[std::size_t(i[0] / 2)]; }));
+            tabulate({ 12 }, [&](const Shape& i) { return x[std::size_t(i[0] / 2)]; }));
         QVERIFY_RUNS_ON_RUNTIME(c, "shape_repeat_interleave_int");
     }
 
@@ -354,7 +310,7 @@ private Q_SLOTS:
             { 3, 2 }, { x[0], x[1], x[4], x[5], x[4], x[5] });
         c.op("b", "repeat_interleave.self_Tensor",
             json::array({ arg("self", T("x")), arg("repeats", T("r1")), arg("dim", I(0)) }), { 6, 2 },
-            build({ 6, 2 }, [&](const Shape& i) { return x[std::size_t(i[0] / 2 * 2 + i[1])]; }));
+            tabulate({ 6, 2 }, [&](const Shape& i) { return x[std::size_t(i[0] / 2 * 2 + i[1])]; }));
         QVERIFY_RUNS_ON_RUNTIME(c, "shape_repeat_interleave_tensor");
     }
 
@@ -366,18 +322,19 @@ private Q_SLOTS:
         const Shape xs { 3, 4 };
         auto wrap = [](std::int64_t v, std::int64_t n) { return ((v % n) + n) % n; };
         c.op("f", "flip.default", json::array({ arg("self", T("x")), arg("dims", Ints({ 0, 1 })) }), xs,
-            build(xs, [&](const Shape& i) {
-                return x[offset(xs, { 2 - i[0], 3 - i[1] })];
+            tabulate(xs, [&](const Shape& i) {
+                return x[rowMajorOffset(xs, { 2 - i[0], 3 - i[1] })];
             }));
         // roll(shifts=(1, -1), dims=(0, 1)): out[i][j] = x[i - 1][j + 1].
         c.op("r", "roll.default",
             json::array({ arg("self", T("x")), arg("shifts", Ints({ 1, -1 })), arg("dims", Ints({ 0, 1 })) }), xs,
-            build(xs, [&](const Shape& i) {
-                return x[offset(xs, { wrap(i[0] - 1, 3), wrap(i[1] + 1, 4) })];
+            tabulate(xs, [&](const Shape& i) {
+                return x[rowMajorOffset(xs, { wrap(i[0] - 1, 3), wrap(i[1] + 1, 4) })];
             }));
         // roll(shifts=5) without dims: the flattened tensor rolled.
         c.op("g", "roll.default", json::array({ arg("self", T("x")), arg("shifts", Ints({ 5 })) }), xs,
-            build(xs, [&](const Shape& i) { return x[std::size_t(wrap(std::int64_t(offset(xs, i)) - 5, 12))]; }));
+            tabulate(
+                xs, [&](const Shape& i) { return x[std::size_t(wrap(std::int64_t(rowMajorOffset(xs, i)) - 5, 12))]; }));
         QVERIFY_RUNS_ON_RUNTIME(c, "shape_flip_roll");
     }
 
@@ -403,8 +360,8 @@ private Q_SLOTS:
             "m", indexing.isEmpty() ? "meshgrid.default" : "meshgrid.indexing", args, { { "ga", s }, { "gb", s } });
         c.dump.output("ga");
         c.dump.output("gb");
-        c.expect(s, build(s, [&](const Shape& i) { return 1.0 + double(xy ? i[1] : i[0]); }));
-        c.expect(s, build(s, [&](const Shape& i) { return 10.0 * double(1 + (xy ? i[0] : i[1])); }));
+        c.expect(s, tabulate(s, [&](const Shape& i) { return 1.0 + double(xy ? i[1] : i[0]); }));
+        c.expect(s, tabulate(s, [&](const Shape& i) { return 10.0 * double(1 + (xy ? i[0] : i[1])); }));
         QVERIFY_RUNS_ON_RUNTIME(c, "shape_meshgrid");
     }
 
@@ -415,7 +372,9 @@ private Q_SLOTS:
         const auto x = c.inputs[0].values;
         const auto m = c.inputs[1].values;
         const Shape xs { 2, 3, 4 };
-        const auto swapped = build({ 4, 3, 2 }, [&](const Shape& i) { return x[offset(xs, { i[2], i[1], i[0] })]; });
+        const auto swapped = tabulate({ 4, 3, 2 }, [&](const Shape& i) {
+            return x[rowMajorOffset(xs, { i[2], i[1], i[0] })];
+        });
         c.op("a", "swapaxes.default", json::array({ arg("self", T("x")), arg("axis0", I(0)), arg("axis1", I(2)) }),
             { 4, 3, 2 }, swapped);
         c.op("b", "swapdims.default", json::array({ arg("self", T("x")), arg("dim0", I(-1)), arg("dim1", I(0)) }),
@@ -511,7 +470,7 @@ private Q_SLOTS:
             args.push_back(arg("dim1", I(dim1)));
         if (dim2 != -1)
             args.push_back(arg("dim2", I(dim2)));
-        const auto want = build(s, [&](const Shape& i) {
+        const auto want = tabulate(s, [&](const Shape& i) {
             const auto r = i[std::size_t(d1)];
             const auto col = i[std::size_t(d2)];
             if (col - r != offset)
@@ -539,9 +498,9 @@ private Q_SLOTS:
         const auto x = c.inputs[0].values;
         // tile((2,)) of [2, 3] repeats the last dimension: [2, 6]; tile((2, 1, 1)): [2, 2, 3].
         c.op("a", "tile.default", json::array({ arg("self", T("x")), arg("dims", Ints({ 2 })) }), { 2, 6 },
-            build({ 2, 6 }, [&](const Shape& i) { return x[std::size_t(i[0] * 3 + i[1] % 3)]; }));
+            tabulate({ 2, 6 }, [&](const Shape& i) { return x[std::size_t(i[0] * 3 + i[1] % 3)]; }));
         c.op("b", "tile.default", json::array({ arg("self", T("x")), arg("dims", Ints({ 2, 1, 1 })) }), { 2, 2, 3 },
-            build({ 2, 2, 3 }, [&](const Shape& i) { return x[std::size_t(i[1] * 3 + i[2])]; }));
+            tabulate({ 2, 2, 3 }, [&](const Shape& i) { return x[std::size_t(i[1] * 3 + i[2])]; }));
         QVERIFY_RUNS_ON_RUNTIME(c, "shape_tile");
     }
 
@@ -555,21 +514,21 @@ private Q_SLOTS:
         const Shape xs { 3, 4 };
         c.op("ss", "select_scatter.default",
             json::array({ arg("self", T("x")), arg("src", T("src")), arg("dim", I(0)), arg("index", I(1)) }), xs,
-            build(xs, [&](const Shape& i) { return i[0] == 1 ? 9.0 - double(i[1]) : x[offset(xs, i)]; }));
+            tabulate(xs, [&](const Shape& i) { return i[0] == 1 ? 9.0 - double(i[1]) : x[rowMajorOffset(xs, i)]; }));
         c.op("sl", "slice_scatter.default",
             json::array({ arg("self", T("x")), arg("src", T("s2")), arg("dim", I(1)), arg("start", I(1)),
                 arg("end", I(4)), arg("step", I(2)) }),
-            xs, build(xs, [&](const Shape& i) {
-                return i[1] % 2 == 1 ? s2[std::size_t(i[0] * 2 + i[1] / 2)] : x[offset(xs, i)];
+            xs, tabulate(xs, [&](const Shape& i) {
+                return i[1] % 2 == 1 ? s2[std::size_t(i[0] * 2 + i[1] / 2)] : x[rowMajorOffset(xs, i)];
             }));
         c.op("is", "index_select.default",
             json::array({ arg("self", T("x")), arg("dim", I(0)), arg("index", T("idx")) }), { 2, 4 },
-            build({ 2, 4 }, [&](const Shape& i) {
-                return x[offset(xs, { i[0] == 0 ? 2 : 0, i[1] })];
+            tabulate({ 2, 4 }, [&](const Shape& i) {
+                return x[rowMajorOffset(xs, { i[0] == 0 ? 2 : 0, i[1] })];
             }));
         const std::vector<std::int64_t> g { 3, 0, 1, 1, 0, 2 };
-        const auto gathered = build({ 3, 2 }, [&](const Shape& i) {
-            return x[offset(xs, { i[0], g[std::size_t(i[0] * 2 + i[1])] })];
+        const auto gathered = tabulate({ 3, 2 }, [&](const Shape& i) {
+            return x[rowMajorOffset(xs, { i[0], g[std::size_t(i[0] * 2 + i[1])] })];
         });
         c.op("ga", "gather.default", json::array({ arg("self", T("x")), arg("dim", I(1)), arg("index", T("g")) }),
             { 3, 2 }, gathered);
@@ -591,8 +550,8 @@ private Q_SLOTS:
         const auto x = c.inputs[0].values;
         c.op("y", "repeat_interleave.self_int",
             json::array({ arg("self", T("x")), arg("repeats", I(2)), arg("dim", I(1)) }), { 1, 4, 5, 3 },
-            build({ 1, 4, 5, 3 }, [&](const Shape& i) {
-                return x[offset(xs, { 0, i[1] / 2, i[2], i[3] })];
+            tabulate({ 1, 4, 5, 3 }, [&](const Shape& i) {
+                return x[rowMajorOffset(xs, { 0, i[1] / 2, i[2], i[3] })];
             }));
         c.dump.dynamic("y", 2, "s0", 5);
         QVERIFY_RUNS_ON_RUNTIME(c, "shape_repeat_interleave_dynamic");
@@ -614,13 +573,13 @@ private Q_SLOTS:
         c.dump.dynamic("c1", 0, "s0", 3);
         c.dump.output("c0");
         c.dump.output("c1");
-        c.expect({ 3, 3 }, build({ 3, 3 }, [&](const Shape& i) { return x[std::size_t(i[0] * 6 + i[1])]; }));
-        c.expect({ 3, 3 }, build({ 3, 3 }, [&](const Shape& i) { return x[std::size_t(i[0] * 6 + 3 + i[1])]; }));
+        c.expect({ 3, 3 }, tabulate({ 3, 3 }, [&](const Shape& i) { return x[std::size_t(i[0] * 6 + i[1])]; }));
+        c.expect({ 3, 3 }, tabulate({ 3, 3 }, [&](const Shape& i) { return x[std::size_t(i[0] * 6 + 3 + i[1])]; }));
         c.op("m", "movedim.int", json::array({ arg("self", T("x")), arg("source", I(0)), arg("destination", I(1)) }),
-            { 6, 3 }, build({ 6, 3 }, [&](const Shape& i) { return x[std::size_t(i[1] * 6 + i[0])]; }));
+            { 6, 3 }, tabulate({ 6, 3 }, [&](const Shape& i) { return x[std::size_t(i[1] * 6 + i[0])]; }));
         c.dump.dynamic("m", 1, "s0", 3);
         c.op("e", "expand_as.default", json::array({ arg("self", T("col")), arg("other", T("x")) }), { 3, 6 },
-            build({ 3, 6 }, [&](const Shape& i) { return col[std::size_t(i[0])]; }));
+            tabulate({ 3, 6 }, [&](const Shape& i) { return col[std::size_t(i[0])]; }));
         c.dump.dynamic("e", 0, "s0", 3);
         QVERIFY_RUNS_ON_RUNTIME(c, "shape_dynamic_batch");
     }
@@ -637,7 +596,7 @@ private Q_SLOTS:
         c.dump.output("u1");
         c.expect({ 2, 2 }, { x[0], x[1], x[2], x[3] }).expect({ 2, 2 }, { x[4], x[5], x[6], x[7] });
         c.op("ma", "moveaxis.int", json::array({ arg("self", T("x")), arg("source", I(1)), arg("destination", I(0)) }),
-            { 2, 4 }, build({ 2, 4 }, [&](const Shape& i) { return x[std::size_t(i[1] * 2 + i[0])]; }));
+            { 2, 4 }, tabulate({ 2, 4 }, [&](const Shape& i) { return x[std::size_t(i[1] * 2 + i[0])]; }));
         c.dump.listNode("al", "atleast_1d.Sequence", json::array({ arg("tensors", Tensors({ "s", "x" })) }),
             { { "a0", { 1 } }, { "a1", { 4, 2 } } });
         c.dump.output("a0");
@@ -659,7 +618,7 @@ private Q_SLOTS:
         const auto x = c.inputs[0].values;
         c.op("ri", "repeat_interleave.self_Tensor",
             json::array({ arg("self", T("x")), arg("repeats", T("r")), kwarg("output_size", I(8)) }), { 8 },
-            build({ 8 }, [&](const Shape& i) { return x[std::size_t(i[0] / 2)]; }));
+            tabulate({ 8 }, [&](const Shape& i) { return x[std::size_t(i[0] / 2)]; }));
         c.dump.listNode("a2", "atleast_2d.Sequence", json::array({ arg("tensors", Tensors({ "v", "x" })) }),
             { { "a2v", { 1, 3 } }, { "a2x", { 2, 2 } } });
         c.dump.listNode("a3", "atleast_3d.Sequence", json::array({ arg("tensors", Tensors({ "v", "x" })) }),

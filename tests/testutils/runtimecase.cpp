@@ -51,4 +51,16 @@ std::optional<std::string> emitAndRunOnRuntime(const Case& c, const std::string&
     return std::nullopt;
 }
 
+Result<void> emitOnly(const Case& c, const std::string& label)
+{
+    auto ep = c.dump.build(label);
+    if (!ep)
+        return fail(ep.error());
+    std::shared_ptr<const ExportedProgram> p(std::move(*ep));
+    auto r = emitProgram({ { "forward", p } }, EmitOptions {});
+    if (!r)
+        return fail(r.error());
+    return {};
+}
+
 } // namespace pte::test

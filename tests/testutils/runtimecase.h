@@ -20,6 +20,9 @@ namespace pte::test {
  */
 std::optional<std::string> emitAndRunOnRuntime(const Case& c, const std::string& label, EmitOptions options = {});
 
+/** Emits `c` as method `forward` without running it: the emitter's error, for the cases it must refuse. */
+Result<void> emitOnly(const Case& c, const std::string& label);
+
 } // namespace pte::test
 
 /** Fails the test with emitAndRunOnRuntime's message (skips without the runtime). */
