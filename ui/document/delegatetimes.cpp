@@ -20,22 +20,6 @@ void takePart(InnerNodeTiming& node, pte::AlignmentQuality quality)
     node.quality = node.quality ? worse(*node.quality, quality) : quality;
 }
 
-/** The method block `run` ran: the join's attribution, else the program's only method; "" when unknown. */
-std::string methodOfRun(const pte::EtdumpJoin* join, std::uint32_t run)
-{
-    if (!join || !join->sources)
-        return {};
-    const auto& methods = join->sources->methods;
-    if (run < join->runs.size()) {
-        const auto& r = join->runs[run];
-        if (r.kind == pte::EtdumpRunKind::Load)
-            return {};
-        if (r.method >= 0 && std::size_t(r.method) < methods.size())
-            return methods[std::size_t(r.method)].name;
-    }
-    return methods.size() == 1 ? methods.front().name : std::string();
-}
-
 } // namespace
 
 const DelegateTiming* DelegateTimes::of(const DelegateInspection* current, int delegate) const
@@ -65,22 +49,15 @@ DelegateTimes alignDelegateTimes(const pte::EtDump& dump, const pte::EtdumpJoin*
         return out;
     const auto& all = out.inspection->delegates;
     out.delegates.resize(all.size());
-    for (const auto& g : pte::etdumpDelegateGroups(dump)) {
-        const std::string method = methodOfRun(join, g.run);
-        if (method.empty())
-            continue;
-        int delegate = -1;
-        for (std::size_t d = 0; d < all.size() && delegate < 0; ++d)
-            if (all[d].methodName == method)
-                for (const auto& [chain, instruction] : all[d].calls)
-                    if (std::int64_t(chain) == g.group.chainIndex && std::int64_t(instruction) == g.group.instructionId)
-                        delegate = int(d);
-        if (delegate < 0)
-            continue;
+    const auto placed = pte::alignEtdumpDelegates(dump, join, all);
+    out.problem = placed.problem;
+    for (const auto& call : placed.calls) {
+        const auto& g = placed.groups[call.group];
+        const int delegate = int(call.delegate);
         const auto& payload = *all[std::size_t(delegate)].payload;
         auto& timing = out.delegates[std::size_t(delegate)];
         timing.nodes.resize(payload.nodes.size());
-        const auto alignment = pte::alignXnnpackEvents(payload, g.group.events);
+        const auto& alignment = call.alignment;
         timing.quality = timing.calls ? worse(timing.quality, alignment.quality) : alignment.quality;
         ++timing.calls;
         for (const auto& note : alignment.notes)

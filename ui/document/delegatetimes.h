@@ -57,6 +57,9 @@ struct DelegateTimes
     std::vector<DelegateTiming> delegates; ///< parallel to inspection->delegates (empty without an inspection)
     /** A delegated event (EtDump::events index) -> (delegate, inner node). */
     std::unordered_map<std::uint32_t, std::pair<int, std::uint32_t>> eventNode;
+    /** Why some delegated events were not aligned, in one sentence (pte::EtdumpDelegateAlignment::problem): the
+     *  ETDump was recorded from another program, or its events lie on no delegate call. Empty otherwise. */
+    std::string problem;
 
     /** The timing of `delegate` when this alignment belongs to `current` and the delegate has events; else null. */
     [[nodiscard]] const DelegateTiming* of(const DelegateInspection* current, int delegate) const;
@@ -66,7 +69,9 @@ struct DelegateTimes
 
 /**
  * Aligns every group of delegated events (per block and DelegateCall) with the inner nodes of the delegate that
- * call ran, for the blocks the join attributes to a method (a program of one method: every block). Durations are
+ * call ran, for the blocks the join attributes to a method (a program of one method: every block) and joined: the
+ * events of a block the join refused (another program's) are not aligned, and `problem` says why
+ * (pte::alignEtdumpDelegates). Durations are
  * the Profile table's (its time unit); `table` gives each node its rows. Empty when `inspection` is null.
  */
 [[nodiscard]] DelegateTimes alignDelegateTimes(const pte::EtDump& dump, const pte::EtdumpJoin* join,

@@ -4,6 +4,7 @@
 
 #include "document/delegateinspection.h"
 #include "document/delegatetimes.h"
+#include "document/profiledata.h"
 #include "models/innernodemodel.h"
 #include "models/innervaluemodel.h"
 #include "models/payloadfieldmodel.h"
@@ -206,14 +207,25 @@ void DelegatePayloadView::showCurrent()
                 QStringLiteral(" · %1 absorbed").arg(counted(qint64(links.absorbed.size()), QStringLiteral("handle")));
         if (pte::hasErrors(p.diagnostics))
             text += QStringLiteral(" · malformed (see Payload)");
-        if (const auto* t = m_nodeModel->timing())
+        QString tip;
+        if (const auto* t = m_nodeModel->timing()) {
             text += QStringLiteral(" · profile: %1 call(s), alignment %2")
                         .arg(t->calls)
                         .arg(QLatin1String(pte::alignmentQualityName(t->quality)));
+        } else if (const auto& profile = m_snapshot->profile; profile
+                   && profile->delegateTimes.inspection == m_snapshot->delegates
+                   && !profile->delegateTimes.problem.empty()) {
+            // Events the ETDump has but that could not be aligned here: say so rather than show no profile at all.
+            text += QStringLiteral(" · profile not aligned: %1").arg(toQString(profile->delegateTimes.problem));
+            tip = QStringLiteral("The ETDump's delegate events are not aligned with these inner nodes: %1.")
+                      .arg(toQString(profile->delegateTimes.problem));
+        }
         m_format->setText(text);
+        m_format->setToolTip(tip);
         m_openInGraph->setEnabled(p.graphDecoded);
     } else {
         m_format->clear();
+        m_format->setToolTip(QString());
         m_openInGraph->setEnabled(false);
     }
     const bool timed = m_nodeModel->timing() != nullptr;

@@ -287,33 +287,20 @@ std::string delegateText(const pte::ProgramDelegate& d, const pte::DelegateLinks
     return s;
 }
 
-/** The delegated events of one call of one delegate in one event block, aligned to its inner nodes. */
-struct CallProfile
-{
-    const pte::EtdumpDelegateGroup* group = nullptr;
-    pte::EventAlignment alignment;
-};
-
-/** An ETDump of a run of the program: its delegated event groups and the method each block ran. */
+/** An ETDump of a run of the program, its delegated events placed on the delegates and aligned. */
 struct ProfileInput
 {
     std::shared_ptr<const pte::EtDump> dump;
-    std::vector<pte::EtdumpDelegateGroup> groups;
-    std::vector<std::string> runMethod; ///< per block: the method it ran ("" when not attributed)
+    pte::EtdumpDelegateAlignment alignment;
 };
 
-std::vector<CallProfile> profilesOf(const pte::ProgramDelegate& d, const ProfileInput& in)
+/** The aligned calls of delegate `d` (index in the decoded delegates). */
+std::vector<const pte::EtdumpDelegateCall*> profilesOf(std::size_t d, const ProfileInput& in)
 {
-    std::vector<CallProfile> out;
-    for (const auto& g : in.groups) {
-        if (in.runMethod[g.run] != d.methodName)
-            continue;
-        const bool ours = std::any_of(d.calls.begin(), d.calls.end(), [&g](const auto& call) {
-            return std::int64_t(call.first) == g.group.chainIndex && std::int64_t(call.second) == g.group.instructionId;
-        });
-        if (ours)
-            out.push_back({ &g, pte::alignXnnpackEvents(*d.payload, g.group.events) });
-    }
+    std::vector<const pte::EtdumpDelegateCall*> out;
+    for (const auto& call : in.alignment.calls)
+        if (call.delegate == d)
+            out.push_back(&call);
     return out;
 }
 
@@ -327,11 +314,14 @@ std::string eventNodeText(const pte::DelegatePayload& p, std::int32_t node)
     return "node " + std::to_string(n.index) + " " + n.kind + " handle " + handlesText(n.debugHandles);
 }
 
-Json profilesJson(const pte::ProgramDelegate& d, const std::vector<CallProfile>& profiles, const pte::EtDump& dump)
+Json profilesJson(
+    const pte::ProgramDelegate& d, const std::vector<const pte::EtdumpDelegateCall*>& profiles, const ProfileInput& in)
 {
+    const pte::EtDump& dump = *in.dump;
     Json list = Json::array();
-    for (const auto& cp : profiles) {
-        const auto& g = *cp.group;
+    for (const auto* call : profiles) {
+        const auto& cp = *call;
+        const auto& g = in.alignment.groups[cp.group];
         Json j;
         j["block"] = g.run;
         j["block_name"] = dump.runs[g.run].name;
@@ -364,11 +354,13 @@ Json profilesJson(const pte::ProgramDelegate& d, const std::vector<CallProfile>&
 }
 
 std::string profilesText(
-    const pte::ProgramDelegate& d, const std::vector<CallProfile>& profiles, const pte::EtDump& dump)
+    const pte::ProgramDelegate& d, const std::vector<const pte::EtdumpDelegateCall*>& profiles, const ProfileInput& in)
 {
+    const pte::EtDump& dump = *in.dump;
     std::string s;
-    for (const auto& cp : profiles) {
-        const auto& g = *cp.group;
+    for (const auto* call : profiles) {
+        const auto& cp = *call;
+        const auto& g = in.alignment.groups[cp.group];
         s += "  profile: block " + std::to_string(g.run) + " (" + dump.runs[g.run].name + "), instruction "
             + std::to_string(g.group.instructionId) + ": " + std::to_string(g.group.events.size())
             + " event(s), alignment " + pte::alignmentQualityName(cp.alignment.quality) + "\n";
@@ -459,16 +451,6 @@ int runDelegates(const QStringList& args)
             return ExitInvalidInput;
         }
         profile.dump = *dump;
-        profile.groups = pte::etdumpDelegateGroups(*profile.dump);
-        // The method each block ran, as the ETDump join attributes it (a one-method program: that method).
-        const auto etSources = pte::makeEtdumpSources(side.program);
-        const auto join = pte::joinEtdump(profile.dump, etSources);
-        for (std::size_t r = 0; r < profile.dump->runs.size(); ++r) {
-            const int m = join && r < (*join)->runs.size() ? (*join)->runs[r].method : -1;
-            profile.runMethod.push_back(m >= 0       ? etSources->methods[std::size_t(m)].name
-                    : etSources->methods.size() == 1 ? etSources->methods.front().name
-                                                     : std::string());
-        }
     }
 
     const pte::PayloadDataSources sources { side.program.get(),
@@ -476,6 +458,14 @@ int runDelegates(const QStringList& args)
         side.emitted ? &side.emitted->namedData : nullptr };
     const auto delegates = pte::decodeProgramDelegates(*side.program, sources, path);
     const pte::SourceGraphIndex* indexPtr = index.empty() ? nullptr : &index;
+    if (profile.dump) {
+        // Each block joined to the method it ran (a block of another program is refused and its events not aligned).
+        const auto join = pte::joinEtdump(profile.dump, pte::makeEtdumpSources(side.program));
+        profile.alignment = pte::alignEtdumpDelegates(*profile.dump, join ? join->get() : nullptr, delegates);
+    }
+    // Events that could not be placed on this program's delegates: said, and exit 1 (as `profile` on a mismatch).
+    const std::string& problem = profile.alignment.problem;
+    const int exitCode = problem.empty() ? ExitOk : ExitInvalidInput;
     std::set<const pte::DelegatePayload*> seen;
     if (parser.isSet(jsonOpt)) {
         Json j;
@@ -483,28 +473,34 @@ int runDelegates(const QStringList& args)
         j["emitted"] = side.emitted != nullptr;
         j["etrecord"] = etrecord ? Json(etrecord->path) : Json(nullptr);
         j["etdump"] = profile.dump ? Json(profile.dump->path) : Json(nullptr);
+        if (profile.dump)
+            j["etdump_problem"] = problem.empty() ? Json(nullptr) : Json(problem);
         Json list = Json::array();
-        for (const auto& d : delegates) {
+        for (std::size_t k = 0; k < delegates.size(); ++k) {
+            const auto& d = delegates[k];
             const auto links = pte::linkProgramDelegate(d, maps, indexPtr);
             Json dj = delegateJson(d, links, seen.insert(d.payload.get()).second);
             if (profile.dump)
-                dj["profile"] = profilesJson(d, profilesOf(d, profile), *profile.dump);
+                dj["profile"] = profilesJson(d, profilesOf(k, profile), profile);
             list.push_back(std::move(dj));
         }
         j["delegates"] = std::move(list);
         printJson(j);
-        return ExitOk;
+        return exitCode;
     }
     std::string text =
         path + (side.emitted ? " (emitted)" : "") + ": " + std::to_string(delegates.size()) + " delegate(s)\n";
-    for (const auto& d : delegates) {
+    if (!problem.empty())
+        text += "ETDump " + profile.dump->path + ": not aligned: " + problem + "\n";
+    for (std::size_t k = 0; k < delegates.size(); ++k) {
+        const auto& d = delegates[k];
         const auto links = pte::linkProgramDelegate(d, maps, indexPtr);
         text += delegateText(d, links, seen.insert(d.payload.get()).second);
         if (profile.dump)
-            text += profilesText(d, profilesOf(d, profile), *profile.dump);
+            text += profilesText(d, profilesOf(k, profile), profile);
     }
     printOut(text);
-    return ExitOk;
+    return exitCode;
 }
 
 } // namespace
