@@ -37,7 +37,10 @@ DelegatePayloadView::DelegatePayloadView(QWidget* parent)
     bar->setContentsMargins(4, 2, 4, 2);
     m_chooser = new QComboBox(content);
     m_chooser->setObjectName(QStringLiteral("delegateChooser"));
-    m_chooser->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    // Neither the chooser nor the format line may widen the window: the bottom docks share one tabbed area, whose
+    // minimum width is the widest of them (at 1024 px a delegate's format line pushed the window to 1069 px).
+    m_chooser->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_chooser->setMinimumContentsLength(28);
     m_chooser->setToolTip(QStringLiteral("The method's delegate whose payload is shown"));
     connect(m_chooser, &QComboBox::currentIndexChanged, this, [this](int i) {
         m_current = i >= 0 && std::size_t(i) < m_delegates.size() ? m_delegates[std::size_t(i)] : -1;
@@ -47,6 +50,7 @@ DelegatePayloadView::DelegatePayloadView(QWidget* parent)
     m_format = new QLabel(content);
     m_format->setObjectName(QStringLiteral("delegateFormat"));
     m_format->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_format->setWordWrap(true);
     bar->addWidget(m_format, 1);
     m_openInGraph = new QPushButton(QStringLiteral("Open in Graph"), content);
     m_openInGraph->setObjectName(QStringLiteral("openDelegateInGraph"));
@@ -207,8 +211,8 @@ void DelegatePayloadView::showCurrent()
         if (pte::hasErrors(p.diagnostics))
             text += QStringLiteral(" · malformed (see Payload)");
         if (const auto* t = m_nodeModel->timing())
-            text += QStringLiteral(" · profile: %1 call(s), alignment %2")
-                        .arg(t->calls)
+            text += QStringLiteral(" · profile: %1, alignment %2")
+                        .arg(counted(qint64(t->calls), QStringLiteral("call")))
                         .arg(QLatin1String(pte::alignmentQualityName(t->quality)));
         m_format->setText(text);
         m_openInGraph->setEnabled(p.graphDecoded);
