@@ -701,16 +701,23 @@ private Q_SLOTS:
         // 16: Open Recent.
         QSettings().setValue(QStringLiteral("recentFiles"),
             QStringList { QStringLiteral("/one/place/model.pte"), QStringLiteral("/another/place/model.pte"),
-                QStringLiteral("/x/a.pte\n/x/b.etdp") });
+                QStringLiteral("/x/a.pte\n/x/b.etdp"), QStringLiteral("/data/v1/net.pte"),
+                QStringLiteral("/data/v2/net.pte"), QStringLiteral("/data/v3/other.pte") });
         MainWindow w;
         auto* recent = w.findChild<QMenu*>(QStringLiteral("recentMenu"));
         QVERIFY(recent->toolTipsVisible());
         const auto actions = recent->actions();
-        QCOMPARE(actions.size(), 3);
-        QVERIFY(actions[0]->text() != actions[1]->text());
-        QVERIFY2(actions[0]->text().contains(QStringLiteral("/one/place")), qPrintable(actions[0]->text()));
+        QCOMPARE(actions.size(), 6);
+        // Equal names are told apart by as much of their folders as differs: the parent folder, or more.
+        QCOMPARE(actions[0]->text(), QStringLiteral("model.pte — one/place"));
+        QCOMPARE(actions[1]->text(), QStringLiteral("model.pte — another/place"));
         QCOMPARE(actions[0]->toolTip(), QStringLiteral("/one/place/model.pte"));
         QCOMPARE(actions[2]->text(), QStringLiteral("a.pte + b.etdp"));
+        QCOMPARE(actions[2]->toolTip(), QStringLiteral("/x/a.pte\n/x/b.etdp"));
+        QCOMPARE(actions[3]->text(), QStringLiteral("net.pte — v1"));
+        QCOMPARE(actions[4]->text(), QStringLiteral("net.pte — v2"));
+        QCOMPARE(actions[5]->text(), QStringLiteral("other.pte")); // a name of its own: no folder
+        QCOMPARE(actions[5]->toolTip(), QStringLiteral("/data/v3/other.pte"));
         QSettings().remove(QStringLiteral("recentFiles"));
 
         w.resize(1024, 700);
