@@ -715,8 +715,10 @@ void MainWindow::rebuildRecentMenu()
 {
     m_recentMenu->clear();
     const QStringList recent = QSettings().value(QStringLiteral("recentFiles")).toStringList();
-    // Entries by file name; two entries of the same names also name their folders. The tooltip has the paths.
+    // Entries by file name; entries of the same names also name their folder, by as many of its last components as
+    // tell them apart ("model.pte — a", "model.pte — b"; "model.pte — one/place"). The tooltip has the paths.
     std::vector<QStringList> entries;
+    std::vector<QStringList> folders; // the first file's folder, component by component
     QStringList labels;
     for (const QString& entry : recent) {
         entries.push_back(entry.split(QLatin1Char('\n')));
@@ -724,12 +726,27 @@ void MainWindow::rebuildRecentMenu()
         for (const auto& f : entries.back())
             names << QFileInfo(f).fileName();
         labels << names.join(QStringLiteral(" + "));
+        folders.push_back(QFileInfo(entries.back().front()).absolutePath().split(QLatin1Char('/'), Qt::SkipEmptyParts));
     }
+    const auto tail = [&folders](std::size_t entry, qsizetype n) {
+        return folders[entry].mid(std::max<qsizetype>(0, folders[entry].size() - n)).join(QDir::separator());
+    };
     for (std::size_t i = 0; i < entries.size(); ++i) {
         const QStringList& files = entries[i];
         QString label = labels[int(i)];
-        if (labels.count(label) > 1)
-            label += QStringLiteral(" — %1").arg(QDir::toNativeSeparators(QFileInfo(files.front()).absolutePath()));
+        if (labels.count(label) > 1) {
+            qsizetype n = 1;
+            const auto tellsApart = [&] {
+                for (std::size_t j = 0; j < entries.size(); ++j)
+                    if (j != i && labels[int(j)] == label && tail(j, n) == tail(i, n))
+                        return false;
+                return true;
+            };
+            while (n < folders[i].size() && !tellsApart())
+                ++n;
+            label += QStringLiteral(" — %1").arg(
+                tellsApart() ? tail(i, n) : QDir::toNativeSeparators(QFileInfo(files.front()).absolutePath()));
+        }
         label.replace(QLatin1Char('&'), QStringLiteral("&&"));
         auto* a = m_recentMenu->addAction(label, this, [this, files] { openFiles(files); });
         a->setToolTip(QDir::toNativeSeparators(files.join(QLatin1Char('\n'))));

@@ -158,7 +158,7 @@ private Q_SLOTS:
             // Inside Delegate: every inner node's times, event and alignment.
             inside->showDelegate(d);
             QCOMPARE(inside->currentDelegate(), d);
-            QVERIFY2(format->text().contains(QStringLiteral("profile: 3 call(s), alignment exact")),
+            QVERIFY2(format->text().contains(QStringLiteral("profile: 3 calls, alignment exact")),
                 qPrintable(format->text()));
             const auto* table = inside->nodesTable();
             for (const int c : { InnerNodeModel::TimeColumn, InnerNodeModel::P10Column, InnerNodeModel::P90Column,

@@ -151,7 +151,7 @@ private Q_SLOTS:
             QVERIFY(cell(model, 2, InnerNodeModel::TimeColumn).isEmpty());
             QCOMPARE(cell(model, 2, InnerNodeModel::AlignmentColumn), quality);
             QVERIFY2(cell(model, 2, InnerNodeModel::AlignmentColumn, Qt::ToolTipRole)
-                         .contains(QStringLiteral("No event in 3 call(s): fused away")),
+                         .contains(QStringLiteral("No event in 3 calls: fused away")),
                 qPrintable(cell(model, 2, InnerNodeModel::AlignmentColumn, Qt::ToolTipRole)));
         } else {
             QVERIFY2(tip.contains(QStringLiteral("'Softmax (NC, F32) #1' matches no")), qPrintable(tip));
@@ -204,7 +204,7 @@ private Q_SLOTS:
         QVERIFY(!inside->nodesTable()->isColumnHidden(InnerNodeModel::AlignmentColumn));
         QVERIFY2(w.findChild<QLabel*>(QStringLiteral("delegateFormat"))
                      ->text()
-                     .contains(QStringLiteral("profile: 3 call(s), alignment %1").arg(quality)),
+                     .contains(QStringLiteral("profile: 3 calls, alignment %1").arg(quality)),
             qPrintable(w.findChild<QLabel*>(QStringLiteral("delegateFormat"))->text()));
         const auto& model = *inside->nodesTable()->model();
         QCOMPARE(model.index(1, InnerNodeModel::AlignmentColumn).data().toString(), quality);

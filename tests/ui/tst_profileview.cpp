@@ -258,7 +258,7 @@ private Q_SLOTS:
         QCOMPARE(fixtures::cell(model, 3, InstructionModel::TimeColumn), QStringLiteral("0.000010"));
         QVERIFY(fixtures::cell(model, 1, InstructionModel::ShareColumn).endsWith(QLatin1Char('%')));
         QVERIFY(fixtures::cell(model, 1, InstructionModel::TimeColumn, Qt::ToolTipRole)
-                    .contains(QStringLiteral("9 delegate event(s)")));
+                    .contains(QStringLiteral("9 delegate events")));
 
         ProfileModel events;
         InstructionEventsProxy proxy;

@@ -1,11 +1,15 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
-// TableView says why it is empty: its text is painted while the model has no rows, and only then.
+// TableView says why it is empty: its text is painted while the model has no rows, and only then. After a model
+// reset, its scroll range fits the new rows before anything paints.
 #include "uifixtures.h"
 #include "widgets/tableview.h"
 
+#include <QHeaderView>
 #include <QImage>
+#include <QScrollBar>
 #include <QStandardItemModel>
+#include <QStringListModel>
 #include <QTest>
 
 using namespace pte::ui;
@@ -53,6 +57,34 @@ private Q_SLOTS:
         QCOMPARE(render(view), blank);
         view.setEmptyText(QStringLiteral("Nothing here"));
         QCOMPARE(render(view), withText);
+    }
+
+    /** Scrolled to the last of 1000 rows, then reset to 100 (a filter proxy's reset): the scroll range and the
+     *  vertical header's offset fit the 100 rows at once. Left to the delayed layout, a paint in between finds no
+     *  header section at the old offset and QHeaderView paints every section (issue 24, point 22: 200 ms for a
+     *  filter over 200k instructions after a scroll). */
+    void scrollRangeFollowsAReset()
+    {
+        QStringList rows;
+        for (int i = 0; i < 1000; ++i)
+            rows << QString::number(i);
+        QStringListModel model(rows);
+        TableView view;
+        view.setModel(&model);
+        view.resize(300, 200);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.scrollToBottom();
+        QHeaderView* header = view.verticalHeader();
+        QVERIFY(header->visualIndexAt(0) > 900);
+
+        model.setStringList(rows.mid(0, 100)); // a reset; no event is processed before the checks
+        QCOMPARE(header->count(), 100);
+        QVERIFY2(header->offset() <= header->length() - header->viewport()->height(),
+            qPrintable(QStringLiteral("offset %1, length %2").arg(header->offset()).arg(header->length())));
+        QVERIFY(header->visualIndexAt(0) >= 0);
+        QVERIFY(header->visualIndexAt(header->viewport()->height() - 1) >= 0);
+        QVERIFY(view.verticalScrollBar()->maximum() < 100);
     }
 };
 

@@ -17,10 +17,10 @@
 #include "models/text.h"
 #include "pte/dumpreader.h"
 #include "pte/emitter.h"
-#include "pte/syntheticetdump.h"
 #include "pte/mappedfile.h"
 #include "pte/ptereader.h"
 #include "pte/ptewriter.h"
+#include "pte/syntheticetdump.h"
 #include "testutils.h"
 #include "uifixtures.h"
 #include "views/delegatepayloadview.h"
@@ -554,6 +554,82 @@ private Q_SLOTS:
         QVERIFY(w.layoutShowsEveryView());
     }
 
+    /** Point 10: through the window states a window manager sets (maximised, restored) and at 1024x700, the graph
+     *  keeps at least its minimum size and a one-method program's Methods dock is no taller than its row needs. */
+    void layoutSurvivesMaximiseAndRestore()
+    {
+        MainWindow w;
+        w.resize(1600, 1000);
+        QCOMPARE(open(w, { m_addMul }), QString());
+        auto* graph = w.findChild<GraphPanel*>(QStringLiteral("graphPanel"));
+        auto* methodsTable = w.findChild<QTableView*>(QStringLiteral("methodsView"));
+        QCOMPARE(methodsTable->model()->rowCount(), 1);
+        // What is wrong with the layout, empty when nothing is.
+        const auto wrong = [&]() -> QString {
+            QStringList why;
+            if (graph->width() < graph->minimumWidth() || graph->height() < graph->minimumHeight())
+                why << QStringLiteral("graph %1x%2 under its minimum %3x%4")
+                           .arg(graph->width())
+                           .arg(graph->height())
+                           .arg(graph->minimumWidth())
+                           .arg(graph->minimumHeight());
+            const int last = methodsTable->model()->rowCount() - 1;
+            const int rowsEnd = methodsTable->rowViewportPosition(last) + methodsTable->rowHeight(last);
+            const int spare = methodsTable->viewport()->height() - rowsEnd;
+            if (spare < 0)
+                why << QStringLiteral("the Methods row is cut (%1 px)").arg(spare);
+            if (spare > methodsTable->rowHeight(last) + methodsTable->horizontalScrollBar()->sizeHint().height())
+                why << QStringLiteral("the Methods dock is %1 px taller than its row").arg(spare);
+            if (!w.layoutShowsEveryView())
+                why << QStringLiteral("a view is hidden");
+            return why.join(QStringLiteral("; "));
+        };
+        const auto state = [&](const QString& step) {
+            return QStringLiteral("%1 (window %2x%3): %4").arg(step).arg(w.width()).arg(w.height()).arg(wrong());
+        };
+        QTRY_VERIFY2(wrong().isEmpty(), qPrintable(state(QStringLiteral("opened"))));
+        const QSize normal = w.size();
+        for (int round = 0; round < 2; ++round) {
+            w.setWindowState(Qt::WindowMaximized);
+            QTRY_VERIFY(w.isMaximized());
+            QTRY_VERIFY2(wrong().isEmpty(), qPrintable(state(QStringLiteral("maximised"))));
+            w.setWindowState(Qt::WindowNoState);
+            QTRY_VERIFY(!w.isMaximized());
+            QTRY_COMPARE(w.size(), normal);
+            QTRY_VERIFY2(wrong().isEmpty(), qPrintable(state(QStringLiteral("restored"))));
+        }
+        w.resize(1024, 700);
+        QTRY_COMPARE(w.size(), QSize(1024, 700));
+        QTRY_VERIFY2(wrong().isEmpty(), qPrintable(state(QStringLiteral("1024x700"))));
+        w.setWindowState(Qt::WindowMaximized);
+        QTRY_VERIFY(w.isMaximized());
+        QTRY_VERIFY2(wrong().isEmpty(), qPrintable(state(QStringLiteral("maximised from 1024x700"))));
+        w.setWindowState(Qt::WindowNoState);
+        QTRY_COMPARE(w.size(), QSize(1024, 700));
+        QTRY_VERIFY2(wrong().isEmpty(), qPrintable(state(QStringLiteral("restored to 1024x700"))));
+        // A delegate call selected and shown inside: its format line wraps rather than widening the window (the
+        // bottom docks' tabbed area is as wide as the widest of them).
+        bool asked = false;
+        answerPrompt(QMessageBox::Discard, &asked); // closing the window below
+        QCOMPARE(open(w, { examplePath() }), QString());
+        QCOMPARE(emitIn(w), QString());
+        auto* instructions = w.findChild<InstructionsView*>()->table();
+        for (int r = 0; r < instructions->model()->rowCount(); ++r)
+            if (instructions->model()->index(r, InstructionModel::KindColumn).data().toString()
+                == QLatin1String("DelegateCall"))
+                instructions->selectRow(r);
+        auto* inside = w.findChild<DelegatePayloadView*>();
+        QTRY_VERIFY(inside->currentDelegate() >= 0);
+        QVERIFY(!w.findChild<QLabel*>(QStringLiteral("delegateFormat"))->text().isEmpty());
+        w.findChild<QDockWidget*>(QStringLiteral("delegatePayloadDock"))->raise();
+        QTRY_VERIFY(inside->isVisible());
+        fixtures::runQueuedEvents();
+        QCOMPARE(w.size(), QSize(1024, 700));
+        QVERIFY(w.minimumSizeHint().width() <= 1024);
+        QTRY_VERIFY2(wrong().isEmpty(), qPrintable(state(QStringLiteral("Inside Delegate at 1024x700"))));
+        QVERIFY(w.close());
+    }
+
     /** Point 11: "Compare with" marks the cells that differ, and keeps the Shape column in view. */
     void comparedSignaturesMarkTheirDifferences()
     {
@@ -625,16 +701,23 @@ private Q_SLOTS:
         // 16: Open Recent.
         QSettings().setValue(QStringLiteral("recentFiles"),
             QStringList { QStringLiteral("/one/place/model.pte"), QStringLiteral("/another/place/model.pte"),
-                QStringLiteral("/x/a.pte\n/x/b.etdp") });
+                QStringLiteral("/x/a.pte\n/x/b.etdp"), QStringLiteral("/data/v1/net.pte"),
+                QStringLiteral("/data/v2/net.pte"), QStringLiteral("/data/v3/other.pte") });
         MainWindow w;
         auto* recent = w.findChild<QMenu*>(QStringLiteral("recentMenu"));
         QVERIFY(recent->toolTipsVisible());
         const auto actions = recent->actions();
-        QCOMPARE(actions.size(), 3);
-        QVERIFY(actions[0]->text() != actions[1]->text());
-        QVERIFY2(actions[0]->text().contains(QStringLiteral("/one/place")), qPrintable(actions[0]->text()));
+        QCOMPARE(actions.size(), 6);
+        // Equal names are told apart by as much of their folders as differs: the parent folder, or more.
+        QCOMPARE(actions[0]->text(), QStringLiteral("model.pte — one/place"));
+        QCOMPARE(actions[1]->text(), QStringLiteral("model.pte — another/place"));
         QCOMPARE(actions[0]->toolTip(), QStringLiteral("/one/place/model.pte"));
         QCOMPARE(actions[2]->text(), QStringLiteral("a.pte + b.etdp"));
+        QCOMPARE(actions[2]->toolTip(), QStringLiteral("/x/a.pte\n/x/b.etdp"));
+        QCOMPARE(actions[3]->text(), QStringLiteral("net.pte — v1"));
+        QCOMPARE(actions[4]->text(), QStringLiteral("net.pte — v2"));
+        QCOMPARE(actions[5]->text(), QStringLiteral("other.pte")); // a name of its own: no folder
+        QCOMPARE(actions[5]->toolTip(), QStringLiteral("/data/v3/other.pte"));
         QSettings().remove(QStringLiteral("recentFiles"));
 
         w.resize(1024, 700);

@@ -207,9 +207,9 @@ QVariant InnerNodeModel::timeCell(int row, int column, int role) const
         if (sort)
             return v;
         if (tip)
-            return QStringLiteral("%1 event(s) over %2 call(s) of the delegate")
-                .arg(t.durations.size())
-                .arg(m_timing->calls);
+            return QStringLiteral("%1 over %2 of the delegate")
+                .arg(counted(qint64(t.durations.size()), QStringLiteral("event")),
+                    counted(qint64(m_timing->calls), QStringLiteral("call")));
         return QString::number(v, 'f', 6);
     }
     case EventColumn:
@@ -234,11 +234,11 @@ QVariant InnerNodeModel::timeCell(int row, int column, int role) const
             break;
         }
         if (t.skippedCalls)
-            lines << QStringLiteral("No event in %1 call(s): fused away by XNNPACK, as far as the labels tell")
-                         .arg(t.skippedCalls);
+            lines << QStringLiteral("No event in %1: fused away by XNNPACK, as far as the labels tell")
+                         .arg(counted(qint64(t.skippedCalls), QStringLiteral("call")));
         if (t.unmatchedCalls)
-            lines << QStringLiteral("No event in %1 call(s), though XNNPACK cannot fuse this node away")
-                         .arg(t.unmatchedCalls);
+            lines << QStringLiteral("No event in %1, though XNNPACK cannot fuse this node away")
+                         .arg(counted(qint64(t.unmatchedCalls), QStringLiteral("call")));
         for (const auto& note : m_timing->notes)
             lines << toQString(note);
         return lines.join(QLatin1Char('\n'));

@@ -313,11 +313,12 @@ QVariant InstructionModel::cell(int row, int column, int role) const
         if (column == DelegateIdsColumn && r.delegateEntry)
             return delegateIdDetails(row).join(QLatin1Char('\n'));
         if (column >= TimeColumn && r.timing)
-            return QStringLiteral("%1 run(s), %2 execution(s)%3")
-                .arg(r.timing->samples.size())
-                .arg(r.timing->executions)
-                .arg(r.timing->delegateEvents ? QStringLiteral(", %1 delegate event(s)").arg(r.timing->delegateEvents)
-                                              : QString());
+            return QStringLiteral("%1, %2%3")
+                .arg(counted(qint64(r.timing->samples.size()), QStringLiteral("run")),
+                    counted(qint64(r.timing->executions), QStringLiteral("execution")),
+                    r.timing->delegateEvents ? QStringLiteral(", %1").arg(
+                        counted(qint64(r.timing->delegateEvents), QStringLiteral("delegate event")))
+                                             : QString());
         return {};
     case Qt::DisplayRole:
         break;

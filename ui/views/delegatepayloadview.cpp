@@ -38,7 +38,10 @@ DelegatePayloadView::DelegatePayloadView(QWidget* parent)
     bar->setContentsMargins(4, 2, 4, 2);
     m_chooser = new QComboBox(content);
     m_chooser->setObjectName(QStringLiteral("delegateChooser"));
-    m_chooser->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    // Neither the chooser nor the format line may widen the window: the bottom docks share one tabbed area, whose
+    // minimum width is the widest of them (at 1024 px a delegate's format line pushed the window to 1069 px).
+    m_chooser->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_chooser->setMinimumContentsLength(28);
     m_chooser->setToolTip(QStringLiteral("The method's delegate whose payload is shown"));
     connect(m_chooser, &QComboBox::currentIndexChanged, this, [this](int i) {
         m_current = i >= 0 && std::size_t(i) < m_delegates.size() ? m_delegates[std::size_t(i)] : -1;
@@ -48,6 +51,7 @@ DelegatePayloadView::DelegatePayloadView(QWidget* parent)
     m_format = new QLabel(content);
     m_format->setObjectName(QStringLiteral("delegateFormat"));
     m_format->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_format->setWordWrap(true);
     bar->addWidget(m_format, 1);
     m_openInGraph = new QPushButton(QStringLiteral("Open in Graph"), content);
     m_openInGraph->setObjectName(QStringLiteral("openDelegateInGraph"));
@@ -209,8 +213,8 @@ void DelegatePayloadView::showCurrent()
             text += QStringLiteral(" · malformed (see Payload)");
         QString tip;
         if (const auto* t = m_nodeModel->timing()) {
-            text += QStringLiteral(" · profile: %1 call(s), alignment %2")
-                        .arg(t->calls)
+            text += QStringLiteral(" · profile: %1, alignment %2")
+                        .arg(counted(qint64(t->calls), QStringLiteral("call")))
                         .arg(QLatin1String(pte::alignmentQualityName(t->quality)));
         } else if (const auto& profile = m_snapshot->profile; profile
                    && profile->delegateTimes.inspection == m_snapshot->delegates

@@ -61,7 +61,7 @@ GraphPanel::GraphPanel(QWidget* parent)
     m_find->setClearButtonEnabled(true);
     connect(m_find, &QLineEdit::returnPressed, this, [this] { findNext(); });
     connect(m_find, &QLineEdit::textChanged, this, [this] { m_findPos = -1; });
-    m_find->setMinimumWidth(fontMetrics().averageCharWidth() * 26);
+    m_find->setMinimumWidth(fontMetrics().averageCharWidth() * 18);
     bar->addWidget(m_find, 2);
     // Back from a lowered module's original program or a delegate's inner graph to the method's graph.
     m_back = new QToolButton(this);

@@ -237,12 +237,13 @@ void ProfileView::updateStatus()
         return;
     }
     const auto& d = *p->dump;
-    QString text = QStringLiteral("<b>%1</b>: %2 run(s) in %3 block(s), %4 profile and %5 debug event(s)")
-                       .arg(QFileInfo(toQString(d.path)).fileName().toHtmlEscaped())
-                       .arg(d.runs.size())
-                       .arg(p->table.blocks.size())
-                       .arg(d.count(pte::EtdumpEventKind::Profile))
-                       .arg(d.count(pte::EtdumpEventKind::Debug));
+    const auto debugEvents = qint64(d.count(pte::EtdumpEventKind::Debug));
+    QString text = QStringLiteral("<b>%1</b>: %2 in %3, %4 and %5")
+                       .arg(QFileInfo(toQString(d.path)).fileName().toHtmlEscaped(),
+                           counted(qint64(d.runs.size()), QStringLiteral("run")),
+                           counted(qint64(p->table.blocks.size()), QStringLiteral("block")),
+                           counted(qint64(d.count(pte::EtdumpEventKind::Profile)), QStringLiteral("profile event")),
+                           counted(debugEvents, QStringLiteral("debug event")));
     if (!d.debugBufferPath.empty())
         text +=
             QStringLiteral("; debug buffer %1").arg(QFileInfo(toQString(d.debugBufferPath)).fileName().toHtmlEscaped());
@@ -263,9 +264,8 @@ void ProfileView::updateStatus()
     } else {
         QStringList methods;
         for (const auto& [name, t] : p->timings)
-            methods << QStringLiteral("%1 (%2 run(s), median %3 %4)")
-                           .arg(toQString(name).toHtmlEscaped())
-                           .arg(t.runs)
+            methods << QStringLiteral("%1 (%2, median %3 %4)")
+                           .arg(toQString(name).toHtmlEscaped(), counted(qint64(t.runs), QStringLiteral("run")))
                            .arg(t.executeMedian, 0, 'f', 3)
                            .arg(m_model->unit());
         text += QStringLiteral(". Joined with the program: ")

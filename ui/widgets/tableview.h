@@ -21,6 +21,9 @@ public:
     void setEmptyText(const QString& text);
     QString emptyText() const { return m_emptyText; }
 
+    /** After a model reset the scroll range follows the new rows at once (see the definition). */
+    void reset() override;
+
 protected:
     void paintEvent(QPaintEvent* event) override;
     bool viewportEvent(QEvent* event) override;
