@@ -53,12 +53,6 @@ Case unary(const std::string& target, const json& extra, const std::vector<std::
     return c;
 }
 
-Result<Emitted> emitOnly(const Case& c, const std::string& label)
-{
-    PTE_TRY(auto ep, c.dump.build(label));
-    return emitAndReload({ { "forward", std::shared_ptr<const ExportedProgram>(std::move(ep)) } }, label);
-}
-
 } // namespace
 
 class TestLoweringActivation : public QObject

@@ -217,13 +217,6 @@ double f16(double v)
 
 json FInf(bool negative) { return { { "as_float", negative ? "-Infinity" : "Infinity" } }; }
 
-/** Emission of `c`'s dump alone (for refusals). */
-Result<Emitted> emitOnly(const Case& c, const std::string& label)
-{
-    PTE_TRY(auto ep, c.dump.build(label));
-    return emitAndReload({ { "forward", std::shared_ptr<const ExportedProgram>(std::move(ep)) } }, label);
-}
-
 } // namespace
 
 class TestLoweringNormalization : public QObject
