@@ -2,10 +2,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The composites lowered last (docs/decompositions.md): the recurrent cells (lstm_cell, gru_cell, rnn_tanh_cell,
 // rnn_relu_cell), rot90, take, _unsafe_index, logspace, nansum, logaddexp2, heaviside, sinc, isin, isposinf/isneginf,
-// zero, the l1 / smooth_l1 / huber losses, pdist, feature_alpha_dropout, _pad_circular, rrelu_with_noise and
-// adaptive_max_pool1d, each written as torch.export writes the node, emitted by ptelens and run on ExecuTorch's
-// runtime. The expected values are computed here from each op's documented definition (loops over indices, in
-// double), never from the decomposition.
+// zero, the l1 / smooth_l1 / huber, binary cross entropy (with logits), soft margin and nll losses, pdist,
+// feature_alpha_dropout, _pad_circular, rrelu_with_noise and adaptive_max_pool1d, each written as torch.export writes
+// the node, emitted by ptelens and run on ExecuTorch's runtime. The expected values are computed here from each op's
+// documented definition (loops over indices, in double), never from the decomposition.
 #include "dumpbuilder.h"
 #include "etrunner.h"
 #include "runtimecase.h"
@@ -493,6 +493,178 @@ private Q_SLOTS:
         else
             c.op("loss", target.toStdString(), args, {}, { reduction == 1 ? total / double(loss.size()) : total });
         QVERIFY_RUNS_ON_RUNTIME(c, "completeness " + name);
+    }
+
+    void binaryCrossEntropy_data()
+    {
+        QTest::addColumn<QString>("target");
+        QTest::addColumn<int>("reduction");
+        QTest::addColumn<bool>("weight");
+        QTest::addColumn<bool>("posWeight");
+        for (const int r : { 0, 1, 2 })
+            for (const bool w : { false, true }) {
+                QTest::newRow(
+                    qPrintable(QString("binary_cross_entropy, reduction %1%2").arg(r).arg(w ? ", weight" : "")))
+                    << "binary_cross_entropy.default" << r << w << false;
+                for (const bool pw : { false, true })
+                    QTest::newRow(qPrintable(QString("binary_cross_entropy_with_logits, reduction %1%2%3")
+                                                 .arg(r)
+                                                 .arg(w ? ", weight" : "")
+                                                 .arg(pw ? ", pos_weight" : "")))
+                        << "binary_cross_entropy_with_logits.default" << r << w << pw;
+            }
+    }
+
+    void binaryCrossEntropy()
+    {
+        // binary_cross_entropy: -(t max(log x, -100) + (1 - t) max(log(1 - x), -100)) [* weight], probabilities 0
+        // and 1 included (the -100 clamp); with logits: (1 - t) x + (1 + (pos_weight - 1) t) log(1 + exp(-x))
+        // [* weight]; then none (0), mean (1) or sum (2). weight [4] and pos_weight [4] broadcast over [3, 4].
+        QFETCH(QString, target);
+        QFETCH(int, reduction);
+        QFETCH(bool, weight);
+        QFETCH(bool, posWeight);
+        const bool logits = target.startsWith("binary_cross_entropy_with_logits");
+        const Shape s { 3, 4 };
+        Case c;
+        Values x = logits ? values(12, 31, 6.0) : map(values(12, 31), [](double v) { return 0.5 + 0.45 * v; });
+        if (!logits) {
+            x[2] = 0.0;
+            x[9] = 1.0;
+        }
+        Values t = map(values(12, 32), [](double v) { return 0.5 + 0.5 * v; });
+        t[2] = 1.0;
+        t[9] = 0.0;
+        const Values w = values(4, 33, 2.0);
+        const Values pw = map(values(4, 34), [](double v) { return 1.5 + v; });
+        c.in("x", s, x).in("t", s, t).in("w", { 4 }, w).in("pw", { 4 }, pw);
+        Values loss;
+        for (std::size_t k = 0; k < x.size(); ++k) {
+            double l;
+            if (logits) {
+                const double lw = posWeight ? 1.0 + (pw[k % 4] - 1.0) * t[k] : 1.0;
+                l = (1.0 - t[k]) * x[k] + lw * std::log1p(std::exp(-x[k]));
+            } else {
+                l = -(t[k] * std::max(std::log(x[k]), -100.0) + (1.0 - t[k]) * std::max(std::log1p(-x[k]), -100.0));
+            }
+            loss.push_back(weight ? l * w[k % 4] : l);
+        }
+        // Arguments at their default left out, those before a given one written (None).
+        json args = json::array({ self(), arg("target", T("t")) });
+        const bool more = logits ? (posWeight || reduction != 1) : reduction != 1;
+        if (weight || more)
+            args.push_back(arg("weight", weight ? T("w") : None()));
+        if (logits && (posWeight || reduction != 1))
+            args.push_back(arg("pos_weight", posWeight ? T("pw") : None()));
+        if (reduction != 1)
+            args.push_back(arg("reduction", I(reduction)));
+        const double total = std::accumulate(loss.begin(), loss.end(), 0.0);
+        if (reduction == 0)
+            c.op("loss", target.toStdString(), args, s, loss);
+        else
+            c.op("loss", target.toStdString(), args, {}, { reduction == 1 ? total / double(loss.size()) : total });
+        QVERIFY_RUNS_ON_RUNTIME(c, "completeness " + target.section('.', 0, 0).toStdString());
+    }
+
+    void softMarginLoss()
+    {
+        // log(1 + exp(-t x)) with targets +-1, then none (0), mean (1) or sum (2).
+        const Shape s { 2, 5 };
+        Case c;
+        const Values x = values(10, 35, 3.0);
+        Values t;
+        for (const double v : values(10, 36))
+            t.push_back(v < 0 ? -1.0 : 1.0);
+        c.in("x", s, x).in("t", s, t);
+        Values loss;
+        for (std::size_t k = 0; k < x.size(); ++k)
+            loss.push_back(std::log1p(std::exp(-t[k] * x[k])));
+        const double total = std::accumulate(loss.begin(), loss.end(), 0.0);
+        c.op("none", "soft_margin_loss.default", json::array({ self(), arg("target", T("t")), arg("reduction", I(0)) }),
+            s, loss);
+        c.op("mean", "soft_margin_loss.default", json::array({ self(), arg("target", T("t")) }), {}, { total / 10.0 });
+        c.op("sum", "soft_margin_loss.default", json::array({ self(), arg("target", T("t")), arg("reduction", I(2)) }),
+            {}, { total });
+        QVERIFY_RUNS_ON_RUNTIME(c, "completeness soft_margin_loss");
+    }
+
+    void nllLoss_data()
+    {
+        QTest::addColumn<QString>("target");
+        QTest::addColumn<int>("rank");
+        QTest::addColumn<int>("reduction");
+        QTest::addColumn<bool>("weight");
+        QTest::addColumn<int>("ignoreIndex");
+        for (const char* target : { "nll_loss_forward.default", "nll_loss.default", "nll_loss_nd.default" })
+            for (const int rank : { 2, 1 })
+                for (const int r : { 0, 1, 2 })
+                    for (const bool w : { false, true })
+                        for (const int ii : { -100, 2 }) {
+                            if (QString(target) != "nll_loss_forward.default" && (rank == 1 || ii != -100))
+                                continue; // nll_loss and nll_loss_nd are the same rule: their 2-D cases suffice
+                            QTest::newRow(qPrintable(QString("%1, %2-D, reduction %3%4, ignore_index %5")
+                                                         .arg(QString(target).section('.', 0, 0))
+                                                         .arg(rank)
+                                                         .arg(r)
+                                                         .arg(w ? ", weight" : "")
+                                                         .arg(ii)))
+                                << QString(target) << rank << r << w << ii;
+                        }
+    }
+
+    void nllLoss()
+    {
+        // -w[t_n] x[n, t_n] per sample (0 where t_n == ignore_index); total weight = the sum of w[t_n] over the kept
+        // samples (their count without weight); none (0) (total weight 0 for a 2-D input), sum (2), or the sum over
+        // the total weight (mean, 1). nll_loss_forward returns (output, total_weight); nll_loss / nll_loss_nd the
+        // output. A 1-D input is one sample with a 0-d target.
+        QFETCH(QString, target);
+        QFETCH(int, rank);
+        QFETCH(int, reduction);
+        QFETCH(bool, weight);
+        QFETCH(int, ignoreIndex);
+        const int N = rank == 2 ? 5 : 1, C = 4;
+        const std::vector<double> targets2 { 3, ignoreIndex == -100 ? -100.0 : 2.0, 0, 2, 1 };
+        const Values t = rank == 2 ? targets2 : Values { 3 };
+        const Values x = values(std::size_t(N * C), 37, 3.0);
+        const Values w = map(values(4, 38), [](double v) { return 1.0 + 0.5 * v; });
+        Case c;
+        c.in("x", rank == 2 ? Shape { N, C } : Shape { C }, x)
+            .in("t", rank == 2 ? Shape { N } : Shape {}, t, kLong)
+            .in("w", { C }, w);
+        Values out;
+        double total = 0, totalWeight = 0;
+        for (int n = 0; n < N; ++n) {
+            const auto cls = std::int64_t(t[std::size_t(n)]);
+            if (cls == ignoreIndex) {
+                out.push_back(0.0);
+                continue;
+            }
+            const double wn = weight ? w[std::size_t(cls)] : 1.0;
+            out.push_back(-wn * x[std::size_t(n * C + cls)]);
+            total += out.back();
+            totalWeight += wn;
+        }
+        const Shape outShape = reduction == 0 && rank == 2 ? Shape { N } : Shape {};
+        const Values result = reduction == 0 ? out : Values { reduction == 1 ? total / totalWeight : total };
+        const bool forward = target == "nll_loss_forward.default";
+        json args = json::array({ self(), arg("target", T("t")) });
+        if (forward) {
+            args.push_back(arg("weight", weight ? T("w") : None()));
+            args.push_back(arg("reduction", I(reduction)));
+            args.push_back(arg("ignore_index", I(ignoreIndex)));
+            c.dump.tupleNode("nll", "nll_loss_forward.default", args, { { "getitem", outShape }, { "getitem_1", {} } });
+            c.dump.output("getitem");
+            c.dump.output("getitem_1");
+            c.expect(outShape, result).expect({}, { reduction == 0 && rank == 2 ? 0.0 : totalWeight });
+        } else {
+            if (weight || reduction != 1)
+                args.push_back(arg("weight", weight ? T("w") : None()));
+            if (reduction != 1)
+                args.push_back(arg("reduction", I(reduction)));
+            c.op("nll", target.toStdString(), args, outShape, result);
+        }
+        QVERIFY_RUNS_ON_RUNTIME(c, "completeness " + target.section('.', 0, 0).toStdString());
     }
 
     void pdist()

@@ -892,6 +892,114 @@ Result<bool> pointwiseLoss(D& d)
     return reduceLoss(d, a, d.b.where(d.b.binaryScalar("lt", z, B::num(limit)), square, linear));
 }
 
+// binary_cross_entropy as torch's decomposition: (t - 1) * max(log1p(-x), -100) - t * max(log(x), -100)
+// [* weight], then the reduction.
+Result<bool> binaryCrossEntropy(D& d)
+{
+    PTE_TRY(const auto a, d.args());
+    const int x = D::tensor(a, "self");
+    const int t = D::tensor(a, "target");
+    const int weight = D::tensor(a, "weight");
+    if (x < 0 || t < 0)
+        return d.invalid("binary_cross_entropy needs self and target");
+    const int floor = d.b.scalarConstant(-100.0, d.b.dtype(x));
+    const int logOne = d.b.binary("maximum", d.b.unary("log1p", d.b.unary("neg", x)), floor);
+    const int logX = d.b.binary("maximum", d.b.unary("log", x), floor);
+    int loss = d.b.sub(d.b.mul(d.b.sub(t, 1.0), logOne), d.b.mul(t, logX));
+    if (weight >= 0)
+        loss = d.b.mul(loss, weight);
+    return reduceLoss(d, a, loss);
+}
+
+// binary_cross_entropy_with_logits as torch's decomposition, -logsigmoid(x) written as max(-x, 0) +
+// log1p(exp(-|x|)): (1 - t) * x + lw * (max(-x, 0) + log1p(exp(-|x|))), lw = (pos_weight - 1) * t + 1 (1 without
+// pos_weight), [* weight], then the reduction.
+Result<bool> binaryCrossEntropyWithLogits(D& d)
+{
+    PTE_TRY(const auto a, d.args());
+    const int x = D::tensor(a, "self");
+    const int t = D::tensor(a, "target");
+    const int weight = D::tensor(a, "weight");
+    const int posWeight = D::tensor(a, "pos_weight");
+    if (x < 0 || t < 0)
+        return d.invalid("binary_cross_entropy_with_logits needs self and target");
+    const int negLogSigmoid = d.b.add(d.b.clamp(d.b.unary("neg", x), 0.0, std::nullopt),
+        d.b.unary("log1p", d.b.unary("exp", d.b.unary("neg", d.b.unary("abs", x)))));
+    const int linear = d.b.mul(d.b.rsub(t, 1.0), x);
+    int loss = posWeight >= 0
+        ? d.b.add(linear, d.b.mul(d.b.add(d.b.mul(d.b.sub(posWeight, 1.0), t), 1.0), negLogSigmoid))
+        : d.b.add(linear, negLogSigmoid);
+    if (weight >= 0)
+        loss = d.b.mul(loss, weight);
+    return reduceLoss(d, a, loss);
+}
+
+// soft_margin_loss = log1p(exp(-x * t)), then the reduction (torch's reference).
+Result<bool> softMarginLoss(D& d)
+{
+    PTE_TRY(const auto a, d.args());
+    const int x = D::tensor(a, "self");
+    const int t = D::tensor(a, "target");
+    return reduceLoss(d, a, d.b.unary("log1p", d.b.unary("exp", d.b.unary("neg", d.b.mul(x, t)))));
+}
+
+// nll_loss_forward as torch's decomposition, for a [C] or [N, C] input (class dimension c = rank - 1):
+// x *= weight (viewed along c); keep = target != ignore_index; safe = where(keep, target, 0);
+// loss = where(keep, -gather(x, c, safe.unsqueeze(c)).squeeze(c), 0); total_weight = the sum of the gathered weights
+// where kept (without weight: the count of kept targets, as x's dtype; reduction none of an [N, C] input: 0); then
+// none, sum, or sum / total_weight (mean). nll_loss and nll_loss_nd: its output alone.
+Result<bool> nllLoss(D& d)
+{
+    PTE_TRY(const auto a, d.args());
+    int x = D::tensor(a, "self");
+    const int target = D::tensor(a, "target");
+    const int weight = D::tensor(a, "weight");
+    const std::int64_t reduction = D::integer(a, "reduction", 1);
+    const std::int64_t ignoreIndex = D::integer(a, "ignore_index", -100);
+    if (x < 0 || target < 0)
+        return d.invalid("nll_loss needs self and target");
+    const auto r = d.b.rank(x);
+    if (r < 1 || r > 2)
+        return d.refuse("nll_loss of a " + std::to_string(r) + "-D input (1-D and 2-D inputs are lowered)");
+    if (d.b.rank(target) != r - 1)
+        return d.invalid("nll_loss expects a target of rank " + std::to_string(r - 1));
+    if (reduction < 0 || reduction > 2)
+        return d.invalid("unknown reduction " + std::to_string(reduction));
+    const std::int64_t c = std::int64_t(r) - 1;
+    int w = -1;
+    if (weight >= 0) {
+        w = r == 1 ? weight : d.b.view(weight, Dims { B::lit(1), d.b.dim(weight, 0) });
+        x = d.b.mul(x, w);
+    }
+    const int keep = d.b.binaryScalar("ne", target, B::integer(ignoreIndex));
+    const int safe = d.b.unsqueeze(d.b.whereScalar(keep, target, 0.0), c);
+    auto gather = [&](int s) {
+        const int g = d.b.call1("gather", "out",
+            { { "self", LArg::tensor(s) }, { "dim", B::integer(c) }, { "index", LArg::tensor(safe) } },
+            d.b.like(safe, d.b.dtype(s)));
+        return d.b.squeeze(g, { c });
+    };
+    int result = d.b.whereScalar(keep, d.b.unary("neg", gather(x)), 0.0);
+    const bool single = d.target().op != "nll_loss_forward";
+    int totalWeight = -1;
+    if (single && reduction != 1) {
+        // nll_loss's total weight is only the divisor of the mean.
+    } else if (reduction == 0 && r > 1) {
+        totalWeight = d.b.full({}, 0.0, d.b.dtype(x));
+    } else if (w >= 0) {
+        totalWeight = d.b.sum(d.b.whereScalar(keep, gather(d.b.expand(w, d.b.dims(x))), 0.0), {}, false);
+    } else {
+        totalWeight = d.b.cast(d.b.sum(keep, {}, false, ScalarType::Long), d.b.dtype(x));
+    }
+    if (reduction == 2)
+        result = d.b.sum(result, {}, false);
+    else if (reduction == 1)
+        result = d.b.div(d.b.sum(result, {}, false), totalWeight);
+    if (single)
+        return d.finish({ result });
+    return d.finish({ result, totalWeight });
+}
+
 // pdist(x, p): the upper-triangle distances between the rows (_pdist_forward, which the runtime has).
 Result<bool> pdist(D& d)
 {
@@ -909,6 +1017,16 @@ const DecompositionRule kMathRules[] = {
     { "heaviside", &heaviside,
         "where(x == 0, values, where(x < 0 or isnan(x), 0, 1)) (eq, lt, isnan, logical_or, where)" },
     { "huber_loss", &pointwiseLoss, "where(|x-y| < delta, 0.5 z^2, delta (z - 0.5 delta)), then mean or sum" },
+    { "binary_cross_entropy", &binaryCrossEntropy,
+        "(t - 1) max(log1p(-x), -100) - t max(log(x), -100) [* weight], then mean or sum (torch's decomposition)" },
+    { "binary_cross_entropy_with_logits", &binaryCrossEntropyWithLogits,
+        "(1 - t) x + [(pos_weight - 1) t + 1] (clamp(-x, 0) + log1p(exp(-|x|))) [* weight], then mean or sum" },
+    { "nll_loss", &nllLoss, "as nll_loss_forward, its output (1-D and 2-D inputs)" },
+    { "nll_loss_forward", &nllLoss,
+        "[mul (weight),] ne, where, unsqueeze_copy, gather, squeeze_copy, neg, where, sum (total weight), sum / div "
+        "(torch's decomposition; 1-D and 2-D inputs)" },
+    { "nll_loss_nd", &nllLoss, "as nll_loss_forward, its output (1-D and 2-D inputs)" },
+    { "soft_margin_loss", &softMarginLoss, "log1p(exp(-x t)), then mean or sum" },
     { "isin", &isin, "eq against the flattened test elements, any over them (logical_not for invert)" },
     { "isneginf", &isSignedInf, "isinf and lt 0 (logical_and)" },
     { "isposinf", &isSignedInf, "isinf and gt 0 (logical_and)" },
