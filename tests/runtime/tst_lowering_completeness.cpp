@@ -2,10 +2,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The composites lowered last (docs/decompositions.md): the recurrent cells (lstm_cell, gru_cell, rnn_tanh_cell,
 // rnn_relu_cell), rot90, take, _unsafe_index, logspace, nansum, logaddexp2, heaviside, sinc, isin, isposinf/isneginf,
-// zero, the l1 / smooth_l1 / huber, binary cross entropy (with logits), soft margin and nll losses, pdist,
-// feature_alpha_dropout, _pad_circular, rrelu_with_noise and adaptive_max_pool1d, each written as torch.export writes
-// the node, emitted by ptelens and run on ExecuTorch's runtime. The expected values are computed here from each op's
-// documented definition (loops over indices, in double), never from the decomposition.
+// zero, the l1 / smooth_l1 / huber, binary cross entropy (with logits), soft margin and nll losses, bilinear,
+// tensordot, pdist, feature_alpha_dropout, _pad_circular, rrelu_with_noise and adaptive_max_pool1d, each written as
+// torch.export writes the node, emitted by ptelens and run on ExecuTorch's runtime. The expected values are computed
+// here from each op's documented definition (loops over indices, in double), never from the decomposition.
 #include "dumpbuilder.h"
 #include "etrunner.h"
 #include "runtimecase.h"
@@ -142,6 +142,52 @@ Values circularPad(const Values& x, const Shape& shape, const std::vector<std::i
         for (std::size_t d = 0; d < r; ++d)
             i[d] = from[d] + (((o[d] - left[d]) % len[d]) + len[d]) % len[d];
         return x[rowMajorOffset(shape, i)];
+    });
+}
+
+/** tensordot(a, b, da, db): out[free a..., free b...] = sum over the contracted index tuples of a[...] b[...], the
+ *  contracted dimensions paired in order; a dimension of size 1 against a larger one is broadcast (index 0). */
+Values tensordotReference(const Values& a, const Shape& sa, const Values& b, const Shape& sb,
+    const std::vector<std::int64_t>& da, const std::vector<std::int64_t>& db, Shape& outShape)
+{
+    auto wrap = [](std::int64_t d, std::size_t r) { return std::size_t(d < 0 ? d + std::int64_t(r) : d); };
+    std::vector<std::size_t> ca, cb, fa, fb;
+    Shape csizes;
+    for (std::size_t k = 0; k < da.size(); ++k) {
+        ca.push_back(wrap(da[k], sa.size()));
+        cb.push_back(wrap(db[k], sb.size()));
+        csizes.push_back(std::max(sa[ca.back()], sb[cb.back()]));
+    }
+    outShape.clear();
+    for (std::size_t k = 0; k < sa.size(); ++k)
+        if (std::find(ca.begin(), ca.end(), k) == ca.end()) {
+            fa.push_back(k);
+            outShape.push_back(sa[k]);
+        }
+    for (std::size_t k = 0; k < sb.size(); ++k)
+        if (std::find(cb.begin(), cb.end(), k) == cb.end()) {
+            fb.push_back(k);
+            outShape.push_back(sb[k]);
+        }
+    const std::int64_t contracted = std::accumulate(csizes.begin(), csizes.end(), std::int64_t(1), std::multiplies<>());
+    return tabulate(outShape, [&](const Shape& o) {
+        Shape ia(sa.size(), 0), ib(sb.size(), 0);
+        for (std::size_t k = 0; k < fa.size(); ++k)
+            ia[fa[k]] = o[k];
+        for (std::size_t k = 0; k < fb.size(); ++k)
+            ib[fb[k]] = o[fa.size() + k];
+        double sum = 0;
+        for (std::int64_t flat = 0; flat < contracted; ++flat) {
+            std::int64_t rest = flat;
+            for (std::size_t k = csizes.size(); k-- > 0;) {
+                const std::int64_t i = rest % csizes[k];
+                rest /= csizes[k];
+                ia[ca[k]] = sa[ca[k]] == 1 ? 0 : i;
+                ib[cb[k]] = sb[cb[k]] == 1 ? 0 : i;
+            }
+            sum += a[rowMajorOffset(sa, ia)] * b[rowMajorOffset(sb, ib)];
+        }
+        return sum;
     });
 }
 
@@ -665,6 +711,84 @@ private Q_SLOTS:
             c.op("nll", target.toStdString(), args, outShape, result);
         }
         QVERIFY_RUNS_ON_RUNTIME(c, "completeness " + target.section('.', 0, 0).toStdString());
+    }
+
+    void bilinear()
+    {
+        // nn.Bilinear: y[..., o] = sum_ij x1[..., i] W[o, i, j] x2[..., j] + b[o]: [2, 3, 4] x [2, 3, 5] with bias,
+        // [3, 4] x [3, 5] without, and 1-D inputs.
+        const int O = 3, I1 = 4, I2 = 5;
+        const Values w = values(std::size_t(O * I1 * I2), 41, 0.5);
+        const Values bias = values(std::size_t(O), 42);
+        Case c;
+        c.dump.weight("p_bl_weight", "bl.weight", { O, I1, I2 }, w);
+        c.dump.weight("p_bl_bias", "bl.bias", { O }, bias);
+        c.in("a", { 2, 3, I1 }, values(std::size_t(6 * I1), 43)).in("b", { 2, 3, I2 }, values(std::size_t(6 * I2), 44));
+        auto reference = [&](const Values& x1, const Values& x2, std::int64_t rows, bool withBias) {
+            Values y;
+            for (std::int64_t n = 0; n < rows; ++n)
+                for (int o = 0; o < O; ++o) {
+                    double s = withBias ? bias[std::size_t(o)] : 0.0;
+                    for (int i = 0; i < I1; ++i)
+                        for (int j = 0; j < I2; ++j)
+                            s += x1[std::size_t(n * I1 + i)] * w[std::size_t((o * I1 + i) * I2 + j)]
+                                * x2[std::size_t(n * I2 + j)];
+                    y.push_back(s);
+                }
+            return y;
+        };
+        const Values a = c.inputs[0].values, b = c.inputs[1].values;
+        const Values a2(a.begin(), a.begin() + 3 * I1), b2(b.begin(), b.begin() + 3 * I2);
+        const Values a1(a.begin(), a.begin() + I1), b1(b.begin(), b.begin() + I2);
+        c.in("a2", { 3, I1 }, a2).in("b2", { 3, I2 }, b2).in("a1", { I1 }, a1).in("b1", { I2 }, b1);
+        c.op("y3", "bilinear.default",
+            json::array({ arg("input1", T("a")), arg("input2", T("b")), arg("weight", T("p_bl_weight")),
+                arg("bias", T("p_bl_bias")) }),
+            { 2, 3, O }, reference(a, b, 6, true));
+        c.op("y2", "bilinear.default",
+            json::array({ arg("input1", T("a2")), arg("input2", T("b2")), arg("weight", T("p_bl_weight")) }), { 3, O },
+            reference(a2, b2, 3, false));
+        c.op("y1", "bilinear.default",
+            json::array({ arg("input1", T("a1")), arg("input2", T("b1")), arg("weight", T("p_bl_weight")),
+                arg("bias", T("p_bl_bias")) }),
+            { O }, reference(a1, b1, 1, true));
+        QVERIFY_RUNS_ON_RUNTIME(c, "completeness bilinear");
+    }
+
+    void tensordot_data()
+    {
+        QTest::addColumn<QList<qint64>>("shapeA");
+        QTest::addColumn<QList<qint64>>("shapeB");
+        QTest::addColumn<QList<qint64>>("dimsA");
+        QTest::addColumn<QList<qint64>>("dimsB");
+        QTest::newRow("two dims, reordered") << QList<qint64> { 2, 3, 4 } << QList<qint64> { 4, 3, 5 }
+                                             << QList<qint64> { 1, 2 } << QList<qint64> { 1, 0 };
+        QTest::newRow("no dims (outer product)")
+            << QList<qint64> { 2, 3 } << QList<qint64> { 4 } << QList<qint64> {} << QList<qint64> {};
+        QTest::newRow("negative dims (mm)")
+            << QList<qint64> { 3, 4 } << QList<qint64> { 4, 2 } << QList<qint64> { -1 } << QList<qint64> { 0 };
+        QTest::newRow("size 1 against 3") << QList<qint64> { 2, 1, 4 } << QList<qint64> { 3, 4, 5 }
+                                          << QList<qint64> { 1, 2 } << QList<qint64> { 0, 1 };
+        QTest::newRow("3 against size 1") << QList<qint64> { 2, 3, 4 } << QList<qint64> { 4, 1, 2 }
+                                          << QList<qint64> { 2, 1 } << QList<qint64> { 0, 1 };
+    }
+
+    void tensordot()
+    {
+        QFETCH(QList<qint64>, shapeA);
+        QFETCH(QList<qint64>, shapeB);
+        QFETCH(QList<qint64>, dimsA);
+        QFETCH(QList<qint64>, dimsB);
+        const Shape sa(shapeA.begin(), shapeA.end()), sb(shapeB.begin(), shapeB.end());
+        const std::vector<std::int64_t> da(dimsA.begin(), dimsA.end()), db(dimsB.begin(), dimsB.end());
+        Case c;
+        c.in("x", sa, values(numel(sa), 45)).in("y", sb, values(numel(sb), 46));
+        Shape outShape;
+        const Values want = tensordotReference(c.inputs[0].values, sa, c.inputs[1].values, sb, da, db, outShape);
+        c.op("td", "tensordot.default",
+            json::array({ self(), arg("other", T("y")), arg("dims_self", Ints(da)), arg("dims_other", Ints(db)) }),
+            outShape, want);
+        QVERIFY_RUNS_ON_RUNTIME(c, "completeness tensordot");
     }
 
     void pdist()

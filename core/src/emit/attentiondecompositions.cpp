@@ -1,8 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
 // Attention: scaled_dot_product_attention (masks, causal, scale, grouped-query) and the pieces of multi-head attention
-// (baddbmm, addbmm), and einsum. Each decomposition follows the op's PyTorch definition (torch's core decomposition
-// table or the op's composite implementation); docs/decompositions.md lists what each becomes.
+// (baddbmm, addbmm), einsum, bilinear and tensordot. Each decomposition follows the op's PyTorch definition (torch's
+// core decomposition table or the op's composite implementation); docs/decompositions.md lists what each becomes.
 #include "emit/decomposer_p.h"
 #include "emit/edgelayout.h"
 
@@ -684,6 +684,113 @@ Result<bool> decomposeEinsum(Decomposer& d)
     return d.finish({ result });
 }
 
+// ---------------------------------------------------------------------------------------------------------
+// Contractions of ATen's linear algebra composites (aten/src/ATen/native/Linear.cpp)
+// ---------------------------------------------------------------------------------------------------------
+
+// bilinear(x1, x2, W, b): y[..., o] = sum_ij x1[..., i] W[o, i, j] x2[..., j] (+ b[o]). ATen flattens the leading
+// dimensions and calls _trilinear, which the runtime lacks; the same contraction as mm(x1 [N, I], W permuted to
+// [I, O * J]) viewed [N, O, J], times x2 [N, 1, J], summed over J, viewed back to x1's leading dimensions + [O], plus
+// the bias.
+Result<bool> decomposeBilinear(Decomposer& d)
+{
+    PTE_TRY(const auto a, d.args());
+    OpBuilder& b = d.b;
+    const int x1 = Decomposer::tensor(a, "input1");
+    const int x2 = Decomposer::tensor(a, "input2");
+    const int w = Decomposer::tensor(a, "weight");
+    const int bias = Decomposer::tensor(a, "bias");
+    if (x1 < 0 || x2 < 0 || w < 0)
+        return d.invalid("bilinear needs input1, input2 and weight");
+    const auto r = b.rank(x1);
+    if (r == 0 || b.rank(x2) != r)
+        return d.invalid("bilinear(): input dimensions do not match");
+    if (b.rank(w) != 3 || b.size(w, 1) != b.size(x1, -1) || b.size(w, 2) != b.size(x2, -1))
+        return d.invalid("bilinear(): the weight must be [out, in1, in2]");
+    Dims lead;
+    IntElem rows = OpBuilder::lit(1);
+    for (std::size_t k = 0; k + 1 < r; ++k) {
+        lead.push_back(b.dim(x1, std::int64_t(k)));
+        rows = b.mulInt(rows, lead.back());
+    }
+    const IntElem in1 = b.dim(w, 1), in2 = b.dim(w, 2), out = b.dim(w, 0);
+    const int x1f = b.view(x1, Dims { rows, in1 });
+    const int x2f = b.view(x2, Dims { rows, in2 });
+    const int wf = b.view(b.permute(w, { 1, 0, 2 }), Dims { in1, b.mulInt(out, in2) });
+    const int partial = b.view(b.mm(x1f, wf), Dims { rows, out, in2 });
+    int y = b.sum(b.mul(partial, b.unsqueeze(x2f, 1)), { 2 }, false);
+    lead.push_back(out);
+    y = b.view(y, lead);
+    if (bias >= 0)
+        y = b.add(y, bias);
+    return d.finish({ y });
+}
+
+// tensordot(a, b, dims_a, dims_b) as ATen's composite: a contracted dimension of size 1 on one side is summed away
+// (keepdim) on the other; a is permuted to (its free dimensions, dims_a) and viewed [free, contracted], b to (dims_b,
+// its free dimensions) and viewed [contracted, free]; mm; viewed to a's free sizes + b's free sizes.
+Result<bool> decomposeTensordot(Decomposer& d)
+{
+    PTE_TRY(const auto a, d.args());
+    OpBuilder& b = d.b;
+    int t1 = Decomposer::tensor(a, "self");
+    int t2 = Decomposer::tensor(a, "other");
+    const auto dims1 = Decomposer::intList(a, "dims_self");
+    const auto dims2 = Decomposer::intList(a, "dims_other");
+    if (t1 < 0 || t2 < 0 || !dims1 || !dims2)
+        return d.invalid("tensordot needs two tensors and two dimension lists");
+    if (dims1->size() != dims2->size())
+        return d.invalid("both dimension lists should have same length");
+    if (b.dtype(t1) != b.dtype(t2))
+        return d.invalid("both inputs should have same dtype");
+    const auto r1 = b.rank(t1), r2 = b.rank(t2);
+    std::vector<std::int64_t> c1, c2;
+    for (std::size_t k = 0; k < dims1->size(); ++k) {
+        c1.push_back(b.wrapDim((*dims1)[k], r1));
+        c2.push_back(b.wrapDim((*dims2)[k], r2));
+        if (c1.back() < 0 || c2.back() < 0)
+            return d.finish({ -1 });
+        if (b.isDynamic(t1, c1.back()) || b.isDynamic(t2, c2.back()))
+            return d.refuse("tensordot over a dynamic dimension");
+    }
+    std::int64_t csize = 1;
+    for (std::size_t k = 0; k < c1.size(); ++k) {
+        const std::int64_t s1 = b.size(t1, c1[k]), s2 = b.size(t2, c2[k]);
+        if (s2 == 1) {
+            if (s1 != 1) // summing a dimension of size 1 is the identity
+                t1 = b.sum(t1, { c1[k] }, true);
+        } else if (s1 == 1) {
+            t2 = b.sum(t2, { c2[k] }, true);
+        } else if (s1 != s2) {
+            return d.invalid("contracted dimensions need to match, but first has size " + std::to_string(s1)
+                + " in dim " + std::to_string(c1[k]) + " and second has size " + std::to_string(s2) + " in dim "
+                + std::to_string(c2[k]));
+        } else {
+            csize *= s1;
+        }
+    }
+    std::vector<std::int64_t> p1, p2;
+    Dims result;
+    IntElem size1 = OpBuilder::lit(1), size2 = OpBuilder::lit(1);
+    for (std::size_t k = 0; k < r1; ++k)
+        if (std::find(c1.begin(), c1.end(), std::int64_t(k)) == c1.end()) {
+            p1.push_back(std::int64_t(k));
+            result.push_back(b.dim(t1, std::int64_t(k)));
+            size1 = b.mulInt(size1, result.back());
+        }
+    p1.insert(p1.end(), c1.begin(), c1.end());
+    p2 = c2;
+    for (std::size_t k = 0; k < r2; ++k)
+        if (std::find(c2.begin(), c2.end(), std::int64_t(k)) == c2.end()) {
+            p2.push_back(std::int64_t(k));
+            result.push_back(b.dim(t2, std::int64_t(k)));
+            size2 = b.mulInt(size2, result.back());
+        }
+    const int m1 = b.view(b.permute(t1, p1), Dims { size1, OpBuilder::lit(csize) });
+    const int m2 = b.view(b.permute(t2, p2), Dims { OpBuilder::lit(csize), size2 });
+    return d.finish({ b.view(b.mm(m1, m2), result) });
+}
+
 const DecompositionRule kAttentionRules[] = {
     { "scaled_dot_product_attention", &decomposeSdpa,
         "torch's math kernel: q and k each times sqrt(scale) (mul), a bool mask as where(logical_not(mask), -inf, 0), "
@@ -702,6 +809,12 @@ const DecompositionRule kAttentionRules[] = {
         "self" },
     { "addbmm", &decomposeAddbmm,
         "addmm of each batch (select_copy), accumulated in batch order as ATen's CPU kernel does" },
+    { "bilinear", &decomposeBilinear,
+        "view_copy of both inputs to [N, in], permute_copy + view_copy of the weight to [in1, out * in2], mm, "
+        "view_copy to [N, out, in2], unsqueeze_copy, mul, sum over in2, view_copy, add (bias)" },
+    { "tensordot", &decomposeTensordot,
+        "ATen's composite: sum (keepdim) of a contracted dimension of size 1 against a larger one, permute_copy + "
+        "view_copy of both operands, mm, view_copy to the free dimensions" },
     { "einsum", &decomposeEinsum,
         "torch's einsum: per operand diagonal_copy (repeated labels), unsqueeze_copy and permute_copy; operands "
         "contracted pairwise left to right (or along path): sum of dimensions one operand has alone, then "
