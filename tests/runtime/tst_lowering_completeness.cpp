@@ -791,6 +791,52 @@ private Q_SLOTS:
         QVERIFY_RUNS_ON_RUNTIME(c, "completeness tensordot");
     }
 
+    void renorm_data()
+    {
+        QTest::addColumn<int>("dim");
+        QTest::addColumn<double>("p");
+        QTest::addColumn<double>("maxnorm");
+        QTest::newRow("dim 0, p 2") << 0 << 2.0 << 1.6;
+        QTest::newRow("dim 1, p 1") << 1 << 1.0 << 2.5;
+        QTest::newRow("dim -1, p 3") << -1 << 3.0 << 1.2;
+        QTest::newRow("dim 2, p inf") << 2 << kInf << 0.9;
+    }
+
+    void renorm()
+    {
+        // Each slice x.select(dim, i) with p-norm above maxnorm scaled by maxnorm / (norm + 1e-7), the others kept.
+        QFETCH(int, dim);
+        QFETCH(double, p);
+        QFETCH(double, maxnorm);
+        const Shape s { 3, 4, 2 };
+        const auto d = std::size_t(dim < 0 ? dim + 3 : dim);
+        Case c;
+        c.in("x", s, values(numel(s), 47));
+        const auto x = c.inputs[0].values;
+        Values norms(std::size_t(s[d]), 0.0);
+        tabulate(s, [&](const Shape& i) {
+            const double v = std::fabs(x[rowMajorOffset(s, i)]);
+            double& n = norms[std::size_t(i[d])];
+            n = std::isinf(p) ? std::max(n, v) : n + std::pow(v, p);
+            return 0.0;
+        });
+        int scaled = 0;
+        for (double& n : norms) {
+            n = std::isinf(p) ? n : std::pow(n, 1.0 / p);
+            scaled += n > maxnorm ? 1 : 0;
+        }
+        QVERIFY2(scaled > 0 && scaled < int(norms.size()), "maxnorm should scale some slices and keep others");
+        const Values want = tabulate(s, [&](const Shape& i) {
+            const double n = norms[std::size_t(i[d])];
+            return x[rowMajorOffset(s, i)] * (n > maxnorm ? maxnorm / (n + 1e-7) : 1.0);
+        });
+        c.op("r", "renorm.default",
+            json::array({ self(), arg("p", std::isinf(p) ? json { { "as_float", "Infinity" } } : F(p)),
+                arg("dim", I(dim)), arg("maxnorm", F(maxnorm)) }),
+            s, want);
+        QVERIFY_RUNS_ON_RUNTIME(c, "completeness renorm");
+    }
+
     void pdist()
     {
         // The p-norm distance of every pair of rows i < j, in the order (0, 1), (0, 2), ..., (n - 2, n - 1).

@@ -1,6 +1,6 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
-// Normalization: group_norm, instance_norm, local_response_norm, rms_norm, linalg_vector_norm and friends.
+// Normalization: group_norm, instance_norm, local_response_norm, rms_norm, linalg_vector_norm, renorm and friends.
 // Each decomposition follows the op's PyTorch definition (torch's core decomposition table or the op's composite
 // implementation); docs/decompositions.md lists what each becomes.
 #include "emit/decomposer_p.h"
@@ -374,6 +374,40 @@ Result<bool> norm(Decomposer& d)
         d.b, x, p, dims, Decomposer::flag(a, "keepdim"), a.count("dtype") ? dtypeArg(a, "dtype") : std::nullopt) });
 }
 
+// renorm(x, p, dim, maxnorm) as torch's reference: norm = linalg_vector_norm(x, p, every dimension but dim,
+// keepdim) in the computation dtype (float for Half/BFloat16); factor = where(norm > maxnorm, maxnorm / (norm + 1e-7),
+// 1), as x's dtype; x * factor.
+Result<bool> renorm(Decomposer& d)
+{
+    PTE_TRY(const auto a, d.args());
+    OpBuilder& b = d.b;
+    const int x = Decomposer::tensor(a, "self");
+    const double p = Decomposer::number(a, "p").value_or(2.0);
+    const double maxnorm = Decomposer::number(a, "maxnorm").value_or(0.0);
+    if (x < 0)
+        return d.invalid("renorm needs a tensor");
+    if (!(p > 0))
+        return d.invalid("renorm: non-positive norm not supported");
+    if (maxnorm < 0)
+        return d.invalid("renorm: expected maxnorm to be >= 0");
+    const auto r = b.rank(x);
+    if (r < 2)
+        return d.invalid("renorm: input needs at least 2 dimensions, got " + std::to_string(r) + " dimensions");
+    const std::int64_t dim = b.wrapDim(Decomposer::integer(a, "dim"), r);
+    if (dim < 0)
+        return d.finish({ -1 });
+    std::vector<std::int64_t> reduceDims;
+    for (std::size_t k = 0; k < r; ++k)
+        if (std::int64_t(k) != dim)
+            reduceDims.push_back(std::int64_t(k));
+    const ScalarType t = b.dtype(x);
+    const ScalarType acc = isFloatingType(t) ? opmathType(t) : t;
+    const int n = vectorNorm(b, x, p, reduceDims, true, acc != t ? std::optional<ScalarType>(acc) : std::nullopt);
+    const int ratio = b.div(b.scalarConstant(maxnorm, acc), b.add(n, 1e-7));
+    const int factor = b.whereScalar(b.binaryScalar("gt", n, OpBuilder::num(maxnorm)), ratio, 1.0);
+    return d.finish({ b.mul(x, b.cast(factor, t)) });
+}
+
 const DecompositionRule kNormalizationRules[] = {
     { "_fused_rms_norm", &rmsNorm,
         "as rms_norm, with the rsqrt as second output (pow, mean, add, rsqrt, mul [, mul])" },
@@ -388,6 +422,9 @@ const DecompositionRule kNormalizationRules[] = {
     { "linalg_vector_norm", &linalgVectorNorm,
         "torch's reference: ord 0: ne, sum; +-inf: abs, amax/amin; else [abs,] pow(ord), sum, pow(1/ord)" },
     { "norm", &norm, "linalg_vector_norm (p None: 2), decomposed as torch's reference" },
+    { "renorm", &renorm,
+        "torch's reference: linalg_vector_norm over every dimension but dim (keepdim; Half/BFloat16 in float), "
+        "where(norm > maxnorm, maxnorm / (norm + 1e-7), 1) (gt, add, div, where), mul" },
     { "rms_norm", &rmsNorm,
         "x * rsqrt(mean(x^2, normalized dims) + eps) [* weight] (pow, mean, add, rsqrt, mul); Half/BFloat16 in "
         "float and cast back" },
