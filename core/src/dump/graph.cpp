@@ -4,6 +4,7 @@
 
 #include "base/float16.h"
 
+#include <charconv>
 #include <cstring>
 
 namespace pte {
@@ -101,6 +102,21 @@ std::optional<std::vector<double>> tensorElements(const WeightTensor& t, std::si
         }
     }
     return out;
+}
+
+std::optional<std::int64_t> firstDebugHandle(const Node& n)
+{
+    if (!n.debugHandles.empty())
+        return n.debugHandles[0];
+    const auto it = n.metadata.find("debug_handle");
+    if (it == n.metadata.end())
+        return std::nullopt;
+    std::int64_t v = 0;
+    const auto& s = it->second;
+    const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (r.ec != std::errc())
+        return std::nullopt;
+    return v;
 }
 
 Result<std::vector<double>> tensorValues(ScalarType dtype, const std::vector<std::int64_t>& sizes,
