@@ -8,6 +8,7 @@
 #include "pte/ptereader.h"
 #include "pte/ptewriter.h"
 #include "pte/syntheticprogram.h"
+#include "pte/syntheticvariant.h"
 #include "testutils.h"
 
 #include <QTest>
