@@ -6,6 +6,7 @@
 #include "pte/delegatecall.h"
 #include "pte/graphtext.h"
 #include "pte/kernelarguments.h"
+#include "pte/operatorname.h"
 
 #include <QHash>
 
@@ -115,9 +116,8 @@ QString nodeDetails(const pte::Graph& g, const pte::Node& n, const QStringList& 
 QString shortOp(const pte::Node& n)
 {
     if (!n.op.empty())
-        return n.overload.empty() || n.overload == "default"
-            ? toQString(n.op)
-            : toQString(n.op) + QLatin1Char('.') + toQString(n.overload);
+        return pte::isDefaultOverload(n.overload) ? toQString(n.op)
+                                                  : toQString(n.op) + QLatin1Char('.') + toQString(n.overload);
     QString t = toQString(n.target);
     const auto dot = t.lastIndexOf(QLatin1Char('.'));
     return dot >= 0 ? t.mid(dot + 1) : t;
