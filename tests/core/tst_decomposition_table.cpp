@@ -121,11 +121,10 @@ std::string generate(const std::vector<Row>& rows)
             for (const auto& n : t->second)
                 testNames += (testNames.empty() ? "" : ", ") + n;
         }
-        const std::string what
-            = python || (l.kind == OperatorLowering::Kind::None && l.becomes.empty()) ? r.reason : l.becomes;
+        const std::string what =
+            python || (l.kind == OperatorLowering::Kind::None && l.becomes.empty()) ? r.reason : l.becomes;
         table += "| `" + r.op + "` | " + r.source + " | " + (python ? "its pieces" : kindWord(l.kind)) + " | "
-            + escape(what) + " | "
-            + (testNames.empty() ? "no" : "yes: " + testNames) + " |\n";
+            + escape(what) + " | " + (testNames.empty() ? "no" : "yes: " + testNames) + " |\n";
     }
     std::string extra;
     for (const auto& d : decompositionTable())
@@ -153,8 +152,7 @@ std::string generate(const std::vector<Row>& rows)
         + " decomposed, " + std::to_string(counts[OperatorLowering::Kind::Kernel]) + " emitted as kernels, "
         + std::to_string(counts[OperatorLowering::Kind::Functionalized]) + " in-place forms, "
         + std::to_string(counts[OperatorLowering::Kind::None]) + " refused, " + std::to_string(functionals)
-        + " Python functionals recorded as their pieces; " + std::to_string(tested)
-        + " built by a runtime test.\n\n";
+        + " Python functionals recorded as their pieces; " + std::to_string(tested) + " built by a runtime test.\n\n";
     md += "| operator | from | lowered as | becomes (or why it is refused) | runtime test |\n|---|---|---|---|---|\n";
     md += table;
     if (!extra.empty())
