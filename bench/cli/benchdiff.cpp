@@ -11,6 +11,7 @@
 #include "pte/programdiff.h"
 #include "pte/ptewriter.h"
 #include "pte/syntheticprogram.h"
+#include "pte/syntheticvariant.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // ptelens-cli info / dump / verify on files written by the test and on corpus files: exit codes, JSON
 // output, error messages naming the file.
-#include "ptefile/ptereader_fbbuilder_p.h"
+#include "ptefbbuilder.h"
 #include "testutils.h"
 
 #include <QFile>

@@ -5,7 +5,7 @@
 #include "errorcheck.h"
 #include "pte/jsondump.h"
 #include "pte/ptereader.h"
-#include "ptefile/ptereader_fbbuilder_p.h"
+#include "ptefbbuilder.h"
 #include "ptefile/ptereader_p.h"
 #include "testutils.h"
 

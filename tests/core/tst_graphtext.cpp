@@ -118,6 +118,34 @@ private Q_SLOTS:
         m.deviceIndex = 0;
         QCOMPARE(pte::tensorMetaText(m), std::string("f32[2, s0]@cuda:0"));
     }
+
+    void nnModulePaths_data()
+    {
+        QTest::addColumn<QString>("stack");
+        QTest::addColumn<QStringList>("paths");
+        QTest::newRow("empty") << QString() << QStringList();
+        QTest::newRow("root only") << QStringLiteral("L__self__,,M") << QStringList();
+        QTest::newRow("root and child") << QStringLiteral("L__self__,,M;L__self__lin,lin,torch.nn.Linear")
+                                        << QStringList { QStringLiteral("lin") };
+        // A comma inside brackets belongs to the path: the profile table split it there before, the Graph view did
+        // not; both now read "layers.0.f(x, y)".
+        QTest::newRow("comma inside parentheses")
+            << QStringLiteral("a,layers.0,T;b,layers.0.f(x, y),U")
+            << QStringList { QStringLiteral("layers.0"), QStringLiteral("layers.0.f(x, y)") };
+        QTest::newRow("separators inside brackets")
+            << QStringLiteral("k,blocks[0;1],T;m,heads{a,b},V")
+            << QStringList { QStringLiteral("blocks[0;1]"), QStringLiteral("heads{a,b}") };
+        QTest::newRow("entry without a path") << QStringLiteral("k;m,enc,E;") << QStringList { QStringLiteral("enc") };
+    }
+    void nnModulePaths()
+    {
+        QFETCH(QString, stack);
+        QFETCH(QStringList, paths);
+        QStringList got;
+        for (const auto& p : pte::nnModulePaths(stack.toStdString()))
+            got << QString::fromStdString(p);
+        QCOMPARE(got, paths);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestGraphText)

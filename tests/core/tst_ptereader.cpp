@@ -7,7 +7,7 @@
 #include "pte/programequality.h"
 #include "pte/ptereader.h"
 #include "pte/ptewriter.h"
-#include "ptefile/ptereader_fbbuilder_p.h"
+#include "ptefbbuilder.h"
 #include "testutils.h"
 
 #include <QDir>

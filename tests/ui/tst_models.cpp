@@ -1,6 +1,5 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
-#include "models/compilespec.h"
 #include "models/delegatemodel.h"
 #include "models/diagnosticmodel.h"
 #include "models/memoryplan.h"
@@ -282,36 +281,6 @@ private Q_SLOTS:
         QCOMPARE(methods.size(), 2);
         for (const auto& details : methods)
             QVERIFY2(details.endsWith(QStringLiteral("(100 B shared with other methods)")), qPrintable(details));
-    }
-
-    void compileSpecsDecoded_data()
-    {
-        QTest::addColumn<QString>("key");
-        QTest::addColumn<QByteArray>("value");
-        QTest::addColumn<QString>("text");
-        // XNNPACK and Vulkan write these with struct.pack("<i") and bytes([b]).
-        QTest::newRow("int32") << QStringLiteral("num_threads") << QByteArray("\x01\x00\x00\x00", 4)
-                               << QStringLiteral("1");
-        QTest::newRow("negative int32") << QStringLiteral("storage_type_override") << QByteArray("\xff\xff\xff\xff", 4)
-                                        << QStringLiteral("-1");
-        QTest::newRow("bool") << QStringLiteral("use_fp16") << QByteArray("\x01", 1) << QStringLiteral("true");
-        QTest::newRow("int32 list") << QStringLiteral("texture_limits")
-                                    << QByteArray("\x00\x08\x00\x00\x00\x08\x00\x00\x40\x00\x00\x00", 12)
-                                    << QStringLiteral("[2048, 2048, 64]");
-        QTest::newRow("text") << QStringLiteral("compute_units") << QByteArray("cpu_and_ne")
-                              << QStringLiteral("cpu_and_ne");
-        QTest::newRow("unknown bytes") << QStringLiteral("qnn_compile_spec") << QByteArray("\x00\x01\xff", 3)
-                                       << QStringLiteral("00 01 ff");
-        QTest::newRow("known key, wrong size")
-            << QStringLiteral("num_threads") << QByteArray("\x01\x00\x00", 3) << QStringLiteral("01 00 00");
-    }
-    void compileSpecsDecoded()
-    {
-        QFETCH(QString, key);
-        QFETCH(QByteArray, value);
-        QFETCH(QString, text);
-        QCOMPARE(
-            compileSpecText(key.toStdString(), std::string_view(value.constData(), std::size_t(value.size()))), text);
     }
 
     void sizeModelAttributesBytes()

@@ -2,10 +2,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "models/delegatemodel.h"
 
-#include "models/compilespec.h"
 #include "models/delegateblobs.h"
 #include "models/roles.h"
 #include "models/text.h"
+#include "pte/bytetext.h"
 
 namespace pte::ui {
 
@@ -68,7 +68,7 @@ QVariant DelegateModel::cell(int row, int column, int role) const
         QStringList parts;
         for (const auto& spec : d.compileSpecs)
             parts << QStringLiteral("%1=%2").arg(
-                toQString(spec.key), compileSpecText(spec.key, spec.value.asStringView(), 64));
+                toQString(spec.key), toQString(pte::compileSpecText(spec.key, spec.value.span())));
         return parts.join(role == Qt::ToolTipRole ? QStringLiteral("\n") : QStringLiteral("; "));
     }
     default:

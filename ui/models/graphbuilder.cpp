@@ -6,6 +6,7 @@
 #include "pte/delegatecall.h"
 #include "pte/graphtext.h"
 #include "pte/kernelarguments.h"
+#include "pte/operatorname.h"
 
 #include <QHash>
 
@@ -19,29 +20,6 @@
 namespace pte::ui {
 
 namespace {
-
-/** Splits at `sep` outside parentheses/brackets (module paths can contain "layers[0]" or calls). */
-std::vector<std::string> splitTopLevel(const std::string& s, char sep)
-{
-    std::vector<std::string> out;
-    int depth = 0;
-    std::string cur;
-    for (const char c : s) {
-        if (c == '(' || c == '[' || c == '{')
-            ++depth;
-        else if ((c == ')' || c == ']' || c == '}') && depth > 0)
-            --depth;
-        if (c == sep && depth == 0) {
-            out.push_back(cur);
-            cur.clear();
-        } else {
-            cur += c;
-        }
-    }
-    if (!cur.empty())
-        out.push_back(cur);
-    return out;
-}
 
 void collectNames(const pte::Argument& arg, std::vector<const std::string*>& out)
 {
@@ -138,9 +116,8 @@ QString nodeDetails(const pte::Graph& g, const pte::Node& n, const QStringList& 
 QString shortOp(const pte::Node& n)
 {
     if (!n.op.empty())
-        return n.overload.empty() || n.overload == "default"
-            ? toQString(n.op)
-            : toQString(n.op) + QLatin1Char('.') + toQString(n.overload);
+        return pte::isDefaultOverload(n.overload) ? toQString(n.op)
+                                                  : toQString(n.op) + QLatin1Char('.') + toQString(n.overload);
     QString t = toQString(n.target);
     const auto dot = t.lastIndexOf(QLatin1Char('.'));
     return dot >= 0 ? t.mid(dot + 1) : t;
@@ -666,11 +643,8 @@ GraphData buildInstructionGraph(
 QStringList modulePaths(const std::string& nnModuleStack)
 {
     QStringList out;
-    for (const auto& entry : splitTopLevel(nnModuleStack, ';')) {
-        const auto fields = splitTopLevel(entry, ',');
-        if (fields.size() >= 2 && !fields[1].empty())
-            out << toQString(fields[1]);
-    }
+    for (const auto& path : pte::nnModulePaths(nnModuleStack))
+        out << toQString(path);
     return out;
 }
 

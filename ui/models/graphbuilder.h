@@ -85,7 +85,7 @@ struct GraphData
     const std::atomic<bool>* cancel = nullptr, const QSet<QString>& expanded = {}, const QString& loweredModule = {},
     bool groupByModule = false);
 
-/** Module hierarchy from an nn_module_stack value ("key,path,type;..."): the paths, outermost first. */
+/** pte::nnModulePaths() as a QStringList: the module paths of an nn_module_stack value, outermost first. */
 [[nodiscard]] QStringList modulePaths(const std::string& nnModuleStack);
 
 } // namespace pte::ui

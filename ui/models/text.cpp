@@ -95,31 +95,4 @@ QString describeValue(const pte::EValue& value)
         value.val);
 }
 
-QString printableOrHex(std::string_view bytes, std::size_t maxBytes)
-{
-    bool printable = !bytes.empty();
-    for (const char c : bytes) {
-        const auto u = static_cast<unsigned char>(c);
-        if ((u < 0x20 && c != '\n' && c != '\t' && c != '\r') || u == 0x7f) {
-            printable = false;
-            break;
-        }
-    }
-    const std::string_view shown = bytes.substr(0, maxBytes);
-    QString out;
-    if (printable) {
-        out = QString::fromUtf8(shown.data(), qsizetype(shown.size()));
-    } else {
-        out.reserve(qsizetype(shown.size() * 3));
-        for (std::size_t i = 0; i < shown.size(); ++i) {
-            if (i)
-                out += QLatin1Char(' ');
-            out += QStringLiteral("%1").arg(static_cast<unsigned char>(shown[i]), 2, 16, QLatin1Char('0'));
-        }
-    }
-    if (bytes.size() > maxBytes)
-        out += QStringLiteral(" … (%1 bytes)").arg(bytes.size());
-    return out;
-}
-
 } // namespace pte::ui

@@ -37,7 +37,5 @@ namespace pte::ui {
 [[nodiscard]] QString dtypeName(pte::ScalarType t);
 /** One-line summary of an EValue ("Tensor f32 [2, 3]", "Int 4", "IntList [..]"). */
 [[nodiscard]] QString describeValue(const pte::EValue& value);
-/** Text when the bytes are printable UTF-8/ASCII, else hex ("0a 1b ..."), capped at maxBytes. */
-[[nodiscard]] QString printableOrHex(std::string_view bytes, std::size_t maxBytes = 256);
 
 } // namespace pte::ui

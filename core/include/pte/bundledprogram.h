@@ -45,6 +45,10 @@ struct BundledValue
 };
 [[nodiscard]] const char* bundledValueKindName(BundledValue::Kind kind) noexcept; ///< "Tensor", "NONE"
 
+/** A bundled tensor's elements in logical order (its data is in its dim order), as doubles. */
+[[nodiscard]] Result<std::vector<double>> bundledTensorValues(
+    const BundledValue& value, std::size_t maxElements = std::size_t(1) << 26);
+
 struct BundledTestCase
 {
     std::vector<BundledValue> inputs;

@@ -256,6 +256,16 @@ struct WeightTensor
  */
 [[nodiscard]] std::optional<std::vector<double>> tensorElements(const WeightTensor& t, std::size_t maxElements);
 
+/** A node's first debug handle: Node::debugHandles, else its "debug_handle" metadata; nullopt when it has none. */
+[[nodiscard]] std::optional<std::int64_t> firstDebugHandle(const Node& n);
+
+/**
+ * tensorElements() of raw tensor data: `strides` empty for a contiguous tensor. Unsupported, with a message naming
+ * `what`, where tensorElements() gives nullopt.
+ */
+[[nodiscard]] Result<std::vector<double>> tensorValues(ScalarType dtype, const std::vector<std::int64_t>& sizes,
+    const std::vector<std::int64_t>& strides, Bytes data, std::size_t maxElements, const std::string& what);
+
 /** One leaf of a program's flattened sample inputs `(args, kwargs)`. */
 struct SampleInput
 {

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 /**
@@ -41,5 +42,13 @@ namespace pte {
  * characters and "..." past 48), "graph(<name>, <n> nodes)" for a subgraph, "{key: value}" for a dict.
  */
 [[nodiscard]] std::string argumentText(const Argument& arg);
+
+/**
+ * The module paths named in a node's serialized nn_module_stack metadata ("key,path,type;key,path,type"),
+ * outermost first, without the root module's empty path. Separators inside brackets ((), [], {}) belong to the
+ * field: "b,layers.0.f(x, y),U" names the path "layers.0.f(x, y)". The Graph view's module path and the profile
+ * table's module hierarchy read the stack with this one function.
+ */
+[[nodiscard]] std::vector<std::string> nnModulePaths(std::string_view nnModuleStack);
 
 } // namespace pte

@@ -56,8 +56,4 @@ struct GapMetrics
 [[nodiscard]] Result<std::vector<double>> loggedTensorValues(
     const EtDump& dump, const EtdumpTensor& tensor, std::size_t maxElements = std::size_t(1) << 26);
 
-/** A bundled tensor's elements in logical order (its data is in its dim order). */
-[[nodiscard]] Result<std::vector<double>> bundledTensorValues(
-    const BundledValue& value, std::size_t maxElements = std::size_t(1) << 26);
-
 } // namespace pte

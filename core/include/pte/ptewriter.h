@@ -7,6 +7,7 @@
 #include "pte/program.h"
 #include "pte/result.h"
 #include "pte/serializeoptions.h"
+#include "pte/tablecount.h"
 
 #include <cstdint>
 #include <span>
@@ -51,13 +52,6 @@ struct SerializedPte
 /** Writes an already serialized program atomically (as writePte does). */
 [[nodiscard]] Result<void> writeSerializedPte(
     const SerializedPte& serialized, const std::string& path, SyncPolicy sync = SyncPolicy::WhenReplacing);
-
-/** The tables the flatbuffers verifier accepts by default (flatbuffers::Verifier's max_tables), which ExecuTorch's
- *  Program::load uses when it verifies (Verification::InternalConsistency); Minimal verification does not count. */
-inline constexpr std::uint64_t kMaxVerifierTables = 1000000;
-
-/** How many flatbuffer tables the serialized program holds (what the verifier counts against kMaxVerifierTables). */
-[[nodiscard]] std::uint64_t flatbufferTableCount(const Program& program) noexcept;
 
 /** Copies the parts of a serialized program into one contiguous buffer (for small programs and tests). */
 [[nodiscard]] std::vector<std::uint8_t> concatenate(const SerializedPte& serialized);

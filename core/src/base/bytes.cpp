@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "pte/bytes.h"
 
+#include "base/littleendian.h"
+
 #include <cstring>
 #include <openssl/evp.h>
 
@@ -46,5 +48,19 @@ std::string hexOf(std::span<const std::uint8_t> data)
     }
     return out;
 }
+
+namespace detail {
+
+std::string describeMagic(const std::uint8_t* p, std::size_t n)
+{
+    bool printable = true;
+    for (std::size_t i = 0; i < n; ++i)
+        printable = printable && p[i] >= 0x20 && p[i] < 0x7f;
+    if (printable)
+        return "'" + std::string(reinterpret_cast<const char*>(p), n) + "'";
+    return "0x" + hexOf(std::span<const std::uint8_t>(p, n));
+}
+
+} // namespace detail
 
 } // namespace pte

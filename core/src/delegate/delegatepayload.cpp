@@ -3,6 +3,7 @@
 // The delegate payload model: names, the dispatch to one decoder per backend, and the program-wide pass that
 // decodes each distinct blob once.
 #include "payloaddecoders.h"
+#include "pte/bytetext.h"
 
 #include <algorithm>
 #include <cstring>
@@ -113,26 +114,13 @@ const char* expectedBackend(PayloadKind kind) noexcept
     }
 }
 
-/** Compile specs, readable: text as is, short binary values as little-endian integers, the rest as hex. */
+/** Compile specs as compileSpecText() reads them (the Delegates view and the diff read them the same way). */
 void summariseCompileSpecs(DelegatePayload& out, std::span<const CompileSpec> specs)
 {
     for (const auto& spec : specs) {
         if (out.kind == PayloadKind::QnnContext && spec.key == "qnn_compile_spec")
             continue; // decoded field by field by the QNN summariser
-        const auto v = spec.value.span();
-        std::string text;
-        if (delegate::isPrintableText(v))
-            text = std::string(spec.value.asStringView());
-        else if (v.size() == 1)
-            text = std::to_string(v[0]);
-        else if (v.size() == 4)
-            text = std::to_string(std::int32_t(*delegate::readU32(v, 0)));
-        else if (v.size() == 8)
-            text = std::to_string(std::int64_t(*delegate::readU64(v, 0)));
-        else
-            text = v.empty() ? std::string("(empty)")
-                             : delegate::hexPrefix(v, 16) + " (" + std::to_string(v.size()) + " bytes)";
-        delegate::addField(out, "compile spec " + spec.key, std::move(text));
+        delegate::addField(out, "compile spec " + spec.key, compileSpecText(spec.key, spec.value.span()));
     }
 }
 

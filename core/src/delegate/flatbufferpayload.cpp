@@ -3,7 +3,7 @@
 // Locating and verifying the root flatbuffer of an XNNPACK or Vulkan payload (flatbufferpayload.h).
 #include "flatbufferpayload.h"
 
-#include "ptefile/ptereader_p.h"
+#include "base/littleendian.h"
 
 #include <algorithm>
 #include <cstring>

@@ -9,6 +9,7 @@
 #include "diff/matching.h"
 #include "diff/sequencealignment.h"
 #include "diff/valuecompare.h"
+#include "pte/bytetext.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -840,18 +841,20 @@ private:
                 ++k;
             const std::string field = "compile_spec '" + ca.key + "'";
             if (k == b.compileSpecs.size()) {
-                add(DiffCategory::Delegate, DiffStatus::Removed, subject, field, bytesText(ca.value.span()), "", x, y);
+                add(DiffCategory::Delegate, DiffStatus::Removed, subject, field,
+                    compileSpecText(ca.key, ca.value.span()), "", x, y);
                 continue;
             }
             usedB[k] = true;
             if (!ca.value.contentEquals(b.compileSpecs[k].value))
-                add(DiffCategory::Delegate, DiffStatus::Changed, subject, field, bytesText(ca.value.span()),
-                    bytesText(b.compileSpecs[k].value.span()), x, y);
+                add(DiffCategory::Delegate, DiffStatus::Changed, subject, field,
+                    compileSpecText(ca.key, ca.value.span()),
+                    compileSpecText(b.compileSpecs[k].key, b.compileSpecs[k].value.span()), x, y);
         }
         for (std::size_t k = 0; k < b.compileSpecs.size(); ++k)
             if (!usedB[k])
                 add(DiffCategory::Delegate, DiffStatus::Added, subject, "compile_spec '" + b.compileSpecs[k].key + "'",
-                    "", bytesText(b.compileSpecs[k].value.span()), x, y);
+                    "", compileSpecText(b.compileSpecs[k].key, b.compileSpecs[k].value.span()), x, y);
         if (m_diffs.size() == before && m_strict) {
             std::vector<std::string> ka;
             std::vector<std::string> kb;

@@ -109,29 +109,6 @@ std::string numberText(double v)
 
 std::string tensorType(const Tensor& t) { return std::string(scalarTypeShortName(t.scalarType)) + listText(t.sizes); }
 
-std::string bytesText(std::span<const std::uint8_t> bytes, std::size_t max)
-{
-    bool printable = true;
-    for (const auto c : bytes)
-        printable = printable && c >= 0x20 && c < 0x7f;
-    std::string s;
-    const std::size_t shown = std::min(bytes.size(), max);
-    if (printable) {
-        s = "'" + std::string(reinterpret_cast<const char*>(bytes.data()), shown) + "'";
-    } else {
-        static const char* hex = "0123456789abcdef";
-        for (std::size_t i = 0; i < shown; ++i) {
-            if (i)
-                s += ' ';
-            s += hex[bytes[i] >> 4];
-            s += hex[bytes[i] & 15];
-        }
-    }
-    if (bytes.size() > shown)
-        s += " ... (" + std::to_string(bytes.size()) + " bytes)";
-    return s;
-}
-
 std::string MethodView::describeValue(std::int64_t index) const
 {
     const std::string ref = "%" + std::to_string(index);

@@ -83,7 +83,5 @@ template <typename T> [[nodiscard]] std::string listText(const std::vector<T>& i
         s += ", ... (" + std::to_string(items.size()) + " items)";
     return s + "]";
 }
-/** Printable text in quotes, else hex ("0a 1b ..."), at most `max` bytes shown. */
-[[nodiscard]] std::string bytesText(std::span<const std::uint8_t> bytes, std::size_t max = 64);
 
 } // namespace pte::diff

@@ -4,6 +4,7 @@
 
 #include "base/float16.h"
 
+#include <charconv>
 #include <cstring>
 
 namespace pte {
@@ -101,6 +102,41 @@ std::optional<std::vector<double>> tensorElements(const WeightTensor& t, std::si
         }
     }
     return out;
+}
+
+std::optional<std::int64_t> firstDebugHandle(const Node& n)
+{
+    if (!n.debugHandles.empty())
+        return n.debugHandles[0];
+    const auto it = n.metadata.find("debug_handle");
+    if (it == n.metadata.end())
+        return std::nullopt;
+    std::int64_t v = 0;
+    const auto& s = it->second;
+    const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (r.ec != std::errc())
+        return std::nullopt;
+    return v;
+}
+
+Result<std::vector<double>> tensorValues(ScalarType dtype, const std::vector<std::int64_t>& sizes,
+    const std::vector<std::int64_t>& strides, Bytes data, std::size_t maxElements, const std::string& what)
+{
+    WeightTensor t;
+    t.meta.dtype = dtype;
+    for (const auto s : sizes)
+        t.meta.sizes.push_back(SymInt { s, {}, {} });
+    for (const auto s : strides)
+        t.meta.strides.push_back(SymInt { s, {}, {} });
+    t.data = std::move(data);
+    auto values = tensorElements(t, maxElements);
+    if (!values)
+        return fail(ErrorCode::Unsupported,
+            what + " (" + scalarTypeShortName(dtype) + ") cannot be read as numbers: more than "
+                + std::to_string(maxElements)
+                + " elements, a dtype without a plain numeric reading, negative strides, "
+                  "or fewer bytes than its strides need");
+    return std::move(*values);
 }
 
 const char* argKindName(ArgKind k) noexcept

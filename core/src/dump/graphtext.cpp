@@ -164,4 +164,41 @@ std::string argumentText(const Argument& a)
     return "?";
 }
 
+namespace {
+
+/** `s` split at `sep` where no bracket is open; an empty last piece is dropped. */
+std::vector<std::string_view> splitTopLevel(std::string_view s, char sep)
+{
+    std::vector<std::string_view> out;
+    int depth = 0;
+    std::size_t start = 0;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        const char c = s[i];
+        if (c == '(' || c == '[' || c == '{')
+            ++depth;
+        else if ((c == ')' || c == ']' || c == '}') && depth > 0)
+            --depth;
+        else if (c == sep && depth == 0) {
+            out.push_back(s.substr(start, i - start));
+            start = i + 1;
+        }
+    }
+    if (start < s.size())
+        out.push_back(s.substr(start));
+    return out;
+}
+
+} // namespace
+
+std::vector<std::string> nnModulePaths(std::string_view nnModuleStack)
+{
+    std::vector<std::string> out;
+    for (const auto entry : splitTopLevel(nnModuleStack, ';')) {
+        const auto fields = splitTopLevel(entry, ',');
+        if (fields.size() >= 2 && !fields[1].empty())
+            out.emplace_back(fields[1]);
+    }
+    return out;
+}
+
 } // namespace pte

@@ -10,21 +10,6 @@
 
 namespace pte::emitcore {
 
-std::optional<std::int64_t> firstDebugHandle(const Node& n)
-{
-    if (!n.debugHandles.empty())
-        return n.debugHandles[0];
-    const auto it = n.metadata.find("debug_handle");
-    if (it == n.metadata.end())
-        return std::nullopt;
-    std::int64_t v = 0;
-    const auto& s = it->second;
-    const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (r.ec != std::errc())
-        return std::nullopt;
-    return v;
-}
-
 std::vector<std::int64_t> nodeDebugHandles(const Node& n)
 {
     if (!n.debugHandles.empty())

@@ -9,7 +9,7 @@
 #include "emit/methodemitter.h"
 #include "emit/programstate.h"
 #include "pte/emitter.h"
-#include "pte/ptewriter.h"
+#include "pte/tablecount.h"
 
 #include <algorithm>
 #include <set>

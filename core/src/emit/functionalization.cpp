@@ -7,6 +7,7 @@
 // as ExecuTorch's write-back pass does for buffer mutations. docs/lowering.md describes it.
 #include "emit/lowering_p.h"
 #include "emit/opbuilder.h"
+#include "pte/operatorname.h"
 
 #include <algorithm>
 #include <limits>
@@ -204,7 +205,7 @@ Result<void> Lowering::assignMutated(const std::string& name, int value, const N
 Result<int> Lowering::scatterIntoBase(OpBuilder& b, int base, int src, const Node& view, std::size_t index)
 {
     const std::string& op = view.op;
-    const OpSchema* s = m_reg.find("aten::" + op, view.overload == "default" ? "" : view.overload);
+    const OpSchema* s = m_reg.find("aten::" + op, isDefaultOverload(view.overload) ? "" : view.overload);
     ArgMap a;
     if (s) {
         PTE_TRY(a, bindArgs(*s, view));

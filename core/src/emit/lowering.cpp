@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "emit/lowering_p.h"
 #include "pte/kernelcoverage.h"
+#include "pte/operatorname.h"
 
 #include <algorithm>
 #include <array>
@@ -34,16 +35,13 @@ std::uint64_t LValue::nbytes() const noexcept
 std::optional<TargetName> parseTarget(const std::string& target)
 {
     std::string_view t = target;
-    if (const auto cc = t.find("::"); cc != std::string_view::npos) {
+    if (t.find("::") != std::string_view::npos) {
+        auto parts = splitOperatorName(t);
         TargetName n;
-        n.ns = std::string(t.substr(0, cc));
-        auto rest = t.substr(cc + 2);
-        const auto dot = rest.find('.');
-        n.op = std::string(rest.substr(0, dot));
-        if (dot != std::string_view::npos)
-            n.overload = std::string(rest.substr(dot + 1));
-        if (n.overload == "default")
-            n.overload.clear();
+        n.ns = std::move(parts.ns);
+        n.op = std::move(parts.name);
+        if (!isDefaultOverload(parts.overload))
+            n.overload = std::move(parts.overload);
         return n;
     }
     for (const std::string_view prefix :
@@ -65,7 +63,7 @@ std::optional<TargetName> parseTarget(const std::string& target)
         n.op = std::string(t.substr(first + 1, last - first - 1));
         n.overload = std::string(t.substr(last + 1));
     }
-    if (n.overload == "default")
+    if (isDefaultOverload(n.overload))
         n.overload.clear();
     return n;
 }
@@ -509,7 +507,7 @@ const Lowering::ResolvedTarget* Lowering::resolve(const Node& n)
 {
     // Most nodes call one of a few dozen operators: resolved once per (target, namespace, op, overload).
     const bool fromParts = !n.ns.empty() && !n.op.empty();
-    const std::string_view overload = n.overload == "default" ? std::string_view() : std::string_view(n.overload);
+    const std::string_view overload = isDefaultOverload(n.overload) ? std::string_view() : std::string_view(n.overload);
     const auto it = m_resolved.find(n.target);
     if (it != m_resolved.end() && it->second.fromParts == fromParts
         && (!fromParts || (it->second.t.ns == n.ns && it->second.t.op == n.op && it->second.t.overload == overload)))

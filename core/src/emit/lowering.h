@@ -244,9 +244,6 @@ struct LoweringOptions
 [[nodiscard]] std::optional<std::int64_t> symUpperBound(
     const SymInt& s, const std::map<std::string, RangeConstraint>& ranges);
 
-/** A node's first debug handle: Node::debugHandles, else its "debug_handle" metadata; nullopt when it has none. */
-[[nodiscard]] std::optional<std::int64_t> firstDebugHandle(const Node& n);
-
 /** ExecuTorch's dim order from strides: dims by stride descending, ties in order. */
 [[nodiscard]] std::vector<std::uint8_t> dimOrderFromStrides(const std::vector<std::int64_t>& strides);
 

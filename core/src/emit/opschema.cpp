@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "emit/opschema.h"
 
+#include "pte/operatorname.h"
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -194,17 +196,13 @@ Result<OpSchema> parseSchema(std::string_view text)
         return fail(ErrorCode::InvalidInput, "unbalanced parentheses in schema '" + std::string(text) + "'");
     OpSchema s;
     const auto fullName = trim(text.substr(0, open));
-    const auto colons = fullName.find("::");
-    if (colons == std::string_view::npos)
+    if (fullName.find("::") == std::string_view::npos)
         return fail(ErrorCode::InvalidInput, "schema name has no namespace: '" + std::string(text) + "'");
-    s.ns = std::string(fullName.substr(0, colons));
-    auto rest = fullName.substr(colons + 2);
-    const auto dot = rest.find('.');
-    s.name = std::string(rest.substr(0, dot));
-    if (dot != std::string_view::npos)
-        s.overload = std::string(rest.substr(dot + 1));
-    if (s.overload == "default")
-        s.overload.clear();
+    auto parts = splitOperatorName(fullName);
+    s.ns = std::move(parts.ns);
+    s.name = std::move(parts.name);
+    if (!isDefaultOverload(parts.overload))
+        s.overload = std::move(parts.overload);
     bool kwargOnly = false;
     for (const auto part : splitTopLevel(text.substr(open + 1, close - open - 1))) {
         if (part == "*") {
@@ -276,7 +274,7 @@ const SchemaRegistry& SchemaRegistry::instance()
 
 const OpSchema* SchemaRegistry::find(std::string_view qualifiedName, std::string_view overload) const noexcept
 {
-    if (overload == "default")
+    if (isDefaultOverload(overload))
         overload = {};
     // The key on the stack for the usual short names ("aten::add.Tensor" is past std::string's inline size).
     char buffer[128];

@@ -3,7 +3,6 @@
 #include "pte/etdumpjoin.h"
 
 #include "base/fieldpath.h"
-#include "emit/lowering.h"
 
 #include <algorithm>
 #include <unordered_set>
@@ -465,7 +464,7 @@ Result<std::shared_ptr<const EtdumpJoin>> joinEtdump(std::shared_ptr<const EtDum
             if (!nodes[n].debugHandles.empty()) {
                 for (const auto h : nodes[n].debugHandles)
                     index[h].push_back(std::uint32_t(n));
-            } else if (const auto h = emitcore::firstDebugHandle(nodes[n])) {
+            } else if (const auto h = firstDebugHandle(nodes[n])) {
                 index[*h].push_back(std::uint32_t(n));
             }
         }

@@ -2,12 +2,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "base/fieldpath.h"
 #include "base/flatbuffervectors.h"
+#include "base/littleendian.h"
 #include "etdump/flatbufferwalk.h"
 #include "pte/etdump.h"
 #include "pte/mappedfile.h"
 #include "pte/schema/etdump_generated.h"
 #include "pte/schema/etdump_v010_generated.h"
-#include "ptefile/ptereader_p.h"
 
 #include <cstring>
 #include <filesystem>

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "etdump/flatbufferwalk.h"
 
-#include "ptefile/ptereader_p.h"
+#include "base/littleendian.h"
 
 namespace pte::detail {
 

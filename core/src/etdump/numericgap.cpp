@@ -25,26 +25,6 @@ double sum(const double* a, std::size_t n)
     return sum(a, h) + sum(a + h, n - h);
 }
 
-Result<std::vector<double>> elements(ScalarType dtype, const std::vector<std::int64_t>& sizes,
-    const std::vector<std::int64_t>& strides, Bytes data, std::size_t maxElements, const std::string& what)
-{
-    WeightTensor t;
-    t.meta.dtype = dtype;
-    for (const auto s : sizes)
-        t.meta.sizes.push_back(SymInt { s, {}, {} });
-    for (const auto s : strides)
-        t.meta.strides.push_back(SymInt { s, {}, {} });
-    t.data = std::move(data);
-    auto values = tensorElements(t, maxElements);
-    if (!values)
-        return fail(ErrorCode::Unsupported,
-            what + " (" + scalarTypeShortName(dtype) + ") cannot be read as numbers: more than "
-                + std::to_string(maxElements)
-                + " elements, a dtype without a plain numeric reading, negative strides, "
-                  "or fewer bytes than its strides need");
-    return std::move(*values);
-}
-
 } // namespace
 
 TensorStats tensorStats(std::span<const double> values, std::size_t firstCount)
@@ -106,34 +86,7 @@ Result<std::vector<double>> loggedTensorValues(const EtDump& dump, const EtdumpT
     auto strides = tensor.strides;
     if (strides.size() != tensor.sizes.size())
         strides.clear(); // contiguous
-    return elements(tensor.scalarType, tensor.sizes, strides, std::move(data), maxElements, "the logged tensor");
-}
-
-Result<std::vector<double>> bundledTensorValues(const BundledValue& value, std::size_t maxElements)
-{
-    if (value.kind != BundledValue::Kind::Tensor)
-        return fail(ErrorCode::InvalidInput,
-            std::string("the bundled value is a ") + bundledValueKindName(value.kind) + ", not a Tensor");
-    const std::size_t rank = value.sizes.size();
-    std::vector<std::int64_t> sizes(value.sizes.begin(), value.sizes.end());
-    // Strides from the dim order: the last dimension in dim order varies fastest in memory.
-    std::vector<std::int64_t> strides(rank, 1);
-    if (value.dimOrder.size() == rank) {
-        std::vector<bool> seen(rank, false);
-        for (const auto d : value.dimOrder) {
-            if (d >= rank || seen[d])
-                return fail(ErrorCode::InvalidInput, "the bundled tensor's dim_order is not a permutation");
-            seen[d] = true;
-        }
-        std::int64_t stride = 1;
-        for (std::size_t i = rank; i-- > 0;) {
-            strides[value.dimOrder[i]] = stride;
-            stride *= std::max<std::int64_t>(sizes[value.dimOrder[i]], 1);
-        }
-    } else {
-        strides.clear();
-    }
-    return elements(value.scalarType, sizes, strides, value.data, maxElements, "the bundled tensor");
+    return tensorValues(tensor.scalarType, tensor.sizes, strides, std::move(data), maxElements, "the logged tensor");
 }
 
 } // namespace pte

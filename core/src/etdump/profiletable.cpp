@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "pte/profiletable.h"
 
+#include "pte/graphtext.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -445,25 +447,6 @@ std::string withoutOrdinal(const std::string& name)
     return name.substr(0, hash);
 }
 
-/** The outermost module named in a serialized nn_module_stack ("key,path,type;key,path,type"), or "". */
-std::string outermostModule(const std::string& stack)
-{
-    std::size_t start = 0;
-    while (start < stack.size()) {
-        const auto end = std::min(stack.find(';', start), stack.size());
-        const std::string entry = stack.substr(start, end - start);
-        const auto c1 = entry.find(',');
-        if (c1 != std::string::npos) {
-            const auto c2 = entry.find(',', c1 + 1);
-            const std::string path = entry.substr(c1 + 1, c2 == std::string::npos ? std::string::npos : c2 - c1 - 1);
-            if (!path.empty())
-                return path;
-        }
-        start = end + 1;
-    }
-    return {};
-}
-
 void addTo(std::vector<ProfileSummaryEntry>& entries, std::map<std::string, std::size_t>& index, const std::string& key,
     double value)
 {
@@ -905,9 +888,10 @@ ProfileSummary summarizeProfile(const EtDump& dump, const ProfileTable& table, c
             }
             std::string module;
             for (const auto& [node, stack] : row.moduleHierarchy) {
-                module = outermostModule(stack);
-                if (!module.empty())
+                if (auto paths = nnModulePaths(stack); !paths.empty()) {
+                    module = std::move(paths.front()); // the outermost module
                     break;
+                }
             }
             if (!row.moduleHierarchy.empty())
                 addTo(out.byModule, modules, module.empty() ? std::string("(top level)") : module, row.p50);

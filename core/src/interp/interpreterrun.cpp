@@ -7,7 +7,6 @@
 #include "pte/etdumpjoin.h"
 #include "pte/etdumpwriter.h"
 #include "pte/kernelarguments.h"
-#include "pte/numericgap.h"
 
 #include <cmath>
 #include <map>

@@ -3,6 +3,7 @@
 // The portable kernels the reference interpreter runs, on float/int/bool elements.
 #include "interp/interpreterimpl.h"
 #include "interp/kernelutil.h"
+#include "pte/operatorname.h"
 
 #include <algorithm>
 #include <array>
@@ -294,12 +295,10 @@ Result<void> ReferenceInterpreter::Impl::kernel(const std::string& op, const std
         { "rsqrt", [](double x) { return 1.0 / std::sqrt(x); } },
     };
 
-    const auto colon = op.find("::");
-    const std::string ns = op.substr(0, colon);
-    const std::string unqualified = op.substr(colon + 2);
-    const auto dot = unqualified.find('.');
-    const std::string name = unqualified.substr(0, dot);
-    const std::string overload = dot == std::string::npos ? std::string() : unqualified.substr(dot + 1);
+    const OperatorName parts = splitOperatorName(op);
+    const std::string& ns = parts.ns;
+    const std::string& name = parts.name;
+    const std::string& overload = parts.overload;
 
     if (ns == "aten") {
         PTE_CHECK(checkDimOrders(op, a));

@@ -5,6 +5,7 @@
 // remainders, reductions with indices, indexing and scattering, flips and repeats, group norm and upsampling.
 #include "interp/interpreterimpl.h"
 #include "interp/kernelutil.h"
+#include "pte/operatorname.h"
 
 #include <algorithm>
 #include <cmath>
@@ -96,12 +97,10 @@ public:
         , op(op)
         , a(a)
     {
-        const auto colon = op.find("::");
-        ns = op.substr(0, colon);
-        const std::string unqualified = op.substr(colon + 2);
-        const auto dot = unqualified.find('.');
-        name = unqualified.substr(0, dot);
-        overload = dot == std::string::npos ? std::string() : unqualified.substr(dot + 1);
+        auto parts = splitOperatorName(op);
+        ns = std::move(parts.ns);
+        name = std::move(parts.name);
+        overload = std::move(parts.overload);
     }
 
     /** Runs the kernel; false when this file has none for the operator. */

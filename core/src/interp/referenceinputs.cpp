@@ -6,7 +6,6 @@
 #include "interp/tensorstate.h"
 #include "pte/graphtext.h"
 #include "pte/mappedfile.h"
-#include "pte/numericgap.h"
 
 #include <charconv>
 #include <cmath>

@@ -3,8 +3,10 @@
 #include "pte/bundledprogram.h"
 
 #include "base/flatbuffervectors.h"
+#include "pte/graph.h"
 #include "pte/schema/bundled_program_generated.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <nlohmann/json.hpp>
@@ -433,6 +435,33 @@ std::string bundledProgramToJson(const BundledProgram& bundled, const Program& p
     j["method_test_suites"] = std::move(suites);
     j["program"] = Json::parse(programToJson(program, JsonDumpOptions { -1 }), nullptr, false);
     return j.dump(options.indent, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+Result<std::vector<double>> bundledTensorValues(const BundledValue& value, std::size_t maxElements)
+{
+    if (value.kind != BundledValue::Kind::Tensor)
+        return fail(ErrorCode::InvalidInput,
+            std::string("the bundled value is a ") + bundledValueKindName(value.kind) + ", not a Tensor");
+    const std::size_t rank = value.sizes.size();
+    std::vector<std::int64_t> sizes(value.sizes.begin(), value.sizes.end());
+    // Strides from the dim order: the last dimension in dim order varies fastest in memory.
+    std::vector<std::int64_t> strides(rank, 1);
+    if (value.dimOrder.size() == rank) {
+        std::vector<bool> seen(rank, false);
+        for (const auto d : value.dimOrder) {
+            if (d >= rank || seen[d])
+                return fail(ErrorCode::InvalidInput, "the bundled tensor's dim_order is not a permutation");
+            seen[d] = true;
+        }
+        std::int64_t stride = 1;
+        for (std::size_t i = rank; i-- > 0;) {
+            strides[value.dimOrder[i]] = stride;
+            stride *= std::max<std::int64_t>(sizes[value.dimOrder[i]], 1);
+        }
+    } else {
+        strides.clear();
+    }
+    return tensorValues(value.scalarType, sizes, strides, value.data, maxElements, "the bundled tensor");
 }
 
 } // namespace pte

@@ -18,20 +18,6 @@ namespace pte {
 
 namespace fb = executorch_flatbuffer;
 
-namespace detail {
-
-std::string describeMagic(const std::uint8_t* p, std::size_t n)
-{
-    bool printable = true;
-    for (std::size_t i = 0; i < n; ++i)
-        printable = printable && p[i] >= 0x20 && p[i] < 0x7f;
-    if (printable)
-        return "'" + std::string(reinterpret_cast<const char*>(p), n) + "'";
-    return "0x" + hexOf(std::span<const std::uint8_t>(p, n));
-}
-
-} // namespace detail
-
 namespace {
 
 constexpr std::uint64_t kSegmentAlignment = 128;

@@ -5,6 +5,7 @@
 // Private to the .pte reader: shared between ptereader.cpp (header, verifier, decoding),
 // runtimecheck.cpp (checks of runtime-checks.md) and ptdreader.cpp (.ptd FlatTensor files).
 
+#include "base/littleendian.h"
 #include "pte/ptereader.h"
 
 #include <cstdint>
@@ -45,18 +46,5 @@ Diagnostics checkProgramImpl(
 
 /** Decodes a .ptd from bytes (`name` is used in messages). */
 Result<ExternalData> readPtdBytes(const Bytes& bytes, const std::string& name);
-
-/** Little-endian loads with no alignment requirement. */
-inline std::uint32_t loadU32(const std::uint8_t* p) noexcept
-{
-    return std::uint32_t(p[0]) | (std::uint32_t(p[1]) << 8) | (std::uint32_t(p[2]) << 16) | (std::uint32_t(p[3]) << 24);
-}
-inline std::uint64_t loadU64(const std::uint8_t* p) noexcept
-{
-    return std::uint64_t(loadU32(p)) | (std::uint64_t(loadU32(p + 4)) << 32);
-}
-
-/** A printable description of 4 identifier bytes ("ET12", or hex when not printable). */
-std::string describeMagic(const std::uint8_t* p, std::size_t n);
 
 } // namespace pte::detail

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
+#include "base/alignment.h"
 #include "pte/program.h"
 #include "pte/result.h"
 
@@ -9,12 +10,6 @@
 #include <vector>
 
 namespace pte {
-
-/** Rounds `value` up to a multiple of `alignment` (> 0). */
-[[nodiscard]] constexpr std::uint64_t roundUp(std::uint64_t value, std::uint64_t alignment) noexcept
-{
-    return (value + alignment - 1) / alignment * alignment;
-}
 
 namespace detail {
 

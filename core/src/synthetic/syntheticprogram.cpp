@@ -3,7 +3,7 @@
 // Synthetic programs for `ptelens-cli synth` and the benchmarks.
 #include "pte/syntheticprogram.h"
 
-#include "serialize/segmentlayout.h"
+#include "base/alignment.h"
 
 #include <cerrno>
 #include <cstring>

@@ -2,10 +2,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
-// Test support for the .pte reader (header-only, used by tests/core/tst_ptereader.cpp and
-// tst_corruption.cpp): encodes a pte::Program with the generated FlatBufferBuilder API, independently of
-// the production writer, and splices an eh00 header and the segments in by hand. Options can omit fields
-// the model cannot express as absent, to produce files the runtime refuses.
+// Test support for the .pte reader (header-only, used by tst_ptereader, tst_corruption and tst_cli_reader; the
+// tests link the schema, pte_testutils does not): encodes a pte::Program with the generated FlatBufferBuilder API,
+// independently of the production writer, and splices an eh00 header and the segments in by hand. Options can omit
+// fields the model cannot express as absent, to produce files the runtime refuses.
 
 #include "pte/program.h"
 #include "pte/schema/flat_tensor_generated.h"

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The number of flatbuffer tables a program serializes to, counted from program.fbs as the verifier walks it: every
 // table and every union member (an EValue and its value, an Instruction and its arguments) is one.
-#include "pte/ptewriter.h"
+#include "pte/tablecount.h"
 
 namespace pte {
 

@@ -1,6 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
 // makeSyntheticVariant(): a synthetic program with deliberate edits, for the diff benchmark.
+#include "pte/syntheticvariant.h"
+
 #include "pte/syntheticprogram.h"
 
 #include <cstdint>
