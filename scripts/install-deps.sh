@@ -16,6 +16,7 @@ packages=(
     libssl-dev
     libbenchmark-dev
     clang-format
+    python3
 )
 
 # Only for the libFuzzer build (`make fuzz`); never part of the default list.
