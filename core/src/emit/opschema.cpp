@@ -284,7 +284,8 @@ const OpSchema* SchemaRegistry::find(std::string_view qualifiedName, std::string
     if (length <= sizeof buffer) {
         std::memcpy(buffer, qualifiedName.data(), qualifiedName.size());
         buffer[qualifiedName.size()] = '.';
-        std::memcpy(buffer + qualifiedName.size() + 1, overload.data(), overload.size());
+        if (!overload.empty()) // a cleared view's data() is null, which memcpy must not get even for 0 bytes
+            std::memcpy(buffer + qualifiedName.size() + 1, overload.data(), overload.size());
         key = std::string_view(buffer, length);
     } else {
         heap.append(qualifiedName).append(".").append(overload);
