@@ -196,6 +196,18 @@ Result<bool> refuseDropout(Decomposer& d, double p)
           "in eval mode (dropout_p=0)");
 }
 
+// The arguments every attention kernel names alike: query, key, value, is_causal and scale.
+Sdpa sdpaOperands(const ArgMap& a)
+{
+    Sdpa p;
+    p.query = Decomposer::tensor(a, "query");
+    p.key = Decomposer::tensor(a, "key");
+    p.value = Decomposer::tensor(a, "value");
+    p.causal = Decomposer::flag(a, "is_causal");
+    p.scale = Decomposer::number(a, "scale");
+    return p;
+}
+
 // scaled_dot_product_attention(q, k, v, attn_mask, dropout_p, is_causal, *, scale, enable_gqa): the bool mask is
 // converted to an additive one of the query's dtype, then the math kernel. (On CPU, torch's backend choice may route
 // through _scaled_dot_product_flash_attention_for_cpu, whose decomposition is the same math kernel; its layout-only
@@ -206,12 +218,7 @@ Result<bool> decomposeSdpa(Decomposer& d)
     const double dropout = Decomposer::number(a, "dropout_p").value_or(0.0);
     if (dropout != 0.0)
         return refuseDropout(d, dropout);
-    Sdpa p;
-    p.query = Decomposer::tensor(a, "query");
-    p.key = Decomposer::tensor(a, "key");
-    p.value = Decomposer::tensor(a, "value");
-    p.causal = Decomposer::flag(a, "is_causal");
-    p.scale = Decomposer::number(a, "scale");
+    Sdpa p = sdpaOperands(a);
     p.gqa = Decomposer::flag(a, "enable_gqa");
     const int mask = Decomposer::tensor(a, "attn_mask");
     if (p.causal && mask >= 0)
@@ -230,15 +237,10 @@ Result<bool> decomposeFlashForCpu(Decomposer& d)
     const double dropout = Decomposer::number(a, "dropout_p").value_or(0.0);
     if (dropout != 0.0)
         return refuseDropout(d, dropout);
-    Sdpa p;
-    p.query = Decomposer::tensor(a, "query");
-    p.key = Decomposer::tensor(a, "key");
-    p.value = Decomposer::tensor(a, "value");
+    Sdpa p = sdpaOperands(a);
     if (p.query < 0 || p.key < 0 || p.value < 0 || d.b.rank(p.query) != 4 || d.b.rank(p.key) != 4
         || d.b.rank(p.value) != 4)
         return d.invalid("query, key and value must be 4-dimensional");
-    p.causal = Decomposer::flag(a, "is_causal");
-    p.scale = Decomposer::number(a, "scale");
     p.gqa = d.b.size(p.query, 1) != d.b.size(p.key, 1);
     p.mask = additiveMask(d.b, Decomposer::tensor(a, "attn_mask"), d.b.dtype(p.query));
     return d.finish({ sdpaMath(d.b, p).first, -1 });
@@ -252,13 +254,8 @@ Result<bool> decomposeSdpaMath(Decomposer& d)
     const double dropout = Decomposer::number(a, "dropout_p").value_or(0.0);
     if (dropout != 0.0)
         return refuseDropout(d, dropout);
-    Sdpa p;
-    p.query = Decomposer::tensor(a, "query");
-    p.key = Decomposer::tensor(a, "key");
-    p.value = Decomposer::tensor(a, "value");
+    Sdpa p = sdpaOperands(a);
     p.mask = Decomposer::tensor(a, "attn_mask");
-    p.causal = Decomposer::flag(a, "is_causal");
-    p.scale = Decomposer::number(a, "scale");
     p.gqa = Decomposer::flag(a, "enable_gqa");
     if (p.causal && p.mask >= 0)
         return d.invalid("an explicit attn_mask must not be set when is_causal=True (torch refuses both)");
