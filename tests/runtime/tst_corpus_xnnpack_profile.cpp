@@ -85,38 +85,9 @@ class TestXnnpackProfile : public QObject
 {
     Q_OBJECT
 
-    QTemporaryDir m_dir;
-    std::map<QString, QString> m_etdumps; ///< corpus path -> the ETDump of its runs (each program runs once)
+    test::CorpusXnnpackEtdumps m_etdumps { kRuns };
 
-    /** The ETDump of kRuns runs of the corpus program `relative` on etrt_runner_xnnpack; empty (after a failure
-     *  was reported) when the runner failed. */
-    QString etdumpOf(const QString& relative)
-    {
-        if (const auto it = m_etdumps.find(relative); it != m_etdumps.end())
-            return it->second;
-        if (!m_dir.isValid()) {
-            qWarning("no temporary directory: %s", qPrintable(m_dir.errorString()));
-            return {};
-        }
-        const QString out = m_dir.filePath(QFileInfo(relative).completeBaseName() + QStringLiteral(".etdp"));
-        QProcess p;
-        p.start(test::etRunnerXnnpackPath(),
-            { QStringLiteral("--runs"), QString::number(kRuns), QStringLiteral("--etdump"), out,
-                test::corpusPath(relative) });
-        const bool finished = p.waitForFinished(240000);
-        const QByteArray report = p.readAllStandardOutput();
-        if (!finished || p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0 || !report.contains("etdump: ")) {
-            qWarning("etrt_runner_xnnpack failed on %s (exit %d):\n%s\n%s", qPrintable(relative), p.exitCode(),
-                report.constData(), p.readAllStandardError().constData());
-            return {};
-        }
-        if (QFileInfo(out).size() == 0) {
-            qWarning("etrt_runner_xnnpack wrote an empty ETDump for %s", qPrintable(relative));
-            return {};
-        }
-        m_etdumps[relative] = out;
-        return out;
-    }
+    QString etdumpOf(const QString& relative) { return m_etdumps.of(relative); }
 
 private Q_SLOTS:
     void initTestCase() { qRegisterMetaType<std::vector<std::size_t>>(); }

@@ -301,4 +301,31 @@ std::optional<std::string> compareOutputs(const std::vector<RunnerValue>& runner
     return std::nullopt;
 }
 
+QString CorpusXnnpackEtdumps::of(const QString& relative)
+{
+    if (const auto it = m_paths.find(relative); it != m_paths.end())
+        return it->second;
+    if (!m_dir.isValid()) {
+        qWarning("no temporary directory: %s", qPrintable(m_dir.errorString()));
+        return {};
+    }
+    const QString out = m_dir.filePath(QFileInfo(relative).completeBaseName() + QStringLiteral(".etdp"));
+    QProcess p;
+    p.start(etRunnerXnnpackPath(),
+        { QStringLiteral("--runs"), QString::number(m_runs), QStringLiteral("--etdump"), out, corpusPath(relative) });
+    const bool finished = p.waitForFinished(240000);
+    const QByteArray report = p.readAllStandardOutput();
+    if (!finished || p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0 || !report.contains("etdump: ")) {
+        qWarning("etrt_runner_xnnpack failed on %s (exit %d):\n%s\n%s", qPrintable(relative), p.exitCode(),
+            report.constData(), p.readAllStandardError().constData());
+        return {};
+    }
+    if (QFileInfo(out).size() == 0) {
+        qWarning("etrt_runner_xnnpack wrote an empty ETDump for %s", qPrintable(relative));
+        return {};
+    }
+    m_paths[relative] = out;
+    return out;
+}
+
 } // namespace pte::test

@@ -12,6 +12,7 @@
 #include "testutils.h"
 
 #include <QString>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <cstdint>
@@ -90,6 +91,25 @@ std::vector<std::optional<HostTensor>> runnerInputs(const ExecutionPlan& plan, c
  *  expected side called `other`). */
 std::optional<std::string> compareOutputs(const std::vector<RunnerValue>& runner,
     const std::vector<HostTensor>& reference, double rtol = 1e-5, const std::string& other = "reference interpreter");
+
+/**
+ * ETDumps of corpus programs, each run `runs` times on etrt_runner_xnnpack with --etdump into a temporary folder, once
+ * per program however often it is asked for. of() is empty (after a warning with the runner's output) when the
+ * runner fails or writes no ETDump.
+ */
+class CorpusXnnpackEtdumps
+{
+public:
+    explicit CorpusXnnpackEtdumps(int runs)
+        : m_runs(runs)
+    { }
+    QString of(const QString& corpusRelativePath);
+
+private:
+    QTemporaryDir m_dir;
+    int m_runs;
+    std::map<QString, QString> m_paths;
+};
 
 } // namespace pte::test
 

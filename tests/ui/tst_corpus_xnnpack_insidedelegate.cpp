@@ -54,30 +54,9 @@ class TestXnnpackInsideDelegate : public QObject
 {
     Q_OBJECT
 
-    QTemporaryDir m_dir;
-    std::map<QString, QString> m_etdumps; ///< corpus path -> the ETDump of its runs (each program runs once)
+    pte::test::CorpusXnnpackEtdumps m_etdumps { kRuns };
 
-    /** The ETDump of kRuns runs of the corpus program `relative` on etrt_runner_xnnpack; empty when it failed. */
-    QString etdumpOf(const QString& relative)
-    {
-        if (const auto it = m_etdumps.find(relative); it != m_etdumps.end())
-            return it->second;
-        if (!m_dir.isValid())
-            return {};
-        const QString out = m_dir.filePath(QFileInfo(relative).completeBaseName() + QStringLiteral(".etdp"));
-        QProcess p;
-        p.start(pte::test::etRunnerXnnpackPath(),
-            { QStringLiteral("--runs"), QString::number(kRuns), QStringLiteral("--etdump"), out,
-                pte::test::corpusPath(relative) });
-        if (!p.waitForFinished(240000) || p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0
-            || QFileInfo(out).size() == 0) {
-            qWarning("etrt_runner_xnnpack failed on %s (exit %d):\n%s\n%s", qPrintable(relative), p.exitCode(),
-                p.readAllStandardOutput().constData(), p.readAllStandardError().constData());
-            return {};
-        }
-        m_etdumps[relative] = out;
-        return out;
-    }
+    QString etdumpOf(const QString& relative) { return m_etdumps.of(relative); }
 
     /** Opens `program` and `etdump` in `w` and waits until they are loaded and the graph is drawn. */
     static bool openInWindow(MainWindow& w, const QString& program, const QString& etdump)
