@@ -46,6 +46,8 @@ std::span<const DecompositionRule> activationRules();
 std::span<const DecompositionRule> mathRules();
 std::span<const DecompositionRule> convolutionRules();
 std::span<const DecompositionRule> resamplingRules();
+std::span<const DecompositionRule> poolingRules();
+std::span<const DecompositionRule> embeddingBagRules();
 
 /**
  * One composite node being decomposed. A decomposition binds the node's arguments to the composite's schema
@@ -83,6 +85,8 @@ public:
     /** An int-list argument as sizes, symbolic elements kept. */
     static Dims sizes(const ArgMap& a, std::string_view name);
     static std::optional<std::string> string(const ArgMap& a, std::string_view name);
+    /** True when the argument is absent or None. */
+    static bool isNone(const ArgMap& a, std::string_view name);
     /** Binds the node's outputs (flattened in order: tensors, then the elements of tensor lists) to `values` and
      *  returns true: a value this decomposition made takes the output's name, and must have the dump's shape; one of
      *  another dtype than the dump's is converted to it. -1 leaves an output unbound. Builder errors come first. */

@@ -103,8 +103,9 @@ const std::unordered_map<std::string_view, const DecompositionRule*>& Decomposer
 {
     static const auto kTable = [] {
         std::unordered_map<std::string_view, const DecompositionRule*> t;
-        for (const auto family : { coreRules(), attentionRules(), recurrentRules(), normalizationRules(), shapeRules(),
-                 activationRules(), mathRules(), convolutionRules(), resamplingRules() })
+        for (const auto family :
+            { coreRules(), attentionRules(), recurrentRules(), normalizationRules(), shapeRules(), activationRules(),
+                mathRules(), convolutionRules(), resamplingRules(), poolingRules(), embeddingBagRules() })
             for (const auto& rule : family)
                 t[rule.op] = &rule; // a family's rule replaces an earlier one of the same op
         return t;
@@ -267,6 +268,12 @@ Dims Decomposer::sizes(const ArgMap& a, std::string_view name)
     return it->second.ints;
 }
 
+bool Decomposer::isNone(const ArgMap& a, std::string_view name)
+{
+    const auto it = a.find(name);
+    return it == a.end() || it->second.kind == LArg::Kind::Null;
+}
+
 std::optional<std::string> Decomposer::string(const ArgMap& a, std::string_view name)
 {
     const auto it = a.find(name);
@@ -297,6 +304,9 @@ Result<bool> Decomposer::finish(const std::vector<int>& values)
     for (std::size_t k = 0; k < names.size(); ++k) {
         int v = values[k];
         const std::string& name = *names[k];
+        if (v < 0 && !name.empty())
+            m_l.markUncomputed(
+                name, "output " + std::to_string(k) + " of node '" + n.name + "' (" + std::string(t.op) + ")");
         if (v < 0 || name.empty())
             continue;
         const TensorMeta* meta = m_l.findMeta(name);

@@ -238,6 +238,10 @@ Result<int> Lowering::lookup(const std::string& name, const Where& where) const
         if (it != s->end())
             return it->second;
     }
+    if (const auto u = m_uncomputed.find(name); u != m_uncomputed.end())
+        return fail(ErrorCode::Unsupported,
+            "method '" + m_method + "': " + where + " uses '" + name + "', " + u->second
+                + ", which ptelens' lowering does not compute (docs/decompositions.md)");
     return fail(ErrorCode::InvalidInput,
         "method '" + m_method + "': " + where + " uses '" + name + "', which no earlier node or input defines");
 }

@@ -50,6 +50,9 @@ private:
         std::vector<std::uint8_t> dimOrder = {});
     int newSym(const std::string& name);
     Result<int> lookup(const std::string& name, const Where& where) const;
+    /** An output of a decomposed node its decomposition leaves uncomputed (embedding_bag's bag sizes): a later use
+     *  is refused naming the node, instead of reading a value nothing wrote. */
+    void markUncomputed(const std::string& name, std::string why) { m_uncomputed[name] = std::move(why); }
     const TensorMeta* findMeta(const std::string& name) const;
     void define(const std::string& name, int ref)
     {
@@ -225,6 +228,7 @@ private:
     };
     std::unordered_map<std::string, ViewStep> m_viewOf; ///< top-level names made by view ops
     std::unordered_map<std::string, std::size_t> m_lastUse; ///< top-level name -> index of the last node using it
+    std::unordered_map<std::string, std::string> m_uncomputed; ///< markUncomputed: name -> which output of which node
     std::set<std::string> m_inPlaceRoots; ///< placeholders (or other tensors) in-place ops update
     std::unordered_map<std::string, int> m_placeholderRef; ///< placeholder name -> its value (its own storage)
     std::size_t m_nodeIndex = 0; ///< the top-level node being lowered

@@ -1,6 +1,6 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
-// Normalization: group_norm, instance_norm, local_response_norm, rms_norm, linalg_vector_norm, renorm and friends.
+// Normalization: group_norm, instance_norm, rms_norm, linalg_vector_norm, renorm and friends.
 // Each decomposition follows the op's PyTorch definition (torch's core decomposition table or the op's composite
 // implementation); docs/decompositions.md lists what each becomes.
 #include "emit/decomposer_p.h"
@@ -20,62 +20,8 @@ ScalarType opmathType(ScalarType t)
     return t == ScalarType::Half || t == ScalarType::BFloat16 ? ScalarType::Float : t;
 }
 
-bool isNull(const ArgMap& a, std::string_view name)
-{
-    const auto it = a.find(name);
-    return it == a.end() || it->second.kind == LArg::Kind::Null;
-}
-
 /** An optional tensor argument as a kernel argument (None stays None). */
 LArg optionalTensor(int v) { return v >= 0 ? LArg::tensor(v) : LArg {}; }
-
-/** A list argument of int[N] (one value repeats N times; an empty list is `fallback`). */
-std::optional<std::vector<std::int64_t>> intsOfLength(
-    const ArgMap& a, std::string_view name, std::size_t n, const std::vector<std::int64_t>& fallback)
-{
-    auto v = Decomposer::intList(a, name);
-    if (!v)
-        return isNull(a, name) ? std::optional(fallback) : std::nullopt;
-    if (v->empty())
-        return fallback;
-    if (v->size() == 1)
-        v->assign(n, (*v)[0]);
-    if (v->size() != n)
-        return std::nullopt;
-    return v;
-}
-
-/** The output size of one pooled dimension (ATen's pooling_output_shape, dilation 1). */
-std::int64_t pooledSize(std::int64_t in, std::int64_t k, std::int64_t s, std::int64_t p, bool ceil)
-{
-    const std::int64_t span = in + 2 * p - (k - 1) - 1 + (ceil ? s - 1 : 0);
-    std::int64_t out = (span >= 0 ? span / s : -((-span + s - 1) / s)) + 1;
-    if (ceil && (out - 1) * s >= in + p) // the last window must start inside the input or its left padding
-        --out;
-    return out;
-}
-
-/** avg_pool2d.out over the last two dimensions of a 3-D or 4-D x (static height and width). */
-int avgPool2d(OpBuilder& b, int x, const std::vector<std::int64_t>& k, const std::vector<std::int64_t>& s,
-    const std::vector<std::int64_t>& p, bool ceil, bool countIncludePad, std::optional<std::int64_t> divisor)
-{
-    if (b.failed() || x < 0)
-        return -1;
-    OutSpec o = b.like(x);
-    const auto r = o.sizes.size();
-    for (std::size_t d = 0; d < 2; ++d) {
-        const auto n = pooledSize(o.sizes[r - 2 + d], k[d], s[d], p[d], ceil);
-        if (n <= 0)
-            return b.error(ErrorCode::InvalidInput, "the pooled output would be empty");
-        o.sizes[r - 2 + d] = std::int32_t(n);
-    }
-    return b.call1("avg_pool2d", "out",
-        { { "self", LArg::tensor(x) }, { "kernel_size", OpBuilder::ints(k) }, { "stride", OpBuilder::ints(s) },
-            { "padding", OpBuilder::ints(p) }, { "ceil_mode", OpBuilder::boolean(ceil) },
-            { "count_include_pad", OpBuilder::boolean(countIncludePad) },
-            { "divisor_override", divisor ? OpBuilder::integer(*divisor) : OpBuilder::none() } },
-        o);
-}
 
 // group_norm(x, G, w, b, eps), ATen's composite: native_group_norm(x, w, b, N, C, HxW, G, eps)[0] with N = x.size(0),
 // C = x.size(1) and HxW the product of the remaining sizes, runtime sizes when they are dynamic.
@@ -206,77 +152,6 @@ Result<bool> rmsNorm(Decomposer& d)
     return d.finish({ b.cast(y, dt), rstd });
 }
 
-// avg_pool3d (local_response_norm of 4-D and larger inputs pools with it; ExecuTorch's runtime has no avg_pool3d
-// kernel). An average over a (kD, kH, kW) box is separable: each dimension's window bounds and its share of the
-// divisor (padded or clipped count, with ceil_mode) depend on that dimension alone, so avg_pool2d over (H, W) of the
-// input viewed as (B, D, H, W), then avg_pool2d with kernel (kD, 1) over (D, H'*W') of (B, 1, D, H'*W') give the
-// same windows and divisors. divisor_override: the first pass sums (divisor 1), the second divides.
-Result<bool> avgPool3d(Decomposer& d)
-{
-    PTE_TRY(const auto a, d.args());
-    auto& b = d.b;
-    const int x = Decomposer::tensor(a, "self");
-    if (x < 0 || (b.rank(x) != 4 && b.rank(x) != 5))
-        return d.invalid("avg_pool3d needs a 4-D or 5-D input");
-    const auto r = b.rank(x);
-    for (std::size_t k = r - 3; k < r; ++k)
-        if (b.isDynamic(x, std::int64_t(k)))
-            return d.refuse("avg_pool3d over a dynamic depth, height or width is not lowered");
-    const auto kernel = intsOfLength(a, "kernel_size", 3, {});
-    if (!kernel || kernel->empty())
-        return d.invalid("avg_pool3d: kernel_size must be one int or three");
-    const auto stride = intsOfLength(a, "stride", 3, *kernel);
-    const auto padding = intsOfLength(a, "padding", 3, { 0, 0, 0 });
-    if (!stride || !padding)
-        return d.invalid("avg_pool3d: stride and padding must be one int or three");
-    const auto& k = *kernel;
-    const auto& s = *stride;
-    const auto& p = *padding;
-    for (std::size_t i = 0; i < 3; ++i) {
-        if (k[i] <= 0 || s[i] <= 0 || p[i] < 0)
-            return d.invalid("avg_pool3d: kernel and stride must be positive, padding non-negative");
-        if (p[i] > k[i] / 2)
-            return d.invalid("avg_pool3d: pad should be at most half of the effective kernel size");
-    }
-    const bool ceil = Decomposer::flag(a, "ceil_mode");
-    const bool countIncludePad = Decomposer::flag(a, "count_include_pad", true);
-    std::optional<std::int64_t> divisor;
-    if (!isNull(a, "divisor_override")) {
-        divisor = Decomposer::integer(a, "divisor_override");
-        if (*divisor == 0)
-            return d.invalid("avg_pool3d: divisor must be not zero");
-    }
-    Dims lead;
-    IntElem batch = OpBuilder::lit(1);
-    for (std::size_t i = 0; i + 3 < r; ++i) {
-        lead.push_back(b.dim(x, std::int64_t(i)));
-        batch = b.mulInt(batch, lead.back());
-    }
-    std::int64_t depth = b.size(x, -3);
-    std::int64_t height = b.size(x, -2);
-    std::int64_t width = b.size(x, -1);
-    const bool planePass = !(k[1] == 1 && k[2] == 1 && s[1] == 1 && s[2] == 1 && p[1] == 0 && p[2] == 0);
-    const bool depthPass = !planePass || !(k[0] == 1 && s[0] == 1 && p[0] == 0);
-    int cur = x;
-    if (planePass) {
-        cur = b.view(cur, Dims { batch, OpBuilder::lit(depth), OpBuilder::lit(height), OpBuilder::lit(width) });
-        cur = avgPool2d(b, cur, { k[1], k[2] }, { s[1], s[2] }, { p[1], p[2] }, ceil, countIncludePad,
-            depthPass && divisor ? std::optional<std::int64_t>(1) : divisor);
-        height = b.size(cur, -2);
-        width = b.size(cur, -1);
-    }
-    if (depthPass) {
-        cur = b.view(cur, Dims { batch, OpBuilder::lit(1), OpBuilder::lit(depth), OpBuilder::lit(height * width) });
-        cur = avgPool2d(b, cur, { k[0], 1 }, { s[0], 1 }, { p[0], 0 }, ceil, countIncludePad, divisor);
-        depth = b.size(cur, -2);
-    }
-    Dims out = lead;
-    out.push_back(OpBuilder::lit(depth));
-    out.push_back(OpBuilder::lit(height));
-    out.push_back(OpBuilder::lit(width));
-    return d.finish({ b.view(cur, out) });
-}
-
 /**
  * linalg_vector_norm as torch's reference (torch._refs.linalg.vector_norm, the decomposition ExecuTorch adds to
  * to_edge's table): ord 0: sum(x != 0) in the result dtype; +-inf: amax/amin(|x|); otherwise, in the computation
@@ -333,7 +208,7 @@ int vectorNorm(
 
 std::optional<ScalarType> dtypeArg(const ArgMap& a, std::string_view name)
 {
-    if (isNull(a, name))
+    if (Decomposer::isNone(a, name))
         return std::nullopt;
     return ScalarType(Decomposer::integer(a, name));
 }
@@ -344,7 +219,7 @@ Result<bool> linalgVectorNorm(Decomposer& d)
     const int x = Decomposer::tensor(a, "self");
     const double ord = Decomposer::number(a, "ord").value_or(2.0);
     std::vector<std::int64_t> dims;
-    if (!isNull(a, "dim")) {
+    if (!Decomposer::isNone(a, "dim")) {
         const auto v = Decomposer::intList(a, "dim");
         if (!v)
             return d.invalid("linalg_vector_norm with a symbolic dim");
@@ -411,9 +286,6 @@ Result<bool> renorm(Decomposer& d)
 const DecompositionRule kNormalizationRules[] = {
     { "_fused_rms_norm", &rmsNorm,
         "as rms_norm, with the rsqrt as second output (pow, mean, add, rsqrt, mul [, mul])" },
-    { "avg_pool3d", &avgPool3d,
-        "avg_pool2d over (H, W) of the input viewed as (B, D, H, W), then avg_pool2d with kernel (kD, 1) over "
-        "(D, H'*W'), view_copy back (separable windows and divisors)" },
     { "group_norm", &groupNorm, "native_group_norm (N, C, HxW from the input, runtime sizes when dynamic)" },
     { "instance_norm", &instanceNorm,
         "input viewed as (1, N*C, *), parameters expand_copy'd N times; batch statistics: "
