@@ -22,11 +22,19 @@ endfunction()
 pte_find_runner(PTELENS_ET_RUNNER_DEFAULT PTELENS_ET_RUNNER etrt_runner)
 pte_find_runner(PTELENS_ET_RUNNER_XNNPACK_DEFAULT PTELENS_ET_RUNNER_XNNPACK etrt_runner_xnnpack)
 
+# A test's own code is compiled with line tables only (-g1: file and line in backtraces and sanitizer reports) and,
+# in the optimized build, at -O1: full debug information and -O2 made most of a test's compile time, for code
+# that runs for milliseconds (docs/building.md). The libraries under test keep the build type's flags.
+function(pte_set_test_codegen target)
+    target_compile_options(${target} PRIVATE -g1 $<$<CONFIG:RelWithDebInfo,Release>:-O1>)
+endfunction()
+
 function(pte_add_qtest name)
     cmake_parse_arguments(ARG "" "" "SOURCES;LIBS;LABELS" ${ARGN})
     add_executable(${name} ${ARG_SOURCES})
     target_link_libraries(${name} PRIVATE pte_testutils Qt6::Test ${ARG_LIBS})
     pte_set_warnings(${name})
+    pte_set_test_codegen(${name})
     add_test(NAME ${name} COMMAND ${name})
     set_tests_properties(${name} PROPERTIES LABELS "${ARG_LABELS}" TIMEOUT 300
         ENVIRONMENT "QT_QPA_PLATFORM=offscreen;PTELENS_ET_RUNNER=${PTELENS_ET_RUNNER_DEFAULT};PTELENS_ET_RUNNER_XNNPACK=${PTELENS_ET_RUNNER_XNNPACK_DEFAULT};PTELENS_TEST_DATA=${PROJECT_SOURCE_DIR}/tests/data;PTELENS_CLI=$<TARGET_FILE:ptelens-cli>;PTELENS_BENCH=$<TARGET_FILE:ptelens-bench>;PTELENS_BUILD_DIR=${PROJECT_BINARY_DIR}")
