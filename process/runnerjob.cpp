@@ -101,7 +101,8 @@ void RunnerJob::shellFinished(const ShellExit& exit)
     switch (exit.kind) {
     case ShellExit::Kind::Cancelled:
         out.result = RunnerOutcome::Result::Cancelled;
-        out.message = QStringLiteral("The run was cancelled: its process group was ended (SIGTERM, then SIGKILL).");
+        out.message = QStringLiteral(
+            "The run was cancelled: its process group was ended (SIGTERM; SIGKILL for what did not stop).");
         break;
     case ShellExit::Kind::TimedOut:
         out.result = RunnerOutcome::Result::TimedOut;
