@@ -58,6 +58,8 @@ ShellCommand::~ShellCommand()
     m_process->disconnect(this);
     if (m_pgid > 0)
         ::kill(-pid_t(m_pgid), SIGKILL);
+    else
+        m_process->kill();
     m_processDone = m_process->waitForFinished(1000);
     (void)groupGone();
 }
