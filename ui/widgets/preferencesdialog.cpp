@@ -7,7 +7,6 @@
 
 #include <QDialogButtonBox>
 #include <QFontDatabase>
-#include <QGroupBox>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -33,8 +32,11 @@ PreferencesDialog::PreferencesDialog(QWidget* parent)
     setWindowTitle(QStringLiteral("Preferences"));
     auto* layout = new QVBoxLayout(this);
 
-    auto* runBox = new QGroupBox(QStringLiteral("Run on Device"), this);
+    auto* runBox = new QWidget(this);
     auto* run = new QVBoxLayout(runBox);
+    run->setContentsMargins(0, 0, 0, 0);
+    auto* heading = new QLabel(QStringLiteral("<b>Run on Device</b>"), runBox);
+    run->addWidget(heading);
     auto* intro = new QLabel(QStringLiteral("The command Program \u203a Run on Device runs, with <tt>sh -c</tt> in a "
                                             "temporary folder. ptelens writes the program there, runs the command, "
                                             "then opens the ETDump it left over the program."),
@@ -85,6 +87,7 @@ PreferencesDialog::PreferencesDialog(QWidget* parent)
     hint->setWordWrap(true);
     run->addWidget(hint);
     layout->addWidget(runBox);
+    layout->addStretch(1); // room left over goes under the text, not between its lines
 
     m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     connect(m_buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
