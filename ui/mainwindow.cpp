@@ -3,6 +3,7 @@
 #include "mainwindow.h"
 
 #include "document/delegateinspection.h"
+#include "document/devicerun.h"
 #include "models/delegatemodel.h"
 #include "models/diagnosticmodel.h"
 #include "models/diagnostictarget.h"
@@ -24,6 +25,8 @@
 #include "widgets/emitdialog.h"
 #include "widgets/graphview.h"
 #include "widgets/icons.h"
+#include "widgets/preferencesdialog.h"
+#include "widgets/rundialog.h"
 #include "widgets/savepath.h"
 #include "widgets/shortcutsdialog.h"
 #include "widgets/tableview.h"
@@ -370,6 +373,12 @@ void MainWindow::createActions()
         m_instructionsView->focusFilter();
     });
     filter->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
+    edit->addSeparator();
+    auto* preferences = edit->addAction(QStringLiteral("&Preferences…"), this, [this] { preferencesDialog(); });
+    preferences->setObjectName(QStringLiteral("preferencesAction"));
+    preferences->setMenuRole(QAction::PreferencesRole);
+    preferences->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Comma));
+    preferences->setToolTip(QStringLiteral("The run target of Run on Device: a command template"));
 
     auto* program = menuBar()->addMenu(QStringLiteral("&Program"));
     m_emitAction = program->addAction(themedIcon(QStringLiteral("system-run"), IconKind::Emit),
@@ -381,6 +390,15 @@ void MainWindow::createActions()
         QStringLiteral("&Cancel"), m_document, &Document::cancel);
     m_cancelAction->setShortcut(QKeySequence(Qt::Key_Escape));
     m_cancelAction->setObjectName(QStringLiteral("cancelAction"));
+    program->addSeparator();
+    m_runAction = program->addAction(QStringLiteral("&Run on Device…"), this, [this] { runOnDevice(); });
+    m_runAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
+    m_runAction->setObjectName(QStringLiteral("runOnDeviceAction"));
+    m_runAction->setToolTip(QStringLiteral("Run the program with the command set in Edit > Preferences and open the "
+                                           "ETDump it writes over the program (Ctrl+Shift+R)"));
+    m_deviceRun = new DeviceRun(this);
+    connect(m_deviceRun, &DeviceRun::finished, this, &MainWindow::deviceRunFinished);
+    connect(m_deviceRun, &DeviceRun::finished, this, [this] { updateActions(); });
 
     m_viewMenu = menuBar()->addMenu(QStringLiteral("&View"));
 
@@ -658,12 +676,75 @@ void MainWindow::openEtdumpDialog()
     if (files.isEmpty())
         return;
     settings.setValue(QStringLiteral("lastDirectory"), QFileInfo(files.front()).absolutePath());
+    openEtdumpFiles(files);
+}
+
+void MainWindow::openEtdumpFiles(const QStringList& paths)
+{
     QStringList existing;
-    for (const auto& p : files)
+    for (const auto& p : paths)
         existing << QFileInfo(p).absoluteFilePath();
     m_pendingRecent.clear();
     m_showProfile = true;
     m_document->open(existing, false); // joins the open program
+}
+
+bool MainWindow::preferencesDialog()
+{
+    PreferencesDialog dialog(this);
+    return dialog.exec() == QDialog::Accepted;
+}
+
+bool MainWindow::runOnDevice()
+{
+    const auto snap = m_document->snapshot();
+    if (!snap || !snap->program || m_document->isBusy()) {
+        showMessage(
+            QStringLiteral("Run on Device needs a program: open a .pte or emit one first."), MessageLevel::Warning);
+        return false;
+    }
+    if (m_deviceRun->isRunning()) {
+        if (m_runDialog) {
+            m_runDialog->show();
+            m_runDialog->raise();
+        }
+        return false;
+    }
+    QString templ = DeviceRun::savedTemplate();
+    if (templ.isEmpty()) {
+        // No run target yet: the preferences first.
+        if (!preferencesDialog())
+            return false;
+        templ = DeviceRun::savedTemplate();
+        if (templ.isEmpty())
+            return false;
+    }
+    QString error;
+    if (!m_deviceRun->start(snap, templ, &error)) {
+        showMessage(QStringLiteral("Run on Device: %1").arg(error), MessageLevel::Error);
+        return false;
+    }
+    if (!m_runDialog) {
+        m_runDialog = new RunDialog(m_deviceRun, this);
+        connect(m_runDialog, &RunDialog::runAgainRequested, this, [this] { runOnDevice(); });
+    }
+    m_runDialog->beginRun(m_deviceRun->command(), m_deviceRun->folder());
+    m_runDialog->show();
+    updateActions();
+    return true;
+}
+
+void MainWindow::deviceRunFinished(const pte::process::RunnerOutcome& outcome)
+{
+    if (outcome.result != pte::process::RunnerOutcome::Result::Ok) {
+        if (outcome.result != pte::process::RunnerOutcome::Result::Cancelled)
+            showMessage(QStringLiteral("Run on Device: %1").arg(outcome.message), MessageLevel::Error);
+        return;
+    }
+    QStringList files { outcome.etdumpPath };
+    if (!outcome.debugBufferPath.isEmpty())
+        files << outcome.debugBufferPath;
+    openEtdumpFiles(files);
 }
 
 void MainWindow::compareDialog()
@@ -1084,6 +1165,8 @@ void MainWindow::updateActions()
     m_cancelAction->setEnabled(busy);
     m_addAction->setEnabled(!busy);
     m_compareAction->setEnabled(!busy && m_document->snapshot() && !m_document->snapshot()->isEmpty());
+    m_runAction->setEnabled(
+        !busy && !m_deviceRun->isRunning() && m_document->snapshot() && m_document->snapshot()->program);
 }
 
 void MainWindow::showMessage(const QString& text, MessageLevel level)
@@ -1276,6 +1359,7 @@ void MainWindow::closeEvent(QCloseEvent* event)
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState(kLayoutVersion));
     m_document->cancel();
+    m_deviceRun->cancel(); // its process group ends with the window (the run's folder with the object)
     // The Diff window compares with this window's program: it closes with it (else it would keep the application
     // running with no main window).
     if (m_diffWindow)

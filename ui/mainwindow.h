@@ -19,7 +19,14 @@ class QToolBar;
 class QToolButton;
 class QAbstractItemView;
 
+namespace pte::process {
+struct RunnerOutcome;
+}
+
 namespace pte::ui {
+
+class DeviceRun;
+class RunDialog;
 
 class DelegatePayloadView;
 class DelegatesView;
@@ -77,6 +84,19 @@ public:
     void showMessage(const QString& text, MessageLevel level);
     /** Hides the message bar. */
     void clearMessage();
+    /**
+     * Program > Run on Device: runs the open program on the run target of the preferences (asked for first when
+     * there is none) in the Run window, then opens the ETDump it left over the program, as File > Open ETDump does.
+     * False when it could not start (no program, a busy document, a refused template: the message bar says why).
+     */
+    bool runOnDevice();
+    /** Opens ETDump files (and a debug buffer) over the open program (File > Open ETDump without the dialog). */
+    void openEtdumpFiles(const QStringList& paths);
+    /** Edit > Preferences; true when accepted. */
+    bool preferencesDialog();
+    /** The Run window (nullptr before the first run) and its run. */
+    [[nodiscard]] RunDialog* runDialog() const { return m_runDialog; }
+    [[nodiscard]] DeviceRun* deviceRun() const { return m_deviceRun; }
     /** The message bar's text while it is shown, else empty. */
     [[nodiscard]] QString messageText() const;
     /**
@@ -123,6 +143,7 @@ private:
     /** Selects in the Profile view the events of these Instructions rows (source rows; chain 0 only). */
     void selectProfileEvents(const std::vector<int>& instructionRows);
     void openEtdumpDialog();
+    void deviceRunFinished(const pte::process::RunnerOutcome& outcome);
     void raiseDock(const char* name);
     void updateActions();
     void addRecentFiles(const QStringList& paths);
@@ -181,6 +202,9 @@ private:
     QAction* m_saveAction = nullptr;
     QAction* m_exportMapsAction = nullptr;
     QAction* m_compareAction = nullptr;
+    QAction* m_runAction = nullptr;
+    DeviceRun* m_deviceRun = nullptr;
+    RunDialog* m_runDialog = nullptr;
     QPointer<DiffWindow> m_diffWindow; ///< a top-level window of its own (deleted on close or with this one)
     QAction* m_emitAction = nullptr;
     QAction* m_cancelAction = nullptr;

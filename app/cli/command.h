@@ -24,6 +24,8 @@ enum ExitCode : int
     ExitUsage = 2, ///< wrong arguments
     ExitInternal = 3, ///< a bug or an I/O failure writing output
     ExitUnsupported = 4, ///< `run`: the reference interpreter lacks an operator (or delegate, dtype) the program needs
+    ExitRunnerFailed = 5, ///< `device`: the runner command failed (non-zero exit, signal), was interrupted or timed out
+    ExitNoEtdump = 6, ///< `device`: the runner command exited 0 but left no ETDump at {etdump}
 };
 
 /**

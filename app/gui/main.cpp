@@ -1,5 +1,6 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
+#include "document/devicerun.h"
 #include "document/document.h"
 #include "mainwindow.h"
 #include "models/instructionmodel.h"
@@ -8,6 +9,8 @@
 #include "views/graphpanel.h"
 #include "widgets/emitdialog.h"
 #include "widgets/icons.h"
+#include "widgets/preferencesdialog.h"
+#include "widgets/rundialog.h"
 
 #include <QAbstractItemModel>
 #include <QApplication>
@@ -76,8 +79,36 @@ QPixmap grabDock(QDockWidget* dock)
  * Opens the files, optionally emits, selects an instruction and saves PNGs of the window, each dock, the
  * memory plan (memoryplan.png) and, for graph dumps, the Emit dialog (emitdialog.png).
  */
+/**
+ * With --runner: the preferences with that run target (preferences.png), then Program > Run on Device with it, the
+ * Run window while the command runs (rundialog-running.png, at its first output) and once it ended (rundialog.png).
+ * The saved run target is left as it was.
+ */
+void takeRunScreenshots(pte::ui::MainWindow& window, const QString& templ, const QString& dir)
+{
+    const QString saved = pte::ui::DeviceRun::savedTemplate();
+    pte::ui::DeviceRun::setSavedTemplate(templ);
+    {
+        pte::ui::PreferencesDialog preferences(&window);
+        preferences.show();
+        waitFor([] { return false; }, 200);
+        preferences.grab().save(dir + QStringLiteral("/preferences.png"));
+    }
+    if (window.runOnDevice()) {
+        auto* dialog = window.runDialog();
+        waitFor([&] { return !dialog->outputText().isEmpty() || !window.deviceRun()->isRunning(); }, 120000);
+        dialog->grab().save(dir + QStringLiteral("/rundialog-running.png"));
+        waitFor([&] { return !window.deviceRun()->isRunning(); }, 600000);
+        waitFor([&] { return idle(window); }, 120000);
+        waitFor([] { return false; }, 200);
+        dialog->grab().save(dir + QStringLiteral("/rundialog.png"));
+        dialog->hide();
+    }
+    pte::ui::DeviceRun::setSavedTemplate(saved);
+}
+
 int takeScreenshots(pte::ui::MainWindow& window, const QStringList& files, const QString& dir, bool emitFirst,
-    const QString& method, const QSize& size, int delegate)
+    const QString& method, const QSize& size, int delegate, const QString& runner)
 {
     QDir().mkpath(dir);
     window.resize(size);
@@ -89,6 +120,8 @@ int takeScreenshots(pte::ui::MainWindow& window, const QStringList& files, const
         waitFor([&] { return !window.document()->isBusy(); }, 120000);
         waitFor([&] { return idle(window); }, 120000);
     }
+    if (!runner.isEmpty())
+        takeRunScreenshots(window, runner, dir);
     if (!method.isEmpty()) {
         window.setCurrentMethod(method);
         waitFor([&] { return idle(window); }, 120000);
@@ -213,6 +246,10 @@ int main(int argc, char** argv)
         QStringLiteral("Open this delegate of the method in the Graph view (with --screenshot)."), QStringLiteral("N"));
     delegateOption.setFlags(QCommandLineOption::HiddenFromHelp);
     parser.addOption(delegateOption);
+    QCommandLineOption runnerOption(QStringLiteral("runner"),
+        QStringLiteral("Run on Device with this command template (with --screenshot)."), QStringLiteral("TEMPLATE"));
+    runnerOption.setFlags(QCommandLineOption::HiddenFromHelp);
+    parser.addOption(runnerOption);
     parser.addOption(screenshot);
     parser.addOption(emitOption);
     parser.addOption(methodOption);
@@ -239,7 +276,7 @@ int main(int argc, char** argv)
         const QSize size(wh.value(0).toInt(), wh.value(1).toInt());
         return takeScreenshots(window, files, parser.value(screenshot), parser.isSet(emitOption),
             parser.value(methodOption), size.isValid() && !size.isEmpty() ? size : QSize(1600, 1000),
-            parser.isSet(delegateOption) ? parser.value(delegateOption).toInt() : -1);
+            parser.isSet(delegateOption) ? parser.value(delegateOption).toInt() : -1, parser.value(runnerOption));
     }
     window.show();
     if (compare) {

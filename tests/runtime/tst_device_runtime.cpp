@@ -1,0 +1,77 @@
+// SPDX-FileCopyrightText: 2026 The ptelens authors
+// SPDX-License-Identifier: BSD-3-Clause
+// `ptelens-cli device` with ExecuTorch's own runtime as the user's runner ($PTELENS_ET_RUNNER, etrt_runner): the
+// program written to the run's folder runs there, the ETDump it writes (with every intermediate value in its debug
+// buffer) joins the program with every operator call on its instruction, and the reference interpreter's values
+// beside the runtime's agree. Skipped, with the reason, when the runner is absent.
+#include "etrunner.h"
+#include "testutils.h"
+
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+
+using namespace pte;
+using Json = nlohmann::json;
+
+namespace {
+
+/** The runner's real flags: the ETDump, the debug buffer with every intermediate output, the inputs file. */
+const QString kTemplate = QStringLiteral("\"$PTELENS_ET_RUNNER\" --etdump {etdump} --debug-buffer {debug_buffer} "
+                                         "--debug-level intermediates --inputs {inputs} --runs 2 {pte}");
+
+} // namespace
+
+class TestDeviceRuntime : public QObject
+{
+    Q_OBJECT
+private slots:
+    void runsAndJoins_data()
+    {
+        QTest::addColumn<QString>("program");
+        QTest::addColumn<int>("kernels");
+        QTest::newRow("add_mul (graph dump, emitted first)")
+            << test::testDataDir() + QStringLiteral("/emit/add_mul.json") << 2;
+        QTest::newRow("view (graph dump, emitted first)")
+            << test::testDataDir() + QStringLiteral("/emit/view.json") << 1;
+    }
+    void runsAndJoins()
+    {
+        PTE_REQUIRE_ET_RUNNER();
+        QFETCH(QString, program);
+        QFETCH(int, kernels);
+        QByteArray out, err;
+        const int code = test::runCli(
+            { QStringLiteral("device"), program, QStringLiteral("--runner"), kTemplate, QStringLiteral("--json") },
+            &out, &err);
+        QVERIFY2(code == 0, err.constData());
+        QVERIFY2(err.contains("result: ok"), err.constData()); // the runner's own report, passed on
+        const Json j = Json::parse(out.toStdString(), nullptr, false);
+        QVERIFY2(j.is_object(), out.constData());
+        QCOMPARE(j["join"]["joined"].get<bool>(), true);
+        QCOMPARE(j["join"]["mismatch"].get<bool>(), false);
+        QVERIFY(!j["debug_buffer"].is_null());
+        // Every operator call is on an instruction; --runs 2 merged into one Execute block row per event.
+        int calls = 0;
+        for (const auto& row : j["rows"]) {
+            if (row["event_name"] != "OPERATOR_CALL")
+                continue;
+            ++calls;
+            QVERIFY2(row["instruction"].get<int>() >= 0, row.dump().c_str());
+            QCOMPARE(row["raw"].size(), std::size_t(2));
+        }
+        QVERIFY2(calls >= kernels, out.constData());
+        // The reference interpreter's values beside the runtime's: the same (it runs each of these operators).
+        QCOMPARE(j["reference"].size(), std::size_t(1));
+        const Json& values = j["reference"][0]["values"];
+        QVERIFY(values.size() >= std::size_t(kernels));
+        for (const auto& v : values) {
+            QVERIFY2(v["reason"].is_null(), v.dump().c_str());
+            QVERIFY2(v["mse"].get<double>() < 1e-12, v.dump().c_str());
+            QVERIFY2(v["l1"].get<double>() < 1e-6, v.dump().c_str());
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDeviceRuntime)
+#include "tst_device_runtime.moc"
