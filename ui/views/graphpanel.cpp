@@ -33,6 +33,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 namespace pte::ui {
 
@@ -124,8 +125,12 @@ GraphPanel::GraphPanel(QWidget* parent)
     m_colourBy->addItem(QStringLiteral("Colour by kind"), int(Colouring::Kind));
     m_colourBy->addItem(QStringLiteral("Colour by time"), int(Colouring::Time));
     m_colourBy->addItem(QStringLiteral("Colour by share"), int(Colouring::Share));
+    m_colourBy->addItem(QStringLiteral("Colour by run value"), int(Colouring::RunValue));
+    m_colourBy->addItem(QStringLiteral("Colour by run gap"), int(Colouring::RunGap));
     m_colourBy->setToolTip(QStringLiteral("With an ETDump open: measured self time (relative to the hottest node) or "
-                                          "share of the method's execution"));
+                                          "share of the method's execution. After Program > Run…: the largest "
+                                          "|element| each node wrote, or a bundled case's gap (MSE) to its expected "
+                                          "outputs"));
     m_colourBy->setEnabled(false);
     connect(m_colourBy, &QComboBox::currentIndexChanged, this, [this] { applyHeat(); });
     bar->addWidget(m_colourBy);
@@ -222,6 +227,7 @@ void GraphPanel::setMethod(std::shared_ptr<const Snapshot> snapshot, const QStri
     if (method != m_method)
         m_expanded.clear();
     const bool hadProfile = m_snapshot && m_snapshot->profile;
+    const bool hadRun = m_snapshot && currentRun(*m_snapshot, m_method.toStdString());
     m_loweredModule.clear();
     m_delegate = -1; // delegate indices belong to one snapshot and method
     m_counterpartModule.clear();
@@ -234,10 +240,16 @@ void GraphPanel::setMethod(std::shared_ptr<const Snapshot> snapshot, const QStri
                                           "graph dumps it was emitted from) to join them and see where the time went.")
                          : QStringLiteral("No graph: open a .pte, a .pt2 archive, an exported-program JSON or an "
                                           "ETRecord (Ctrl+O), or drop one on the window"));
-    m_colourBy->setEnabled(hasProfile);
-    if (hasProfile != hadProfile) {
+    const bool hasRun = m_snapshot && currentRun(*m_snapshot, m_method.toStdString());
+    m_colourBy->setEnabled(hasProfile || hasRun);
+    if (hasProfile != hadProfile || hasRun != hadRun) {
         const QSignalBlocker blocker(m_colourBy);
-        m_colourBy->setCurrentIndex(hasProfile ? int(Colouring::Time) : int(Colouring::Kind));
+        const auto mode = colouring();
+        const bool runMode = mode == Colouring::RunValue || mode == Colouring::RunGap;
+        if (hasRun && !hadRun)
+            m_colourBy->setCurrentIndex(int(Colouring::RunValue)); // a new run: show it
+        else if ((!hasRun && runMode) || (hasProfile != hadProfile && !runMode))
+            m_colourBy->setCurrentIndex(hasProfile ? int(Colouring::Time) : int(Colouring::Kind));
     }
     startLayout();
 }
@@ -288,10 +300,100 @@ double GraphPanel::nodeTime(int node) const
     return any ? sum : -1;
 }
 
+double GraphPanel::nodeRunMetric(int node, bool gap) const
+{
+    const RunResult* run = m_snapshot ? currentRun(*m_snapshot, m_method.toStdString()) : nullptr;
+    if (!run || m_delegate >= 0 || !m_loweredModule.isEmpty() || node < 0 || std::size_t(node) >= m_graph.nodes.size())
+        return -1;
+    const GraphNode& n = m_graph.nodes[std::size_t(node)];
+    // The node's instructions: its own (instruction graphs), or those whose debug handles it carries (dump graphs).
+    std::set<std::int32_t> instructions;
+    if (m_graph.instructionGraph) {
+        const int first = n.instruction >= 0 ? n.instruction : n.firstInstruction;
+        const int last = n.instruction >= 0 ? n.instruction : n.lastInstruction;
+        for (int i = first; i >= 0 && i <= last; ++i)
+            instructions.insert(i);
+    } else if (const MethodEntry* m = m_snapshot->method(m_method.toStdString()); m && m->debugHandles) {
+        for (const auto& [instruction, handles] : *m->debugHandles)
+            for (const auto h : handles)
+                if (std::find(n.debugHandles.begin(), n.debugHandles.end(), h) != n.debugHandles.end())
+                    instructions.insert(std::int32_t(instruction));
+    }
+    double metric = -1;
+    for (const auto& [id, f] : run->summary.values) {
+        if (f.instruction < 0 || !instructions.count(f.instruction))
+            continue;
+        if (gap && f.gap)
+            metric = std::max(metric, f.gap->mse);
+        else if (!gap && f.stats && f.stats->count > f.stats->nanCount + f.stats->infCount)
+            metric = std::max(metric, std::max(std::fabs(f.stats->min), std::fabs(f.stats->max)));
+    }
+    return metric;
+}
+
+void GraphPanel::showLegend(const QString& low, const QString& high, const QString& tooltip)
+{
+    const int w = 90;
+    const int h = fontMetrics().height() - 4;
+    QPixmap ramp(w, h);
+    QPainter p(&ramp);
+    QLinearGradient g(0, 0, w, 0);
+    for (int k = 0; k <= 4; ++k)
+        g.setColorAt(k / 4.0, heatColor(k / 4.0));
+    p.fillRect(ramp.rect(), g);
+    p.end();
+    const int x0 = fontMetrics().horizontalAdvance(low + QLatin1Char(' '));
+    QPixmap withText(x0 + w + fontMetrics().horizontalAdvance(high) + 8, h + 4);
+    withText.fill(Qt::transparent);
+    QPainter q(&withText);
+    q.setPen(palette().color(QPalette::WindowText));
+    q.drawText(QRect(0, 0, x0, h + 4), Qt::AlignVCenter, low);
+    q.drawPixmap(x0, 2, ramp);
+    q.drawText(QRect(x0 + w + 4, 0, withText.width() - x0 - w - 4, h + 4), Qt::AlignVCenter, high);
+    q.end();
+    m_legend->setPixmap(withText);
+    m_legend->setToolTip(tooltip);
+    m_legend->show();
+}
+
 void GraphPanel::applyHeat()
 {
     m_heat.clear();
     const auto mode = colouring();
+    if (mode == Colouring::RunValue || mode == Colouring::RunGap) {
+        const bool gap = mode == Colouring::RunGap;
+        std::vector<double> metric(m_graph.nodes.size());
+        double top = 0;
+        bool any = false;
+        for (std::size_t i = 0; i < metric.size(); ++i) {
+            metric[i] = nodeRunMetric(int(i), gap);
+            any = any || metric[i] >= 0;
+            top = std::max(top, metric[i]);
+        }
+        m_heat.assign(metric.size(), -1.0);
+        for (std::size_t i = 0; i < metric.size(); ++i)
+            if (metric[i] >= 0)
+                m_heat[i] = top > 0 ? metric[i] / top : 0.0;
+        m_view->setHeat(any ? m_heat : std::vector<double> {});
+        if (!any) {
+            m_heat.clear();
+            m_legend->setPixmap({});
+            m_legend->setText(
+                gap ? QStringLiteral("no gap: run a bundled test case") : QStringLiteral("no run values"));
+            m_legend->setToolTip({});
+            m_legend->show();
+            return;
+        }
+        m_legend->setText({});
+        showLegend(QStringLiteral("0"),
+            gap ? QStringLiteral("MSE %1").arg(top, 0, 'g', 3) : QStringLiteral("|x| %1").arg(top, 0, 'g', 3),
+            gap ? QStringLiteral("The gap (MSE) of the outputs each node wrote to the bundled case's expected outputs; "
+                                 "grey: none")
+                : QStringLiteral("The largest |element| each node wrote in the run, relative to the largest in the "
+                                 "graph; grey: nothing recorded"));
+        return;
+    }
+    m_legend->setText({});
     const auto* timing =
         m_snapshot && m_snapshot->profile ? m_snapshot->profile->timing(m_method.toStdString()) : nullptr;
     if (mode == Colouring::Kind || !timing || m_graph.nodes.empty()) {
