@@ -59,6 +59,8 @@ public:
     void updateEmptyTexts();
     /** Emits with the given settings (no dialog). */
     void emitWith(const EmitSettings& settings);
+    /** Runs a method on the reference interpreter with the given settings (no dialog; Program > Run… asks). */
+    void runWith(const RunSettings& settings);
     /** Saves to path (no dialog); the result arrives through the document's signals. */
     void saveTo(const QString& path);
     /** Exports the debug maps (no dialog). */
@@ -143,6 +145,9 @@ private:
     [[nodiscard]] QStringList inputPaths() const;
     void exportDebugMapsDialog();
     void emitDialog();
+    void runDialog();
+    /** After a run: where and why it stopped (message bar), the Values dock to the front. */
+    void onRunFinished();
     void copySelection(bool json);
     QDockWidget* addDock(DockView* view);
 
@@ -183,6 +188,10 @@ private:
     QAction* m_compareAction = nullptr;
     QPointer<DiffWindow> m_diffWindow; ///< a top-level window of its own (deleted on close or with this one)
     QAction* m_emitAction = nullptr;
+    QAction* m_runAction = nullptr;
+    std::optional<RunSettings> m_lastRunSettings;
+    /** The stale run the message bar last spoke of (said once per run). */
+    const RunResult* m_staleRunShown = nullptr;
     QAction* m_cancelAction = nullptr;
     QAction* m_copyTextAction = nullptr;
     QAction* m_copyJsonAction = nullptr;

@@ -8,6 +8,7 @@
 #include "views/graphpanel.h"
 #include "widgets/emitdialog.h"
 #include "widgets/icons.h"
+#include "widgets/rundialog.h"
 
 #include <QAbstractItemModel>
 #include <QApplication>
@@ -74,10 +75,11 @@ QPixmap grabDock(QDockWidget* dock)
 
 /**
  * Opens the files, optionally emits, selects an instruction and saves PNGs of the window, each dock, the
- * memory plan (memoryplan.png) and, for graph dumps, the Emit dialog (emitdialog.png).
+ * memory plan (memoryplan.png) and, for graph dumps, the Emit dialog (emitdialog.png); with --run, the Run dialog
+ * (rundialog.png) and the views after that run.
  */
 int takeScreenshots(pte::ui::MainWindow& window, const QStringList& files, const QString& dir, bool emitFirst,
-    const QString& method, const QSize& size, int delegate)
+    const QString& method, const QSize& size, int delegate, bool run)
 {
     QDir().mkpath(dir);
     window.resize(size);
@@ -91,6 +93,17 @@ int takeScreenshots(pte::ui::MainWindow& window, const QStringList& files, const
     }
     if (!method.isEmpty()) {
         window.setCurrentMethod(method);
+        waitFor([&] { return idle(window); }, 120000);
+    }
+    // --run: the Run dialog with the inputs it proposes (rundialog.png), then that run.
+    if (run && window.document()->canRun()) {
+        pte::ui::RunDialog dialog(window.document()->snapshot(), window.currentMethod(), &window);
+        dialog.show();
+        waitFor([] { return false; }, 200);
+        dialog.grab().save(dir + QStringLiteral("/rundialog.png"));
+        dialog.hide();
+        window.runWith(dialog.settings());
+        waitFor([&] { return !window.document()->isBusy(); }, 120000);
         waitFor([&] { return idle(window); }, 120000);
     }
     // Select something interesting: a delegate call, else the last kernel call.
@@ -213,6 +226,10 @@ int main(int argc, char** argv)
         QStringLiteral("Open this delegate of the method in the Graph view (with --screenshot)."), QStringLiteral("N"));
     delegateOption.setFlags(QCommandLineOption::HiddenFromHelp);
     parser.addOption(delegateOption);
+    QCommandLineOption runOption(QStringLiteral("run"),
+        QStringLiteral("With --screenshot: run the method on the reference interpreter (the Run dialog's proposed "
+                       "inputs) first; also saves rundialog.png."));
+    parser.addOption(runOption);
     parser.addOption(screenshot);
     parser.addOption(emitOption);
     parser.addOption(methodOption);
@@ -239,7 +256,7 @@ int main(int argc, char** argv)
         const QSize size(wh.value(0).toInt(), wh.value(1).toInt());
         return takeScreenshots(window, files, parser.value(screenshot), parser.isSet(emitOption),
             parser.value(methodOption), size.isValid() && !size.isEmpty() ? size : QSize(1600, 1000),
-            parser.isSet(delegateOption) ? parser.value(delegateOption).toInt() : -1);
+            parser.isSet(delegateOption) ? parser.value(delegateOption).toInt() : -1, parser.isSet(runOption));
     }
     window.show();
     if (compare) {
