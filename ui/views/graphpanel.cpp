@@ -300,14 +300,14 @@ double GraphPanel::nodeTime(int node) const
     return any ? sum : -1;
 }
 
-double GraphPanel::nodeRunMetric(int node, bool gap) const
+std::set<std::int32_t> GraphPanel::nodeInstructions(int node) const
 {
-    const RunResult* run = m_snapshot ? currentRun(*m_snapshot, m_method.toStdString()) : nullptr;
-    if (!run || m_delegate >= 0 || !m_loweredModule.isEmpty() || node < 0 || std::size_t(node) >= m_graph.nodes.size())
-        return -1;
-    const GraphNode& n = m_graph.nodes[std::size_t(node)];
-    // The node's instructions: its own (instruction graphs), or those whose debug handles it carries (dump graphs).
     std::set<std::int32_t> instructions;
+    if (!m_snapshot || m_delegate >= 0 || !m_loweredModule.isEmpty() || node < 0
+        || std::size_t(node) >= m_graph.nodes.size())
+        return instructions;
+    const GraphNode& n = m_graph.nodes[std::size_t(node)];
+    // Its own (instruction graphs), or those whose debug handles it carries (dump graphs).
     if (m_graph.instructionGraph) {
         const int first = n.instruction >= 0 ? n.instruction : n.firstInstruction;
         const int last = n.instruction >= 0 ? n.instruction : n.lastInstruction;
@@ -319,16 +319,32 @@ double GraphPanel::nodeRunMetric(int node, bool gap) const
                 if (std::find(n.debugHandles.begin(), n.debugHandles.end(), h) != n.debugHandles.end())
                     instructions.insert(std::int32_t(instruction));
     }
+    return instructions;
+}
+
+double GraphPanel::nodeRunMetric(int node, bool gap) const
+{
+    const RunResult* run = m_snapshot ? currentRun(*m_snapshot, m_method.toStdString()) : nullptr;
+    if (!run)
+        return -1;
+    const auto instructions = nodeInstructions(node);
+    // Floating values speak for the node when it wrote any (max_pool2d's indices are not activations).
     double metric = -1;
+    double floating = -1;
     for (const auto& [id, f] : run->summary.values) {
         if (f.instruction < 0 || !instructions.count(f.instruction))
             continue;
-        if (gap && f.gap)
+        if (gap && f.gap) {
             metric = std::max(metric, f.gap->mse);
-        else if (!gap && f.stats && f.stats->count > f.stats->nanCount + f.stats->infCount)
-            metric = std::max(metric, std::max(std::fabs(f.stats->min), std::fabs(f.stats->max)));
+        } else if (!gap && f.stats && f.stats->count > f.stats->nanCount + f.stats->infCount) {
+            const double m = std::max(std::fabs(f.stats->min), std::fabs(f.stats->max));
+            metric = std::max(metric, m);
+            if (f.dtype == pte::ScalarType::Float || f.dtype == pte::ScalarType::Double
+                || f.dtype == pte::ScalarType::Half || f.dtype == pte::ScalarType::BFloat16)
+                floating = std::max(floating, m);
+        }
     }
-    return metric;
+    return floating >= 0 ? floating : metric;
 }
 
 void GraphPanel::showLegend(const QString& low, const QString& high, const QString& tooltip)
@@ -860,6 +876,35 @@ void GraphPanel::showDetails()
             text += QStringLiteral("\nMeasured time: %1 %2 (median over the ETDump's runs)")
                         .arg(t, 0, 'f', 6)
                         .arg(QLatin1String(pte::timeScaleName(m_snapshot->profile->table.options.target)));
+        // What its instructions wrote in the run (Program > Run…).
+        if (const RunResult* run = m_snapshot ? currentRun(*m_snapshot, m_method.toStdString()) : nullptr) {
+            const auto instructions = nodeInstructions(nodes[k]);
+            QString lines;
+            for (const auto& [id, f] : run->summary.values) {
+                if (f.instruction < 0 || !instructions.count(f.instruction))
+                    continue;
+                lines += QStringLiteral("\n  %1 by #%2: ").arg(valueRef(id)).arg(f.instruction);
+                if (!f.stats) {
+                    lines += toQString(f.problem);
+                    continue;
+                }
+                lines += QStringLiteral("%1%2 %3 … %4, mean %5")
+                             .arg(QLatin1String(pte::scalarTypeShortName(f.dtype)), formatShape(f.sizes))
+                             .arg(f.stats->min, 0, 'g', 5)
+                             .arg(f.stats->max, 0, 'g', 5)
+                             .arg(f.stats->mean, 0, 'g', 5);
+                if (f.gap)
+                    lines += QStringLiteral("; %1 %2 (MSE %3)")
+                                 .arg(f.check && !f.check->ok ? QStringLiteral("FAILS") : QStringLiteral("matches"))
+                                 .arg(toQString(f.expectedFrom))
+                                 .arg(f.gap->mse, 0, 'g', 3);
+            }
+            if (!lines.isEmpty())
+                text += QStringLiteral("%1Run on %2:")
+                            .arg(text.endsWith(QLatin1Char('\n')) ? QStringLiteral("\n") : QStringLiteral("\n\n"))
+                            .arg(toQString(run->inputSource))
+                    + lines;
+        }
     }
     if (nodes.size() > 20)
         text += QStringLiteral("\n… and %1 more selected nodes").arg(nodes.size() - 20);

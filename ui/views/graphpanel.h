@@ -12,6 +12,7 @@
 #include <atomic>
 #include <memory>
 #include <optional>
+#include <set>
 #include <vector>
 
 class QCheckBox;
@@ -109,8 +110,8 @@ public:
     [[nodiscard]] const std::vector<double>& heat() const { return m_heat; }
     /** Measured time of a diagram node (sum over its members), or a negative value. */
     [[nodiscard]] double nodeTime(int node) const;
-    /** From the current run: the largest |element| (or, with `gap`, the largest MSE to a bundled output) of the values
-     *  the node's instructions wrote; negative when the run recorded none. */
+    /** From the current run: the largest |element| of the values the node's instructions wrote (of the floating ones
+     *  when there are any), or with `gap` the largest MSE to a bundled output; negative when the run recorded none. */
     [[nodiscard]] double nodeRunMetric(int node, bool gap) const;
 
 Q_SIGNALS:
@@ -124,6 +125,8 @@ private:
     void startLayout();
     void showDetails();
     void applyHeat();
+    /** The instructions (chain 0) a diagram node stands for. */
+    [[nodiscard]] std::set<std::int32_t> nodeInstructions(int node) const;
     void showLegend(const QString& low, const QString& high, const QString& tooltip);
     void setStatus(const QString& text);
     /** Finds the other drill-down of what is being opened in the method's graph shown now. */
