@@ -10,6 +10,7 @@
 #include "models/instructionmodel.h"
 #include "models/runstepmodel.h"
 #include "models/valuemodel.h"
+#include "pte/bundledprogram.h"
 #include "testutils.h"
 #include "uifixtures.h"
 #include "views/graphpanel.h"
@@ -51,6 +52,19 @@ QString writeFloats(const QString& name, const std::vector<float>& values)
         return {};
     f.write(reinterpret_cast<const char*>(values.data()), qint64(values.size() * sizeof(float)));
     return path;
+}
+
+pte::BundledValue floatTensor(const std::vector<float>& values)
+{
+    pte::BundledValue v;
+    v.kind = pte::BundledValue::Kind::Tensor;
+    v.scalarType = pte::ScalarType::Float;
+    v.sizes = { 2, 3 };
+    v.dimOrder = { 0, 1 };
+    std::vector<std::uint8_t> bytes(values.size() * sizeof(float));
+    std::memcpy(bytes.data(), values.data(), bytes.size());
+    v.data = pte::Bytes::fromVector(std::move(bytes));
+    return v;
 }
 
 } // namespace
@@ -202,6 +216,91 @@ private Q_SLOTS:
         QVERIFY(values->table()->isColumnHidden(ValueModel::RunShapeColumn));
         QVERIFY(w.messageText().contains(QStringLiteral("stale")));
         QCOMPARE(graph->colouring(), GraphPanel::Colouring::Kind);
+    }
+
+    /**
+     * A bundled program of (x + y) * 0.5 with x = 1..6, y = 10..60: case 0 expects 5.5, 11, ..., 33 (right), case 1
+     * 34 in the last element (MSE 1/6, L1 1). The gap column and the graph's gap colours.
+     */
+    void bundledCaseGapInValuesAndGraph()
+    {
+        QString pte;
+        {
+            Document doc;
+            QCOMPARE(fixtures::openAndWait(doc, { addMulPath() }), QString());
+            QCOMPARE(fixtures::emitAndWait(doc, {}), QString());
+            pte = pte::test::tempDir() + QStringLiteral("/add_mul_run.pte");
+            QCOMPARE(fixtures::saveAndWait(doc, pte), QString());
+        }
+        QFile in(pte);
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        const QByteArray bytes = in.readAll();
+        pte::BundledProgram bundled;
+        pte::BundledTestSuite suite;
+        suite.methodName = "forward";
+        const std::vector<float> x { 1, 2, 3, 4, 5, 6 }, y { 10, 20, 30, 40, 50, 60 };
+        suite.testCases.push_back(
+            { { floatTensor(x), floatTensor(y) }, { floatTensor({ 5.5, 11, 16.5, 22, 27.5, 33 }) } });
+        suite.testCases.push_back(
+            { { floatTensor(x), floatTensor(y) }, { floatTensor({ 5.5, 11, 16.5, 22, 27.5, 34 }) } });
+        bundled.testSuites.push_back(suite);
+        auto bp = pte::serializeBundledProgram(
+            bundled, std::span(reinterpret_cast<const std::uint8_t*>(bytes.data()), std::size_t(bytes.size())));
+        QVERIFY_RESULT(bp);
+        const QString path = pte::test::tempDir() + QStringLiteral("/add_mul_run.bpte");
+        QFile out(path);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(reinterpret_cast<const char*>(bp->data()), qint64(bp->size()));
+        out.close();
+
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QCOMPARE(fixtures::finishes(
+                     *w.document(), &Document::loadFinished, &Document::loadFailed, [&] { w.openFiles({ path }); }),
+            QString());
+        // The dialog proposes the bundled case.
+        {
+            RunDialog dialog(w.document()->snapshot(), QStringLiteral("forward"));
+            QCOMPARE(dialog.settings().inputs, RunSettings::Inputs::Bundled);
+            QCOMPARE(dialog.inputsText(), QStringLiteral("Inputs: bundled test case 0 (2 values)"));
+        }
+        auto* values = w.findChild<ValuesView*>();
+        auto* graph = w.findChild<GraphPanel*>(QStringLiteral("graphPanel"));
+        const auto& plan = w.document()->snapshot()->program->executionPlan[0];
+        const int outValue = plan.outputs[0];
+        for (const int c : { 0, 1 }) {
+            RunSettings s;
+            s.method = "forward";
+            s.inputs = RunSettings::Inputs::Bundled;
+            s.testCase = std::size_t(c);
+            QCOMPARE(
+                fixtures::finishes(*w.document(), &Document::runFinished, &Document::runFailed, [&] { w.runWith(s); }),
+                QString());
+            QTRY_VERIFY(values->model()->hasRun());
+            QVERIFY(!values->table()->isColumnHidden(ValueModel::RunGapColumn));
+            QCOMPARE(cell(*values->model(), outValue, ValueModel::RunGapColumn),
+                c == 0 ? QStringLiteral("pass: MSE 0, L1 0") : QStringLiteral("FAIL: MSE 0.167, L1 1"));
+            QTRY_VERIFY(!graph->isBusy());
+            graph->setColouring(GraphPanel::Colouring::RunGap);
+            // The instruction graph: the mul (instruction 1) wrote the output; the add has no expected value.
+            const auto& nodes = graph->graph().nodes;
+            int mulNode = -1, addNode = -1;
+            for (int i = 0; i < int(nodes.size()); ++i) {
+                if (nodes[std::size_t(i)].instruction == 1)
+                    mulNode = i;
+                if (nodes[std::size_t(i)].instruction == 0)
+                    addNode = i;
+            }
+            QVERIFY(mulNode >= 0 && addNode >= 0);
+            QCOMPARE(graph->nodeRunMetric(mulNode, true), c == 0 ? 0.0 : 1.0 / 6);
+            QCOMPARE(graph->nodeRunMetric(addNode, true), -1.0);
+            if (c == 1) {
+                QCOMPARE(graph->heat()[std::size_t(mulNode)], 1.0);
+                QVERIFY(w.messageText().contains(QStringLiteral("DIFFER from the bundled test case")));
+            }
+        }
     }
 
     /** The dialog checks the inputs as they are chosen: raw files of the right size run, a wrong size does not. */
