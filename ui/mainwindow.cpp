@@ -22,6 +22,7 @@
 #include "views/signatureview.h"
 #include "views/sizesview.h"
 #include "views/valuesview.h"
+#include "widgets/devicerundialog.h"
 #include "widgets/emitdialog.h"
 #include "widgets/graphview.h"
 #include "widgets/icons.h"
@@ -185,6 +186,10 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(m_document, &Document::saveFailed, this, [this](const pte::Error& error) {
         showMessage(QStringLiteral("Save failed: %1").arg(toQString(error.toString())), MessageLevel::Error);
+    });
+    connect(m_document, &Document::runFinished, this, &MainWindow::onRunFinished);
+    connect(m_document, &Document::runFailed, this, [this](const pte::Error& error) {
+        showMessage(QStringLiteral("Run failed: %1").arg(toQString(error.toString())), MessageLevel::Error);
     });
     connect(m_document, &Document::cancelled, this,
         [this] { statusBar()->showMessage(QStringLiteral("Cancelled"), 3000); });
@@ -386,16 +391,22 @@ void MainWindow::createActions()
     m_emitAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     m_emitAction->setObjectName(QStringLiteral("emitAction"));
     m_emitAction->setToolTip(QStringLiteral("Emit the graph-dump methods into an ExecuTorch program (Ctrl+E)"));
+    m_runAction = program->addAction(QStringLiteral("&Run…"), this, &MainWindow::runDialog);
+    m_runAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    m_runAction->setObjectName(QStringLiteral("runAction"));
+    m_runAction->setToolTip(QStringLiteral("Run a method on ptelens' reference interpreter and see every value it "
+                                           "computed (Ctrl+R)"));
     m_cancelAction = program->addAction(themedIcon(QStringLiteral("process-stop"), IconKind::Cancel),
         QStringLiteral("&Cancel"), m_document, &Document::cancel);
     m_cancelAction->setShortcut(QKeySequence(Qt::Key_Escape));
     m_cancelAction->setObjectName(QStringLiteral("cancelAction"));
     program->addSeparator();
-    m_runAction = program->addAction(QStringLiteral("&Run on Device…"), this, [this] { runOnDevice(); });
-    m_runAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
-    m_runAction->setObjectName(QStringLiteral("runOnDeviceAction"));
-    m_runAction->setToolTip(QStringLiteral("Run the program with the command set in Edit > Preferences and open the "
-                                           "ETDump it writes over the program (Ctrl+Shift+R)"));
+    m_deviceRunAction = program->addAction(QStringLiteral("&Run on Device…"), this, [this] { runOnDevice(); });
+    m_deviceRunAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
+    m_deviceRunAction->setObjectName(QStringLiteral("runOnDeviceAction"));
+    m_deviceRunAction->setToolTip(
+        QStringLiteral("Run the program with the command set in Edit > Preferences and open the "
+                       "ETDump it writes over the program (Ctrl+Shift+R)"));
     m_deviceRun = new DeviceRun(this);
     connect(m_deviceRun, &DeviceRun::finished, this, &MainWindow::deviceRunFinished);
     connect(m_deviceRun, &DeviceRun::finished, this, [this] { updateActions(); });
@@ -423,6 +434,7 @@ void MainWindow::createActions()
     tools->addAction(m_saveAction);
     tools->addSeparator();
     tools->addAction(m_emitAction);
+    tools->addAction(m_runAction);
     tools->addAction(m_cancelAction);
 
     // Message bar: non-modal errors above the views.
@@ -704,9 +716,9 @@ bool MainWindow::runOnDevice()
         return false;
     }
     if (m_deviceRun->isRunning()) {
-        if (m_runDialog) {
-            m_runDialog->show();
-            m_runDialog->raise();
+        if (m_deviceRunDialog) {
+            m_deviceRunDialog->show();
+            m_deviceRunDialog->raise();
         }
         return false;
     }
@@ -724,12 +736,12 @@ bool MainWindow::runOnDevice()
         showMessage(QStringLiteral("Run on Device: %1").arg(error), MessageLevel::Error);
         return false;
     }
-    if (!m_runDialog) {
-        m_runDialog = new RunDialog(m_deviceRun, this);
-        connect(m_runDialog, &RunDialog::runAgainRequested, this, [this] { runOnDevice(); });
+    if (!m_deviceRunDialog) {
+        m_deviceRunDialog = new DeviceRunDialog(m_deviceRun, this);
+        connect(m_deviceRunDialog, &DeviceRunDialog::runAgainRequested, this, [this] { runOnDevice(); });
     }
-    m_runDialog->beginRun(m_deviceRun->command(), m_deviceRun->folder());
-    m_runDialog->show();
+    m_deviceRunDialog->beginRun(m_deviceRun->command(), m_deviceRun->folder());
+    m_deviceRunDialog->show();
     updateActions();
     return true;
 }
@@ -836,6 +848,17 @@ void MainWindow::rebuildRecentMenu()
     m_recentMenu->setEnabled(!recent.isEmpty());
 }
 
+namespace {
+
+QString staleRunText(const Snapshot& snap)
+{
+    return QStringLiteral("The program changed since the run of %1: its values are stale and no longer shown. "
+                          "Program > Run… (Ctrl+R) runs it again.")
+        .arg(toQString(snap.run->run.method));
+}
+
+} // namespace
+
 void MainWindow::onSnapshotChanged()
 {
     const auto snap = m_document->snapshot();
@@ -861,6 +884,10 @@ void MainWindow::onSnapshotChanged()
     setCurrentMethod(method);
     updateTitle();
     updateActions();
+    if (snap && hasStaleRun(*snap) && snap->run.get() != m_staleRunShown) {
+        m_staleRunShown = snap->run.get();
+        showMessage(staleRunText(*snap), MessageLevel::Info);
+    }
 }
 
 void MainWindow::showDocumentMessages()
@@ -889,9 +916,14 @@ void MainWindow::showDocumentMessages()
                          .arg(sentence, QFileInfo(toQString(etdump)).fileName());
         }
     }
-    if (texts.isEmpty())
+    const QString stale = hasStaleRun(*snap) ? staleRunText(*snap) : QString();
+    if (texts.isEmpty()) {
+        if (!stale.isEmpty())
+            showMessage(stale, MessageLevel::Info);
         return;
-    showMessage(texts.join(QLatin1Char(' ')) + QStringLiteral(" See Diagnostics (Ctrl+9)."),
+    }
+    showMessage(texts.join(QLatin1Char(' ')) + QStringLiteral(" See Diagnostics (Ctrl+9).")
+            + (stale.isEmpty() ? QString() : QLatin1Char(' ') + stale),
         errors > 0 ? MessageLevel::Error : MessageLevel::Warning);
 }
 
@@ -1160,12 +1192,13 @@ void MainWindow::updateActions()
 {
     const bool busy = m_document->isBusy();
     m_emitAction->setEnabled(m_document->canEmit());
+    m_runAction->setEnabled(m_document->canRun());
     m_saveAction->setEnabled(m_document->canSave());
     m_exportMapsAction->setEnabled(!busy && m_document->hasDebugMaps());
     m_cancelAction->setEnabled(busy);
     m_addAction->setEnabled(!busy);
     m_compareAction->setEnabled(!busy && m_document->snapshot() && !m_document->snapshot()->isEmpty());
-    m_runAction->setEnabled(
+    m_deviceRunAction->setEnabled(
         !busy && !m_deviceRun->isRunning() && m_document->snapshot() && m_document->snapshot()->program);
 }
 
@@ -1214,6 +1247,58 @@ void MainWindow::emitDialog()
     if (dialog.exec() != QDialog::Accepted)
         return;
     emitWith(dialog.settings());
+}
+
+void MainWindow::runDialog()
+{
+    const auto snap = m_document->snapshot();
+    if (!m_document->canRun())
+        return;
+    RunDialog dialog(snap, m_method, this);
+    if (m_lastRunSettings && m_lastRunSettings->method == m_method.toStdString())
+        dialog.setSettings(*m_lastRunSettings);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    runWith(dialog.settings());
+}
+
+void MainWindow::runWith(const RunSettings& settings)
+{
+    m_lastRunSettings = settings;
+    clearMessage();
+    m_document->runMethod(settings);
+}
+
+void MainWindow::onRunFinished()
+{
+    const auto snap = m_document->snapshot();
+    const RunResult* run = snap ? currentRun(*snap) : nullptr;
+    if (!run)
+        return;
+    const QString method = toQString(run->run.method);
+    if (method != m_method)
+        setCurrentMethod(method);
+    const QString text = toQString(run->statusText());
+    const bool stopped = run->summary.stop != pte::RunStop::None;
+    const bool differs = run->summary.check && !run->summary.check->ok;
+    if (stopped || differs) {
+        showMessage(text + (stopped ? QStringLiteral(". The values computed before it are in Values.") : QString()),
+            stopped && run->summary.stop != pte::RunStop::MissingOperator
+                    && run->summary.stop != pte::RunStop::Unsupported
+                ? MessageLevel::Error
+                : MessageLevel::Warning);
+        // Where it stopped: that instruction, with what it read.
+        if (run->summary.stoppedAt) {
+            const auto& model = *m_instructionsView->model();
+            for (int row = 0; row < model.rowCount(); ++row)
+                if (model.rowInfo(row).chain == 0 && model.rowInfo(row).index == *run->summary.stoppedAt) {
+                    selectInstruction(row);
+                    break;
+                }
+        }
+    }
+    statusBar()->showMessage(text, 8000);
+    raiseDock("valuesDock");
 }
 
 void MainWindow::saveTo(const QString& path)

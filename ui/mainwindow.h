@@ -26,6 +26,7 @@ struct RunnerOutcome;
 namespace pte::ui {
 
 class DeviceRun;
+class DeviceRunDialog;
 class RunDialog;
 
 class DelegatePayloadView;
@@ -66,6 +67,8 @@ public:
     void updateEmptyTexts();
     /** Emits with the given settings (no dialog). */
     void emitWith(const EmitSettings& settings);
+    /** Runs a method on the reference interpreter with the given settings (no dialog; Program > Run… asks). */
+    void runWith(const RunSettings& settings);
     /** Saves to path (no dialog); the result arrives through the document's signals. */
     void saveTo(const QString& path);
     /** Exports the debug maps (no dialog). */
@@ -95,7 +98,7 @@ public:
     /** Edit > Preferences; true when accepted. */
     bool preferencesDialog();
     /** The Run window (nullptr before the first run) and its run. */
-    [[nodiscard]] RunDialog* runDialog() const { return m_runDialog; }
+    [[nodiscard]] DeviceRunDialog* deviceRunDialog() const { return m_deviceRunDialog; }
     [[nodiscard]] DeviceRun* deviceRun() const { return m_deviceRun; }
     /** The message bar's text while it is shown, else empty. */
     [[nodiscard]] QString messageText() const;
@@ -164,6 +167,9 @@ private:
     [[nodiscard]] QStringList inputPaths() const;
     void exportDebugMapsDialog();
     void emitDialog();
+    void runDialog();
+    /** After a run: where and why it stopped (message bar), the Values dock to the front. */
+    void onRunFinished();
     void copySelection(bool json);
     QDockWidget* addDock(DockView* view);
 
@@ -202,11 +208,15 @@ private:
     QAction* m_saveAction = nullptr;
     QAction* m_exportMapsAction = nullptr;
     QAction* m_compareAction = nullptr;
-    QAction* m_runAction = nullptr;
+    QAction* m_deviceRunAction = nullptr;
     DeviceRun* m_deviceRun = nullptr;
-    RunDialog* m_runDialog = nullptr;
+    DeviceRunDialog* m_deviceRunDialog = nullptr;
     QPointer<DiffWindow> m_diffWindow; ///< a top-level window of its own (deleted on close or with this one)
     QAction* m_emitAction = nullptr;
+    QAction* m_runAction = nullptr;
+    std::optional<RunSettings> m_lastRunSettings;
+    /** The stale run the message bar last spoke of (said once per run). */
+    const RunResult* m_staleRunShown = nullptr;
     QAction* m_cancelAction = nullptr;
     QAction* m_copyTextAction = nullptr;
     QAction* m_copyJsonAction = nullptr;

@@ -7,6 +7,7 @@
 #include "views/delegatepayloadview.h"
 #include "views/diffwindow.h"
 #include "views/graphpanel.h"
+#include "widgets/devicerundialog.h"
 #include "widgets/emitdialog.h"
 #include "widgets/icons.h"
 #include "widgets/preferencesdialog.h"
@@ -77,7 +78,8 @@ QPixmap grabDock(QDockWidget* dock)
 
 /**
  * Opens the files, optionally emits, selects an instruction and saves PNGs of the window, each dock, the
- * memory plan (memoryplan.png) and, for graph dumps, the Emit dialog (emitdialog.png).
+ * memory plan (memoryplan.png) and, for graph dumps, the Emit dialog (emitdialog.png); with --run, the Run dialog
+ * (rundialog.png) and the views after that run.
  */
 /**
  * With --runner: the preferences with that run target (preferences.png), then Program > Run on Device with it, the
@@ -95,7 +97,7 @@ void takeRunScreenshots(pte::ui::MainWindow& window, const QString& templ, const
         preferences.grab().save(dir + QStringLiteral("/preferences.png"));
     }
     if (window.runOnDevice()) {
-        auto* dialog = window.runDialog();
+        auto* dialog = window.deviceRunDialog();
         waitFor([&] { return !dialog->outputText().isEmpty() || !window.deviceRun()->isRunning(); }, 120000);
         dialog->grab().save(dir + QStringLiteral("/rundialog-running.png"));
         waitFor([&] { return !window.deviceRun()->isRunning(); }, 600000);
@@ -108,7 +110,7 @@ void takeRunScreenshots(pte::ui::MainWindow& window, const QString& templ, const
 }
 
 int takeScreenshots(pte::ui::MainWindow& window, const QStringList& files, const QString& dir, bool emitFirst,
-    const QString& method, const QSize& size, int delegate, const QString& runner)
+    const QString& method, const QSize& size, int delegate, const QString& runner, bool run)
 {
     QDir().mkpath(dir);
     window.resize(size);
@@ -124,6 +126,17 @@ int takeScreenshots(pte::ui::MainWindow& window, const QStringList& files, const
         takeRunScreenshots(window, runner, dir);
     if (!method.isEmpty()) {
         window.setCurrentMethod(method);
+        waitFor([&] { return idle(window); }, 120000);
+    }
+    // --run: the Run dialog with the inputs it proposes (rundialog.png), then that run.
+    if (run && window.document()->canRun()) {
+        pte::ui::RunDialog dialog(window.document()->snapshot(), window.currentMethod(), &window);
+        dialog.show();
+        waitFor([] { return false; }, 200);
+        dialog.grab().save(dir + QStringLiteral("/rundialog.png"));
+        dialog.hide();
+        window.runWith(dialog.settings());
+        waitFor([&] { return !window.document()->isBusy(); }, 120000);
         waitFor([&] { return idle(window); }, 120000);
     }
     // Select something interesting: a delegate call, else the last kernel call.
@@ -250,6 +263,10 @@ int main(int argc, char** argv)
         QStringLiteral("Run on Device with this command template (with --screenshot)."), QStringLiteral("TEMPLATE"));
     runnerOption.setFlags(QCommandLineOption::HiddenFromHelp);
     parser.addOption(runnerOption);
+    QCommandLineOption runOption(QStringLiteral("run"),
+        QStringLiteral("With --screenshot: run the method on the reference interpreter (the Run dialog's proposed "
+                       "inputs) first; also saves rundialog.png."));
+    parser.addOption(runOption);
     parser.addOption(screenshot);
     parser.addOption(emitOption);
     parser.addOption(methodOption);
@@ -276,7 +293,8 @@ int main(int argc, char** argv)
         const QSize size(wh.value(0).toInt(), wh.value(1).toInt());
         return takeScreenshots(window, files, parser.value(screenshot), parser.isSet(emitOption),
             parser.value(methodOption), size.isValid() && !size.isEmpty() ? size : QSize(1600, 1000),
-            parser.isSet(delegateOption) ? parser.value(delegateOption).toInt() : -1, parser.value(runnerOption));
+            parser.isSet(delegateOption) ? parser.value(delegateOption).toInt() : -1, parser.value(runnerOption),
+            parser.isSet(runOption));
     }
     window.show();
     if (compare) {

@@ -13,8 +13,8 @@
 #include "pte/syntheticetdump.h"
 #include "testutils.h"
 #include "uifixtures.h"
+#include "widgets/devicerundialog.h"
 #include "widgets/preferencesdialog.h"
-#include "widgets/rundialog.h"
 
 #include <QDialogButtonBox>
 #include <QLabel>
@@ -119,13 +119,13 @@ private slots:
         QSignalSpy finished(w.deviceRun(), &DeviceRun::finished);
         QSignalSpy loaded(w.document(), &Document::loadFinished);
         QVERIFY(w.runOnDevice());
-        QVERIFY(w.runDialog() && w.runDialog()->isVisible());
+        QVERIFY(w.deviceRunDialog() && w.deviceRunDialog()->isVisible());
         QVERIFY(finished.wait(kWaitMs));
         QCOMPARE(lastOutcome(finished).result, RunnerOutcome::Result::Ok);
-        QVERIFY2(
-            w.runDialog()->outputText().contains(QStringLiteral("written /")), qPrintable(w.runDialog()->outputText()));
-        QVERIFY(w.runDialog()->outputText().contains(QStringLiteral("to stderr")));
-        QVERIFY(w.runDialog()->statusText().contains(QStringLiteral("wrote the ETDump")));
+        QVERIFY2(w.deviceRunDialog()->outputText().contains(QStringLiteral("written /")),
+            qPrintable(w.deviceRunDialog()->outputText()));
+        QVERIFY(w.deviceRunDialog()->outputText().contains(QStringLiteral("to stderr")));
+        QVERIFY(w.deviceRunDialog()->statusText().contains(QStringLiteral("wrote the ETDump")));
         // Opened as File > Open ETDump opens one: over the program, which stays.
         QVERIFY(loaded.wait(kWaitMs));
         const auto snap = w.document()->snapshot();
@@ -144,7 +144,7 @@ private slots:
         DeviceRun::setSavedTemplate(QStringLiteral("echo started {pte}; sleep 1000 & sh -c 'sleep 1000'"));
         QSignalSpy finished(w.deviceRun(), &DeviceRun::finished);
         QVERIFY(w.runOnDevice());
-        RunDialog* dialog = w.runDialog();
+        DeviceRunDialog* dialog = w.deviceRunDialog();
         QTRY_VERIFY_WITH_TIMEOUT(dialog->outputText().contains(QStringLiteral("started")), kWaitMs);
         const qint64 pgid = w.deviceRun()->processGroup();
         QVERIFY(pgid > 0);
@@ -173,9 +173,9 @@ private slots:
         QVERIFY(w.runOnDevice());
         QVERIFY(finished.wait(kWaitMs));
         QCOMPARE(lastOutcome(finished).result, RunnerOutcome::Result::CommandFailed);
-        QVERIFY2(w.runDialog()->statusText().contains(QStringLiteral("exit code 3")),
-            qPrintable(w.runDialog()->statusText()));
-        auto* tail = w.runDialog()->findChild<QLabel*>(QStringLiteral("runTail"));
+        QVERIFY2(w.deviceRunDialog()->statusText().contains(QStringLiteral("exit code 3")),
+            qPrintable(w.deviceRunDialog()->statusText()));
+        auto* tail = w.deviceRunDialog()->findChild<QLabel*>(QStringLiteral("runTail"));
         QVERIFY(tail->isVisible());
         QVERIFY(tail->text().contains(QStringLiteral("Error: no such kernel")));
         QVERIFY(w.messageText().contains(QStringLiteral("exit code 3")));
@@ -192,7 +192,7 @@ private slots:
         QVERIFY(finished.wait(kWaitMs));
         QCOMPARE(lastOutcome(finished).result, RunnerOutcome::Result::NoEtdump);
         const QString expected = w.deviceRun()->folder() + QStringLiteral("/run.etdp");
-        QVERIFY2(w.runDialog()->statusText().contains(expected), qPrintable(w.runDialog()->statusText()));
+        QVERIFY2(w.deviceRunDialog()->statusText().contains(expected), qPrintable(w.deviceRunDialog()->statusText()));
     }
 
     void refusedTemplateAndNoProgram()

@@ -11,7 +11,7 @@
 #include "pte/etdumpjoin.h"
 #include "testutils.h"
 #include "uifixtures.h"
-#include "widgets/rundialog.h"
+#include "widgets/devicerundialog.h"
 
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -49,8 +49,8 @@ private slots:
         QVERIFY(finished.wait(60000));
         const auto outcome = finished.last().at(0).value<RunnerOutcome>();
         QVERIFY2(outcome.result == RunnerOutcome::Result::Ok, qPrintable(outcome.message));
-        QVERIFY2(w.runDialog()->outputText().contains(QStringLiteral("result: ok")),
-            qPrintable(w.runDialog()->outputText()));
+        QVERIFY2(w.deviceRunDialog()->outputText().contains(QStringLiteral("result: ok")),
+            qPrintable(w.deviceRunDialog()->outputText()));
         QVERIFY(!outcome.debugBufferPath.isEmpty());
         QTRY_VERIFY_WITH_TIMEOUT(!loaded.isEmpty(), 60000);
 

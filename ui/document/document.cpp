@@ -441,6 +441,56 @@ void Document::setReferenceInputs(const pte::ReferenceInputSpec& spec)
         });
 }
 
+void Document::runMethod(const RunSettings& settings)
+{
+    if (!m_snapshot || !m_snapshot->program) {
+        Q_EMIT runFailed(failure(QStringLiteral("There is no program to run; open a .pte or emit first.")));
+        return;
+    }
+    const std::shared_ptr<const Snapshot> before = m_snapshot;
+    struct Outcome
+    {
+        std::shared_ptr<const RunResult> result;
+        std::optional<pte::Error> error; ///< the inputs could not be had
+    };
+    runJob<Outcome>(
+        QStringLiteral("Running %1").arg(toQString(settings.method)),
+        [before, settings](QPromise<Outcome>& promise, std::atomic<bool>& cancelFlag) {
+            std::uint64_t shown = 0;
+            bool ranged = false;
+            auto progress = [&](std::uint64_t done, std::uint64_t total) {
+                if (cancelFlag.load() || promise.isCanceled())
+                    return false;
+                if (!ranged) {
+                    promise.setProgressRange(0, 1000);
+                    ranged = true;
+                }
+                // At most a thousand steps reach the GUI thread.
+                const std::uint64_t step = total > 0 ? std::min<std::uint64_t>(done * 1000 / total, 1000) : 0;
+                if (step != shown) {
+                    shown = step;
+                    promise.setProgressValueAndText(
+                        int(step), QStringLiteral("instruction %1 of %2").arg(done).arg(total));
+                }
+                return true;
+            };
+            auto result = runProgram(*before, settings, progress);
+            if (cancelFlag.load() || promise.isCanceled())
+                return; // no result: cancelled
+            promise.addResult(result ? Outcome { *result, std::nullopt } : Outcome { nullptr, result.error() });
+        },
+        [this, before](const Outcome& outcome) {
+            if (outcome.error) {
+                Q_EMIT runFailed(*outcome.error);
+                return;
+            }
+            auto snap = std::make_shared<Snapshot>(*(m_snapshot ? m_snapshot : before));
+            snap->run = outcome.result;
+            publish(snap);
+            Q_EMIT runFinished();
+        });
+}
+
 bool Document::isInputFile(const QString& path) const
 {
     if (!m_snapshot)

@@ -75,6 +75,13 @@ public:
     /** Recomputes the open ETDump's expected values with these reference inputs (background); snapshotChanged. */
     void setReferenceInputs(const pte::ReferenceInputSpec& spec);
 
+    /**
+     * Runs a method of the program on the reference interpreter (background, progress per instruction, Cancel stops
+     * it between two instructions and drops it); runFinished, or runFailed when the inputs cannot be had. The result
+     * is Snapshot::run (docs/gui-run.md).
+     */
+    void runMethod(const RunSettings& settings);
+
     /** Renames a dump method (before emitting). False when the name is empty or taken. */
     bool renameMethod(int dumpIndex, const QString& name);
     /** Removes a dump method. */
@@ -82,6 +89,7 @@ public:
 
     [[nodiscard]] std::shared_ptr<const Snapshot> snapshot() const { return m_snapshot; }
     [[nodiscard]] bool canEmit() const { return !isBusy() && m_snapshot && !m_snapshot->dumpMethods.empty(); }
+    [[nodiscard]] bool canRun() const { return !isBusy() && m_snapshot && m_snapshot->program; }
     [[nodiscard]] bool canSave() const { return !isBusy() && m_snapshot && m_snapshot->program; }
     [[nodiscard]] bool hasDebugMaps() const;
     /** True when path names one of the opened input files. */
@@ -104,6 +112,8 @@ Q_SIGNALS:
     void emitFinished();
     void emitFailed(const pte::Error& error);
     void saveFinished(const QString& path);
+    void runFinished();
+    void runFailed(const pte::Error& error);
     void saveFailed(const pte::Error& error);
 
 private:

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "document/profiledata.h"
+#include "document/runresult.h"
 #include "pte/diagnostic.h"
 #include "pte/emitter.h"
 #include "pte/graph.h"
@@ -61,6 +62,8 @@ struct Snapshot
     pte::Diagnostics diagnostics; ///< from every reader and the emitter
     /** The program's delegates decoded and linked (document/delegateinspection.h); set by the load and emit jobs. */
     std::shared_ptr<const DelegateInspection> delegates;
+    /** The last run on the reference interpreter (Program > Run…); stale once `program` is another (currentRun()). */
+    std::shared_ptr<const RunResult> run;
     std::vector<MethodEntry> methods; ///< computed by finalize()
 
     /** Rebuilds `methods` from the other members. Call after changing them. */

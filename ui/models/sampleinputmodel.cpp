@@ -5,8 +5,8 @@
 #include "models/roles.h"
 #include "models/text.h"
 #include "pte/graphtext.h"
+#include "pte/referenceinputs.h"
 
-#include <map>
 #include <optional>
 
 namespace pte::ui {
@@ -34,19 +34,6 @@ QString userInputName(const pte::InputSpec& spec)
     if (!spec.arg.syms.empty() && !spec.arg.syms.front().value)
         return toQString(spec.arg.syms.front().expr);
     return {};
-}
-
-/** "kwargs['mask']" -> "mask"; empty for anything else (args leaves, nested kwargs leaves). */
-QString kwargName(const std::string& path)
-{
-    static constexpr std::string_view prefix = "kwargs['";
-    if (path.size() <= prefix.size() + 2 || path.compare(0, prefix.size(), prefix) != 0
-        || path.compare(path.size() - 2, 2, "']") != 0)
-        return {};
-    const std::string_view key(path.data() + prefix.size(), path.size() - prefix.size() - 2);
-    if (key.find('\'') != std::string_view::npos)
-        return {};
-    return toQString(key);
 }
 
 /** "/dir/model.pt2:entry" -> "model.pt2:entry": the file name without its folder. */
@@ -92,14 +79,7 @@ void SampleInputModel::setMethod(std::shared_ptr<const Snapshot> snapshot, const
         const auto& sample = *m->exported->sampleInputs;
         const auto& leaves = sample.leaves;
         std::vector<bool> used(leaves.size(), false);
-        std::map<QString, std::size_t> kwargs;
-        std::vector<std::size_t> args;
-        for (std::size_t i = 0; i < leaves.size(); ++i) {
-            if (leaves[i].path.compare(0, 4, "args") == 0)
-                args.push_back(i);
-            else if (const QString key = kwargName(leaves[i].path); !key.isEmpty())
-                kwargs.emplace(key, i);
-        }
+        const auto matched = pte::sampleInputLeaves(*m->exported); // one per user input
         auto describe = [&](Row& row, const pte::SampleInput& leaf) {
             row.path = toQString(leaf.path);
             switch (leaf.kind) {
@@ -135,17 +115,14 @@ void SampleInputModel::setMethod(std::shared_ptr<const Snapshot> snapshot, const
                 break;
             }
         };
-        std::size_t nextArg = 0;
+        std::size_t user = 0;
         for (const auto& spec : m->exported->signature.inputSpecs) {
             if (spec.kind != pte::InputKind::UserInput)
                 continue;
             Row row;
             row.input = userInputName(spec);
-            std::optional<std::size_t> leaf;
-            if (const auto it = kwargs.find(row.input); !row.input.isEmpty() && it != kwargs.end() && !used[it->second])
-                leaf = it->second;
-            else if (nextArg < args.size())
-                leaf = args[nextArg++];
+            const std::optional<std::size_t> leaf = user < matched.size() ? matched[user] : std::nullopt;
+            ++user;
             if (leaf) {
                 used[*leaf] = true;
                 describe(row, leaves[*leaf]);

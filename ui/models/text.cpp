@@ -20,6 +20,14 @@ QString formatShape(const std::vector<std::int32_t>& sizes)
     return out + QLatin1Char(']');
 }
 
+QString formatShape(const std::vector<std::int64_t>& sizes)
+{
+    QStringList parts;
+    for (const auto n : sizes)
+        parts << QString::number(n);
+    return QLatin1Char('[') + parts.join(QStringLiteral(", ")) + QLatin1Char(']');
+}
+
 QString formatShape(const std::vector<pte::SymInt>& sizes) { return toQString(pte::shapeText(sizes)); }
 
 QString formatDimOrder(const std::vector<std::uint8_t>& dimOrder)

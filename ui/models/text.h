@@ -25,6 +25,8 @@ namespace pte::ui {
 }
 /** "[1, 3, 224, 224]" */
 [[nodiscard]] QString formatShape(const std::vector<std::int32_t>& sizes);
+/** "[1, 3, 224, 224]" of a run's tensor (HostTensor sizes) */
+[[nodiscard]] QString formatShape(const std::vector<std::int64_t>& sizes);
 /** "[s0, 3]" for symbolic sizes */
 [[nodiscard]] QString formatShape(const std::vector<pte::SymInt>& sizes);
 /** "0,1,2,3" */

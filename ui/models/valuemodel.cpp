@@ -19,6 +19,10 @@ void ValueModel::setMethod(std::shared_ptr<const Snapshot> snapshot, const QStri
     m_entry = m_snapshot ? m_snapshot->method(method.toStdString()) : nullptr;
     m_plan = m_entry ? m_entry->plan : nullptr;
     m_logged = nullptr;
+    m_run = nullptr;
+    if (m_snapshot)
+        if (const RunResult* r = currentRun(*m_snapshot, method.toStdString()))
+            m_run = &r->summary;
     if (m_snapshot && m_snapshot->profile) {
         const auto it = m_snapshot->profile->loggedValues.find(method.toStdString());
         if (it != m_snapshot->profile->loggedValues.end() && !it->second.empty())
@@ -35,6 +39,14 @@ const LoggedValue* ValueModel::logged(int row) const
     return it == m_logged->end() ? nullptr : &it->second;
 }
 
+const pte::RunValueFacts* ValueModel::runValue(int row) const
+{
+    if (!m_run)
+        return nullptr;
+    const auto it = m_run->values.find(row);
+    return it == m_run->values.end() ? nullptr : &it->second;
+}
+
 int ValueModel::rows() const { return m_plan ? int(m_plan->values.size()) : 0; }
 
 QVariant ValueModel::cell(int row, int column, int role) const
@@ -43,13 +55,15 @@ QVariant ValueModel::cell(int row, int column, int role) const
     const pte::Tensor* t = v.tensor();
     const bool sort = role == SortRole;
     if (role == Qt::TextAlignmentRole) {
-        if (column == IndexColumn || column == GapColumn || column == OffsetColumn || column == SizeColumn
-            || column == MemoryIdColumn || column == ConstantColumn)
+        if (column == IndexColumn || column == GapColumn || column == RunGapColumn || column == OffsetColumn
+            || column == SizeColumn || column == MemoryIdColumn || column == ConstantColumn)
             return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
         return {};
     }
     if (role == RawValueRole && column == IndexColumn)
         return row;
+    if (column >= RunShapeColumn)
+        return runCell(row, column, role);
     if (column >= LoggedColumn)
         return loggedCell(row, column, role);
     if (role != Qt::DisplayRole && !sort && role != Qt::ToolTipRole)
@@ -193,13 +207,91 @@ QVariant ValueModel::loggedCell(int row, int column, int role) const
     }
 }
 
+QVariant ValueModel::runCell(int row, int column, int role) const
+{
+    const pte::RunValueFacts* f = runValue(row);
+    const bool failed = f && f->check && !f->check->ok;
+    if (role == Qt::ForegroundRole && column == RunGapColumn && failed)
+        return QColor(0xb0, 0x00, 0x20); // outside verify_method_outputs' tolerance
+    if (role == Qt::ForegroundRole && f && !f->stats)
+        return QColor(0x70, 0x70, 0x70); // a reason, not numbers
+    if (role == Qt::ToolTipRole) {
+        if (!f)
+            return m_run ? QStringLiteral("The run left nothing recorded in this value") : QVariant();
+        if (!f->problem.empty())
+            return toQString(f->problem);
+        if (column == RunGapColumn && f->gap)
+            return QStringLiteral("Against the %1: MSE %2, L1 %3 (a sum), SNR %4 dB over %5 elements")
+                .arg(toQString(f->expectedFrom))
+                .arg(f->gap->mse, 0, 'g', 6)
+                .arg(f->gap->l1, 0, 'g', 6)
+                .arg(f->gap->snr, 0, 'g', 6)
+                .arg(f->gap->count);
+        if (column == RunFirstColumn && f->stats)
+            return QStringLiteral("%1 elements, %2 NaN, %3 infinite")
+                .arg(f->stats->count)
+                .arg(f->stats->nanCount)
+                .arg(f->stats->infCount);
+        return {};
+    }
+    if (role == SortRole) {
+        if (column == RunGapColumn)
+            return f && f->gap ? f->gap->mse : -1.0;
+        if (column == RunStatsColumn)
+            return f && f->stats ? f->stats->max : -std::numeric_limits<double>::infinity();
+    }
+    if (role != Qt::DisplayRole && role != SortRole)
+        return {};
+    if (!f)
+        return QString();
+    switch (column) {
+    case RunShapeColumn: {
+        QString where = f->input >= 0 ? QStringLiteral("input %1").arg(f->input)
+            : f->instruction >= 0     ? QStringLiteral("by #%1").arg(f->instruction)
+                                      : QString();
+        if (f->output >= 0)
+            where += (where.isEmpty() ? QString() : QStringLiteral(", ")) + QStringLiteral("output %1").arg(f->output);
+        QString shape = f->kind == pte::ValueKind::TensorList ? QStringLiteral("TensorList of %1").arg(f->tensors)
+            : f->kind == pte::ValueKind::Tensor
+            ? QString(QLatin1String(pte::scalarTypeShortName(f->dtype)) + formatShape(f->sizes))
+            : QLatin1String(pte::valueKindName(f->kind));
+        return where.isEmpty() ? shape : QStringLiteral("%1 (%2)").arg(shape, where);
+    }
+    case RunStatsColumn:
+        if (!f->stats)
+            return toQString(f->problem);
+        return QStringLiteral("%1 … %2, mean %3")
+            .arg(f->stats->min, 0, 'g', 5)
+            .arg(f->stats->max, 0, 'g', 5)
+            .arg(f->stats->mean, 0, 'g', 5);
+    case RunFirstColumn: {
+        if (!f->stats)
+            return QString();
+        QStringList first;
+        for (const double x : f->stats->first)
+            first << QString::number(x, 'g', 5);
+        return QString(QLatin1Char('[') + first.join(QStringLiteral(", "))
+            + (f->stats->count > f->stats->first.size() ? QStringLiteral(", …]") : QStringLiteral("]")));
+    }
+    case RunGapColumn:
+        if (!f->gap)
+            return QString();
+        return QStringLiteral("%1: MSE %2, L1 %3")
+            .arg(f->check ? (f->check->ok ? QStringLiteral("pass") : QStringLiteral("FAIL")) : QStringLiteral("gap"))
+            .arg(f->gap->mse, 0, 'g', 3)
+            .arg(f->gap->l1, 0, 'g', 3);
+    default:
+        return {};
+    }
+}
+
 QVariant ValueModel::headerCell(int column, int role) const
 {
     if (role != Qt::DisplayRole)
         return {};
     static const char* const names[] = { "Value", "Name", "Type", "DType", "Shape", "Dim order", "Mem id", "Offset",
-        "Constant", "Size", "Details", "Logged", "Logged values", "First elements", "Gap to expected",
-        "Expected from" };
+        "Constant", "Size", "Details", "Logged", "Logged values", "First elements", "Gap to expected", "Expected from",
+        "Run value", "Run statistics", "Run first elements", "Run gap to bundled output" };
     return QLatin1String(names[column]);
 }
 

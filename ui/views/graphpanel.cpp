@@ -33,6 +33,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 namespace pte::ui {
 
@@ -124,8 +125,12 @@ GraphPanel::GraphPanel(QWidget* parent)
     m_colourBy->addItem(QStringLiteral("Colour by kind"), int(Colouring::Kind));
     m_colourBy->addItem(QStringLiteral("Colour by time"), int(Colouring::Time));
     m_colourBy->addItem(QStringLiteral("Colour by share"), int(Colouring::Share));
+    m_colourBy->addItem(QStringLiteral("Colour by run value"), int(Colouring::RunValue));
+    m_colourBy->addItem(QStringLiteral("Colour by run gap"), int(Colouring::RunGap));
     m_colourBy->setToolTip(QStringLiteral("With an ETDump open: measured self time (relative to the hottest node) or "
-                                          "share of the method's execution"));
+                                          "share of the method's execution. After Program > Run…: the largest "
+                                          "|element| each node wrote, or a bundled case's gap (MSE) to its expected "
+                                          "outputs"));
     m_colourBy->setEnabled(false);
     connect(m_colourBy, &QComboBox::currentIndexChanged, this, [this] { applyHeat(); });
     bar->addWidget(m_colourBy);
@@ -222,6 +227,7 @@ void GraphPanel::setMethod(std::shared_ptr<const Snapshot> snapshot, const QStri
     if (method != m_method)
         m_expanded.clear();
     const bool hadProfile = m_snapshot && m_snapshot->profile;
+    const bool hadRun = m_snapshot && currentRun(*m_snapshot, m_method.toStdString());
     m_loweredModule.clear();
     m_delegate = -1; // delegate indices belong to one snapshot and method
     m_counterpartModule.clear();
@@ -234,10 +240,16 @@ void GraphPanel::setMethod(std::shared_ptr<const Snapshot> snapshot, const QStri
                                           "graph dumps it was emitted from) to join them and see where the time went.")
                          : QStringLiteral("No graph: open a .pte, a .pt2 archive, an exported-program JSON or an "
                                           "ETRecord (Ctrl+O), or drop one on the window"));
-    m_colourBy->setEnabled(hasProfile);
-    if (hasProfile != hadProfile) {
+    const bool hasRun = m_snapshot && currentRun(*m_snapshot, m_method.toStdString());
+    m_colourBy->setEnabled(hasProfile || hasRun);
+    if (hasProfile != hadProfile || hasRun != hadRun) {
         const QSignalBlocker blocker(m_colourBy);
-        m_colourBy->setCurrentIndex(hasProfile ? int(Colouring::Time) : int(Colouring::Kind));
+        const auto mode = colouring();
+        const bool runMode = mode == Colouring::RunValue || mode == Colouring::RunGap;
+        if (hasRun && !hadRun)
+            m_colourBy->setCurrentIndex(int(Colouring::RunValue)); // a new run: show it
+        else if ((!hasRun && runMode) || (hasProfile != hadProfile && !runMode))
+            m_colourBy->setCurrentIndex(hasProfile ? int(Colouring::Time) : int(Colouring::Kind));
     }
     startLayout();
 }
@@ -288,10 +300,116 @@ double GraphPanel::nodeTime(int node) const
     return any ? sum : -1;
 }
 
+std::set<std::int32_t> GraphPanel::nodeInstructions(int node) const
+{
+    std::set<std::int32_t> instructions;
+    if (!m_snapshot || m_delegate >= 0 || !m_loweredModule.isEmpty() || node < 0
+        || std::size_t(node) >= m_graph.nodes.size())
+        return instructions;
+    const GraphNode& n = m_graph.nodes[std::size_t(node)];
+    // Its own (instruction graphs), or those whose debug handles it carries (dump graphs).
+    if (m_graph.instructionGraph) {
+        const int first = n.instruction >= 0 ? n.instruction : n.firstInstruction;
+        const int last = n.instruction >= 0 ? n.instruction : n.lastInstruction;
+        for (int i = first; i >= 0 && i <= last; ++i)
+            instructions.insert(i);
+    } else if (const MethodEntry* m = m_snapshot->method(m_method.toStdString()); m && m->debugHandles) {
+        for (const auto& [instruction, handles] : *m->debugHandles)
+            for (const auto h : handles)
+                if (std::find(n.debugHandles.begin(), n.debugHandles.end(), h) != n.debugHandles.end())
+                    instructions.insert(std::int32_t(instruction));
+    }
+    return instructions;
+}
+
+double GraphPanel::nodeRunMetric(int node, bool gap) const
+{
+    const RunResult* run = m_snapshot ? currentRun(*m_snapshot, m_method.toStdString()) : nullptr;
+    if (!run)
+        return -1;
+    const auto instructions = nodeInstructions(node);
+    // Floating values speak for the node when it wrote any (max_pool2d's indices are not activations).
+    double metric = -1;
+    double floating = -1;
+    for (const auto& [id, f] : run->summary.values) {
+        if (f.instruction < 0 || !instructions.count(f.instruction))
+            continue;
+        if (gap && f.gap) {
+            metric = std::max(metric, f.gap->mse);
+        } else if (!gap && f.stats && f.stats->count > f.stats->nanCount + f.stats->infCount) {
+            const double m = std::max(std::fabs(f.stats->min), std::fabs(f.stats->max));
+            metric = std::max(metric, m);
+            if (f.dtype == pte::ScalarType::Float || f.dtype == pte::ScalarType::Double
+                || f.dtype == pte::ScalarType::Half || f.dtype == pte::ScalarType::BFloat16)
+                floating = std::max(floating, m);
+        }
+    }
+    return floating >= 0 ? floating : metric;
+}
+
+void GraphPanel::showLegend(const QString& low, const QString& high, const QString& tooltip)
+{
+    const int w = 90;
+    const int h = fontMetrics().height() - 4;
+    QPixmap ramp(w, h);
+    QPainter p(&ramp);
+    QLinearGradient g(0, 0, w, 0);
+    for (int k = 0; k <= 4; ++k)
+        g.setColorAt(k / 4.0, heatColor(k / 4.0));
+    p.fillRect(ramp.rect(), g);
+    p.end();
+    const int x0 = fontMetrics().horizontalAdvance(low + QLatin1Char(' '));
+    QPixmap withText(x0 + w + fontMetrics().horizontalAdvance(high) + 8, h + 4);
+    withText.fill(Qt::transparent);
+    QPainter q(&withText);
+    q.setPen(palette().color(QPalette::WindowText));
+    q.drawText(QRect(0, 0, x0, h + 4), Qt::AlignVCenter, low);
+    q.drawPixmap(x0, 2, ramp);
+    q.drawText(QRect(x0 + w + 4, 0, withText.width() - x0 - w - 4, h + 4), Qt::AlignVCenter, high);
+    q.end();
+    m_legend->setPixmap(withText);
+    m_legend->setToolTip(tooltip);
+    m_legend->show();
+}
+
 void GraphPanel::applyHeat()
 {
     m_heat.clear();
     const auto mode = colouring();
+    if (mode == Colouring::RunValue || mode == Colouring::RunGap) {
+        const bool gap = mode == Colouring::RunGap;
+        std::vector<double> metric(m_graph.nodes.size());
+        double top = 0;
+        bool any = false;
+        for (std::size_t i = 0; i < metric.size(); ++i) {
+            metric[i] = nodeRunMetric(int(i), gap);
+            any = any || metric[i] >= 0;
+            top = std::max(top, metric[i]);
+        }
+        m_heat.assign(metric.size(), -1.0);
+        for (std::size_t i = 0; i < metric.size(); ++i)
+            if (metric[i] >= 0)
+                m_heat[i] = top > 0 ? metric[i] / top : 0.0;
+        m_view->setHeat(any ? m_heat : std::vector<double> {});
+        if (!any) {
+            m_heat.clear();
+            m_legend->setPixmap({});
+            m_legend->setText(
+                gap ? QStringLiteral("no gap: run a bundled test case") : QStringLiteral("no run values"));
+            m_legend->setToolTip({});
+            m_legend->show();
+            return;
+        }
+        m_legend->setText({});
+        showLegend(QStringLiteral("0"),
+            gap ? QStringLiteral("MSE %1").arg(top, 0, 'g', 3) : QStringLiteral("|x| %1").arg(top, 0, 'g', 3),
+            gap ? QStringLiteral("The gap (MSE) of the outputs each node wrote to the bundled case's expected outputs; "
+                                 "grey: none")
+                : QStringLiteral("The largest |element| each node wrote in the run, relative to the largest in the "
+                                 "graph; grey: nothing recorded"));
+        return;
+    }
+    m_legend->setText({});
     const auto* timing =
         m_snapshot && m_snapshot->profile ? m_snapshot->profile->timing(m_method.toStdString()) : nullptr;
     if (mode == Colouring::Kind || !timing || m_graph.nodes.empty()) {
@@ -758,6 +876,35 @@ void GraphPanel::showDetails()
             text += QStringLiteral("\nMeasured time: %1 %2 (median over the ETDump's runs)")
                         .arg(t, 0, 'f', 6)
                         .arg(QLatin1String(pte::timeScaleName(m_snapshot->profile->table.options.target)));
+        // What its instructions wrote in the run (Program > Run…).
+        if (const RunResult* run = m_snapshot ? currentRun(*m_snapshot, m_method.toStdString()) : nullptr) {
+            const auto instructions = nodeInstructions(nodes[k]);
+            QString lines;
+            for (const auto& [id, f] : run->summary.values) {
+                if (f.instruction < 0 || !instructions.count(f.instruction))
+                    continue;
+                lines += QStringLiteral("\n  %1 by #%2: ").arg(valueRef(id)).arg(f.instruction);
+                if (!f.stats) {
+                    lines += toQString(f.problem);
+                    continue;
+                }
+                lines += QStringLiteral("%1%2 %3 … %4, mean %5")
+                             .arg(QLatin1String(pte::scalarTypeShortName(f.dtype)), formatShape(f.sizes))
+                             .arg(f.stats->min, 0, 'g', 5)
+                             .arg(f.stats->max, 0, 'g', 5)
+                             .arg(f.stats->mean, 0, 'g', 5);
+                if (f.gap)
+                    lines += QStringLiteral("; %1 %2 (MSE %3)")
+                                 .arg(f.check && !f.check->ok ? QStringLiteral("FAILS") : QStringLiteral("matches"))
+                                 .arg(toQString(f.expectedFrom))
+                                 .arg(f.gap->mse, 0, 'g', 3);
+            }
+            if (!lines.isEmpty())
+                text += QStringLiteral("%1Run on %2:")
+                            .arg(text.endsWith(QLatin1Char('\n')) ? QStringLiteral("\n") : QStringLiteral("\n\n"))
+                            .arg(toQString(run->inputSource))
+                    + lines;
+        }
     }
     if (nodes.size() > 20)
         text += QStringLiteral("\n… and %1 more selected nodes").arg(nodes.size() - 20);

@@ -12,6 +12,7 @@
 #include <atomic>
 #include <memory>
 #include <optional>
+#include <set>
 #include <vector>
 
 class QCheckBox;
@@ -29,7 +30,8 @@ class GraphView;
  * The Graph dock: find bar, zoom buttons, the diagram and a node-details pane. The diagram is built
  * and laid out in the background; a newer request supersedes an older one (generation id) and the
  * destructor cancels and waits. With an ETDump open, nodes are coloured by measured time (self time relative to
- * the hottest node, or share of the method's execution) with a legend.
+ * the hottest node, or share of the method's execution) with a legend; after Program > Run…, by the values the run
+ * wrote (largest magnitude) or by their gap to a bundled case's expected outputs (docs/gui-run.md).
  */
 class GraphPanel : public DockView
 {
@@ -99,6 +101,8 @@ public:
         Kind, ///< by node kind (no measurement)
         Time, ///< measured self time, relative to the hottest node
         Share, ///< share of the method's median execution time, 0..100%
+        RunValue, ///< Program > Run…: the largest |element| the node's instructions wrote, relative to the graph's
+        RunGap, ///< Program > Run… of a bundled case: the MSE of the node's outputs to the expected ones
     };
     void setColouring(Colouring colouring);
     [[nodiscard]] Colouring colouring() const;
@@ -106,6 +110,9 @@ public:
     [[nodiscard]] const std::vector<double>& heat() const { return m_heat; }
     /** Measured time of a diagram node (sum over its members), or a negative value. */
     [[nodiscard]] double nodeTime(int node) const;
+    /** From the current run: the largest |element| of the values the node's instructions wrote (of the floating ones
+     *  when there are any), or with `gap` the largest MSE to a bundled output; negative when the run recorded none. */
+    [[nodiscard]] double nodeRunMetric(int node, bool gap) const;
 
 Q_SIGNALS:
     /** The user selected nodes in the diagram. */
@@ -118,6 +125,9 @@ private:
     void startLayout();
     void showDetails();
     void applyHeat();
+    /** The instructions (chain 0) a diagram node stands for. */
+    [[nodiscard]] std::set<std::int32_t> nodeInstructions(int node) const;
+    void showLegend(const QString& low, const QString& high, const QString& tooltip);
     void setStatus(const QString& text);
     /** Finds the other drill-down of what is being opened in the method's graph shown now. */
     void findCounterpart(const QString& loweredModule, int delegate);

@@ -6,6 +6,7 @@
 #include "models/instructionfilterproxy.h"
 #include "models/instructionmodel.h"
 #include "models/profilemodel.h"
+#include "models/runstepmodel.h"
 #include "models/text.h"
 #include "views/viewparts.h"
 #include "widgets/tableview.h"
@@ -81,11 +82,17 @@ InstructionsView::InstructionsView(QWidget* parent)
                 && c != ProfileModel::P10Column && c != ProfileModel::P90Column && c != ProfileModel::OpTypesColumn
                 && c != ProfileModel::NodesColumn);
     m_eventsPane = captioned(split, QStringLiteral("Delegate events of the selected call"), m_events);
+    m_runStep = new RunStepModel(this);
+    m_runStepTable = makeTable(split, QStringLiteral("runStepView"), m_runStep, QString());
+    m_runStepPane = captioned(split, QStringLiteral("Run values"), m_runStepTable, &m_runStepCaption);
     split->addWidget(m_table);
     split->addWidget(m_eventsPane);
+    split->addWidget(m_runStepPane);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 1);
+    split->setStretchFactor(2, 1);
     m_eventsPane->hide();
+    m_runStepPane->hide();
     il->addWidget(split, 1);
     m_filterTimer = new QTimer(this);
     m_filterTimer->setSingleShot(true);
@@ -117,6 +124,7 @@ InstructionsView::InstructionsView(QWidget* parent)
     connect(
         m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, &InstructionsView::selectionChanged);
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, &InstructionsView::updateEvents);
+    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, &InstructionsView::updateRunStep);
     connect(m_table, &QAbstractItemView::activated, this, [this](const QModelIndex& index) {
         if (index.isValid())
             Q_EMIT instructionActivated();
@@ -128,10 +136,12 @@ QWidget* InstructionsView::focusTarget() const { return m_table; }
 void InstructionsView::setMethod(std::shared_ptr<const Snapshot> snapshot, const QString& method)
 {
     m_method = method;
+    m_snapshot = snapshot;
     m_eventsModel->setSnapshot(snapshot);
     m_model->setMethod(std::move(snapshot), method);
     showTimes();
     updateEvents();
+    updateRunStep();
     updateFilterChoices();
     autoSize(m_table);
     // Sizing sampled the first rows; the ids further down are longer.
@@ -177,6 +187,19 @@ void InstructionsView::updateEvents()
     if (show)
         autoSize(m_events);
     m_eventsPane->setVisible(show);
+}
+
+void InstructionsView::updateRunStep()
+{
+    const auto rows = selectedSourceRows();
+    const int instruction =
+        rows.size() == 1 && m_model->rowInfo(rows.front()).chain == 0 ? int(m_model->rowInfo(rows.front()).index) : -1;
+    m_runStep->setStep(m_snapshot, m_method, instruction);
+    m_runStepPane->setVisible(m_runStep->hasRun());
+    if (m_runStepCaption)
+        m_runStepCaption->setText(QStringLiteral("Run values: ") + m_runStep->note());
+    if (m_runStep->rowCount() > 0)
+        autoSize(m_runStepTable);
 }
 
 void InstructionsView::setContentState(ContentState state)

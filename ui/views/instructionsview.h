@@ -18,13 +18,15 @@ class InstructionEventsProxy;
 class InstructionFilterProxy;
 class InstructionModel;
 class ProfileModel;
+class RunStepModel;
 class TableView;
 
 /**
  * The Instructions dock: a filter bar (text, kind, operator, backend, debug handle, count) over the method's
  * instructions. Rows are addressed by their source row in model(). With an ETDump open, the time columns are shown
  * after the operator, and a selected DelegateCall expands, below the table, into its delegate events (identifier,
- * times, the debug handles and graph nodes the identifier maps to).
+ * times, the debug handles and graph nodes the identifier maps to). After Program > Run…, a pane below the table shows
+ * the values the selected instruction read and wrote in the run (docs/gui-run.md).
  */
 class InstructionsView : public DockView
 {
@@ -40,6 +42,8 @@ public:
     [[nodiscard]] InstructionModel* model() const { return m_model; }
     [[nodiscard]] InstructionFilterProxy* proxy() const { return m_proxy; }
     [[nodiscard]] TableView* eventsTable() const { return m_events; }
+    [[nodiscard]] TableView* runStepTable() const { return m_runStepTable; }
+    [[nodiscard]] RunStepModel* runStepModel() const { return m_runStep; }
 
     /** Source rows of the selected instructions, in selection order. */
     [[nodiscard]] std::vector<int> selectedSourceRows() const;
@@ -64,6 +68,7 @@ private:
     void updateFilterChoices();
     void showTimes();
     void updateEvents();
+    void updateRunStep();
     void updateCount();
     void applyFilter(const std::function<void()>& change);
 
@@ -81,6 +86,11 @@ private:
     InstructionEventsProxy* m_eventsProxy = nullptr;
     TableView* m_events = nullptr;
     QWidget* m_eventsPane = nullptr;
+    RunStepModel* m_runStep = nullptr;
+    TableView* m_runStepTable = nullptr;
+    QWidget* m_runStepPane = nullptr;
+    QLabel* m_runStepCaption = nullptr;
+    std::shared_ptr<const Snapshot> m_snapshot;
     QString m_method;
 };
 

@@ -9,6 +9,7 @@
 #include "widgets/memoryplanwidget.h"
 #include "widgets/tableview.h"
 
+#include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLineEdit>
 #include <QSplitter>
@@ -44,8 +45,20 @@ QWidget* ValuesView::focusTarget() const { return m_table; }
 void ValuesView::setMethod(std::shared_ptr<const Snapshot> snapshot, const QString& method)
 {
     m_model->setMethod(snapshot, method);
-    for (int c = ValueModel::LoggedColumn; c < ValueModel::ColumnCount; ++c)
+    for (int c = ValueModel::LoggedColumn; c < ValueModel::RunShapeColumn; ++c)
         m_table->setColumnHidden(c, !m_model->hasLoggedValues());
+    bool runGap = false;
+    if (m_model->hasRun())
+        for (int r = 0; r < m_model->rowCount() && !runGap; ++r)
+            runGap = m_model->runValue(r) && m_model->runValue(r)->gap;
+    auto* header = m_table->horizontalHeader();
+    for (int c = ValueModel::RunShapeColumn; c < ValueModel::ColumnCount; ++c) {
+        m_table->setColumnHidden(c, !m_model->hasRun() || (c == ValueModel::RunGapColumn && !runGap));
+        // What the run computed sits next to the planned shape.
+        const int target = header->visualIndex(ValueModel::ShapeColumn) + 1 + (c - ValueModel::RunShapeColumn);
+        if (m_model->hasRun() && header->visualIndex(c) != target)
+            header->moveSection(header->visualIndex(c), target);
+    }
     const MethodEntry* entry = snapshot ? snapshot->method(method.toStdString()) : nullptr;
     m_memoryPlan->setPlan(entry ? memoryPlanFor(*entry) : std::vector<pte::PlannedTensor> {},
         entry && entry->plan ? entry->plan->nonConstBufferSizes : std::vector<std::int64_t> {});

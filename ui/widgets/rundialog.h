@@ -2,50 +2,60 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
-#include "process/runnerjob.h"
+#include "document/runresult.h"
+#include "document/snapshot.h"
 
 #include <QDialog>
 
+#include <memory>
+
+class QComboBox;
+class QDialogButtonBox;
 class QLabel;
-class QPlainTextEdit;
-class QPushButton;
+class QLineEdit;
+class QRadioButton;
+class QSpinBox;
 
 namespace pte::ui {
 
-class DeviceRun;
-
 /**
- * The window of Program > Run on Device (not modal): the command, its output as it comes (stderr in red), a Cancel
- * that ends its whole process group, then how it ended. A failed command shows its exit status and its last output
- * lines; one that exited 0 without an ETDump says where the ETDump was expected. Follows a DeviceRun it does not own.
+ * Program > Run…: which method to run on the reference interpreter and with which inputs: the runner's fill rule
+ * (pattern, ones, zeros), the graph dump's sample inputs, a bundled test case, a JSON inputs file (as `ptelens-cli run
+ * --inputs`) or raw little-endian files (as `--inputs-raw`). Choices the document cannot give are disabled; the
+ * inputs are checked as they are chosen (a line under the choices says where they come from, or why they cannot be
+ * had, and Run is disabled then). docs/gui-run.md.
  */
 class RunDialog : public QDialog
 {
     Q_OBJECT
 public:
-    explicit RunDialog(DeviceRun* run, QWidget* parent = nullptr);
+    RunDialog(std::shared_ptr<const Snapshot> snapshot, const QString& method, QWidget* parent = nullptr);
 
-    /** Clears the output for a new run of `command` in `folder`. */
-    void beginRun(const QString& command, const QString& folder);
-    [[nodiscard]] QString outputText() const;
-    [[nodiscard]] QString statusText() const;
-
-Q_SIGNALS:
-    /** "Run Again": the window's owner starts a new run (with the template as it is now). */
-    void runAgainRequested();
+    [[nodiscard]] RunSettings settings() const;
+    /** Pre-fills from earlier settings (a method the program still has). */
+    void setSettings(const RunSettings& settings);
+    /** True when the chosen inputs can be had (Run is enabled). */
+    [[nodiscard]] bool isValid() const { return m_valid; }
+    [[nodiscard]] QString inputsText() const;
 
 private:
-    void appendOutput(const QString& text, bool isStderr);
-    void runFinished(const pte::process::RunnerOutcome& outcome);
+    void updateChoices();
+    void validate();
 
-    DeviceRun* m_run = nullptr;
-    QLabel* m_command = nullptr;
-    QLabel* m_folder = nullptr;
-    QPlainTextEdit* m_output = nullptr;
-    QLabel* m_status = nullptr;
-    QLabel* m_tail = nullptr;
-    QPushButton* m_cancel = nullptr;
-    QPushButton* m_again = nullptr;
+    std::shared_ptr<const Snapshot> m_snapshot;
+    QComboBox* m_method = nullptr;
+    QRadioButton* m_fill = nullptr;
+    QComboBox* m_fillRule = nullptr;
+    QRadioButton* m_sample = nullptr;
+    QRadioButton* m_bundled = nullptr;
+    QSpinBox* m_testCase = nullptr;
+    QRadioButton* m_json = nullptr;
+    QLineEdit* m_jsonPath = nullptr;
+    QRadioButton* m_raw = nullptr;
+    QLineEdit* m_rawPaths = nullptr;
+    QLabel* m_inputs = nullptr;
+    QDialogButtonBox* m_buttons = nullptr;
+    bool m_valid = false;
 };
 
 } // namespace pte::ui

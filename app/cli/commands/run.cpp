@@ -215,6 +215,8 @@ std::string stopErrorName(pte::RunStop stop, bool atInstruction)
         return "Error::NotSupported";
     case pte::RunStop::Failed:
         return atInstruction ? "Error::InvalidProgram" : "Error::InvalidArgument";
+    case pte::RunStop::Cancelled: // the CLI never cancels a run
+        return "Error::Cancelled";
     case pte::RunStop::None:
         break;
     }

@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -54,6 +55,7 @@ enum class RunStop : std::uint8_t
     MissingOperator, ///< a KernelCall the interpreter has no kernel for (or not for these arguments)
     Unsupported, ///< something else the interpreter does not run: a delegate call, several chains, a dtype
     Failed, ///< the program or the inputs are invalid (what the runtime would refuse too)
+    Cancelled, ///< RunOptions::progress asked to stop (before the instruction it names)
 };
 [[nodiscard]] const char* runStopName(RunStop stop) noexcept; ///< "none", "missing_operator", ...
 
@@ -105,6 +107,14 @@ struct RunOptions
     std::chrono::steady_clock::time_point origin = std::chrono::steady_clock::now(); ///< time 0 of the records
     /** Elements above which an intermediate tensor is not recorded (its RunValue keeps no tensors). */
     std::size_t maxRecordedElements = std::size_t(1) << 24;
+    /**
+     * Asked before every instruction with the instructions executed so far over all executions and an estimate of
+     * the total (runs x the chain's length; loops run more, jumps fewer): returning false cancels the run there.
+     * The execution then stops as RunStop::Cancelled at that instruction ("cancelled before instruction N"), keeping
+     * the values the instructions before it wrote, and no further execution runs. Called on the thread running
+     * runMethod (a GUI polls a cancel flag here; docs/gui-run.md).
+     */
+    std::function<bool(std::uint64_t done, std::uint64_t total)> progress;
 };
 
 /**

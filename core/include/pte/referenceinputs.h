@@ -3,6 +3,7 @@
 #pragma once
 
 #include "pte/bundledprogram.h"
+#include "pte/graph.h"
 #include "pte/program.h"
 #include "pte/referenceinterpreter.h"
 #include "pte/result.h"
@@ -99,6 +100,22 @@ struct ReferenceInputs
  *   takes 24"), or a dtype the interpreter cannot hold.
  */
 [[nodiscard]] Result<ReferenceInputs> rawFileInputs(const ExecutionPlan& plan, const std::vector<std::string>& paths);
+
+/**
+ * Which leaf of `dump`'s sample inputs (ExportedProgram::sampleInputs) each user input of its signature takes, one
+ * entry per user input in signature order: the `kwargs['name']` leaf of the input's name, else the next `args` leaf
+ * (nullopt: none left). Empty without sample inputs.
+ */
+[[nodiscard]] std::vector<std::optional<std::size_t>> sampleInputLeaves(const ExportedProgram& dump);
+
+/**
+ * The sample inputs a graph dump kept, as the inputs of `plan` (the method emitted from `dump`, whose inputs are the
+ * dump's user inputs in order): tensors in row-major order converted to the input's dtype; non-tensor inputs keep the
+ * value the program stores, as the runtime does. The source is "sample inputs of <dump source>".
+ * @returns InvalidInput when the dump has no sample inputs, a tensor input has no tensor leaf, or a leaf's element
+ *   count differs from the input's; Unsupported for a leaf without a numeric reading (fake tensor, complex dtype).
+ */
+[[nodiscard]] Result<ReferenceInputs> sampleReferenceInputs(const ExportedProgram& dump, const ExecutionPlan& plan);
 
 /**
  * The inputs `spec` describes for `method` of `program` (`bundled`: the bundled wrapper, or null).

@@ -81,6 +81,13 @@ public:
      * (after the kernel observer), e.g. to time each one. An instruction that fails gets no `done` call.
      */
     void setInstructionObserver(std::function<void(std::size_t instruction, bool done)> observer);
+    /**
+     * Asked before every instruction run() executes (before the instruction observer): returning true stops the run
+     * there with ErrorCode::Cancelled ("cancelled before instruction N"), as if that instruction had failed; the
+     * values the instructions before it wrote stay readable. For a caller that cancels a long run from another
+     * thread (the check runs on the thread calling run()).
+     */
+    void setInterruptCheck(std::function<bool(std::size_t instruction)> check);
     /** The instruction the last run() stopped at when an instruction failed (nullopt when it finished, or failed
      *  before the first instruction: its inputs). */
     [[nodiscard]] std::optional<std::size_t> failedInstruction() const;

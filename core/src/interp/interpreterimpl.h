@@ -51,6 +51,7 @@ public:
     std::size_t pc = 0;
     std::function<void(std::size_t)> kernelObserver;
     std::function<void(std::size_t, bool)> instructionObserver;
+    std::function<bool(std::size_t)> interruptCheck;
     std::optional<std::size_t> failed; ///< the instruction the last run stopped at
     DelegateHandler delegateHandler;
 

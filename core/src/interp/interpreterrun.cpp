@@ -49,6 +49,8 @@ RunValue readValue(
 
 RunStop classify(const Error& e, const Instruction* failed)
 {
+    if (e.code == ErrorCode::Cancelled)
+        return RunStop::Cancelled;
     if (e.code != ErrorCode::Unsupported)
         return RunStop::Failed;
     return failed && std::holds_alternative<KernelCall>(failed->args) ? RunStop::MissingOperator : RunStop::Unsupported;
@@ -77,6 +79,8 @@ const char* runStopName(RunStop stop) noexcept
         return "unsupported";
     case RunStop::Failed:
         return "failed";
+    case RunStop::Cancelled:
+        return "cancelled";
     }
     return "?";
 }
@@ -167,6 +171,11 @@ MethodRun runMethod(
         // The value's time is not the kernel's: the reads happen after `end`.
     });
     const std::uint32_t runs = std::max<std::uint32_t>(options.runs, 1);
+    if (options.progress) {
+        const std::uint64_t total = std::uint64_t(runs) * instructions.size();
+        interpreter.setInterruptCheck([&options, total, done = std::uint64_t(0)](
+                                          std::size_t) mutable { return !options.progress(done++, total); });
+    }
     for (std::uint32_t run = 0; run < runs; ++run) {
         r.executions.emplace_back();
         current = &r.executions.back();
@@ -205,6 +214,7 @@ MethodRun runMethod(
         break;
     }
     interpreter.setInstructionObserver({});
+    interpreter.setInterruptCheck({});
     return r;
 }
 

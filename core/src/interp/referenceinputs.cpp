@@ -10,6 +10,7 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <nlohmann/json.hpp>
 
 namespace pte {
@@ -366,6 +367,100 @@ Result<ReferenceInputs> rawFileInputs(const ExecutionPlan& plan, const std::vect
     }
     if (paths.empty())
         out.source = "no raw inputs";
+    return out;
+}
+
+namespace {
+
+std::string userInputName(const InputSpec& spec)
+{
+    if (!spec.arg.names.empty())
+        return spec.arg.names.front();
+    if (!spec.arg.syms.empty() && !spec.arg.syms.front().value)
+        return spec.arg.syms.front().expr;
+    return {};
+}
+
+/** "kwargs['mask']" -> "mask"; empty for anything else (args leaves, nested kwargs leaves). */
+std::string kwargName(const std::string& path)
+{
+    static constexpr std::string_view prefix = "kwargs['";
+    if (path.size() <= prefix.size() + 2 || path.compare(0, prefix.size(), prefix) != 0
+        || path.compare(path.size() - 2, 2, "']") != 0)
+        return {};
+    std::string key = path.substr(prefix.size(), path.size() - prefix.size() - 2);
+    return key.find('\'') == std::string::npos ? key : std::string();
+}
+
+} // namespace
+
+std::vector<std::optional<std::size_t>> sampleInputLeaves(const ExportedProgram& dump)
+{
+    std::vector<std::optional<std::size_t>> out;
+    if (!dump.sampleInputs)
+        return out;
+    const auto& leaves = dump.sampleInputs->leaves;
+    std::vector<bool> used(leaves.size(), false);
+    std::map<std::string, std::size_t> kwargs;
+    std::vector<std::size_t> args;
+    for (std::size_t i = 0; i < leaves.size(); ++i) {
+        if (leaves[i].path.compare(0, 4, "args") == 0)
+            args.push_back(i);
+        else if (const std::string key = kwargName(leaves[i].path); !key.empty())
+            kwargs.emplace(key, i);
+    }
+    std::size_t nextArg = 0;
+    for (const auto& spec : dump.signature.inputSpecs) {
+        if (spec.kind != InputKind::UserInput)
+            continue;
+        const std::string name = userInputName(spec);
+        std::optional<std::size_t> leaf;
+        if (const auto it = kwargs.find(name); !name.empty() && it != kwargs.end() && !used[it->second])
+            leaf = it->second;
+        else if (nextArg < args.size())
+            leaf = args[nextArg++];
+        if (leaf)
+            used[*leaf] = true;
+        out.push_back(leaf);
+    }
+    return out;
+}
+
+Result<ReferenceInputs> sampleReferenceInputs(const ExportedProgram& dump, const ExecutionPlan& plan)
+{
+    if (!dump.sampleInputs)
+        return fail(ErrorCode::InvalidInput, "the graph dump of method '" + plan.name + "' has no sample inputs");
+    const auto leaves = sampleInputLeaves(dump);
+    ReferenceInputs out;
+    out.source = "sample inputs of " + dump.sampleInputs->source;
+    for (std::size_t k = 0; k < plan.inputs.size(); ++k) {
+        const auto id = plan.inputs[k];
+        if (id < 0 || std::size_t(id) >= plan.values.size())
+            return fail(ErrorCode::InvalidInput,
+                "input " + std::to_string(k) + " of method '" + plan.name + "' is not a value");
+        const EValue& v = plan.values[std::size_t(id)];
+        const Tensor* t = v.tensor();
+        if (!t) {
+            out.values.push_back(storedScalar(v));
+            continue;
+        }
+        const std::string what = "sample input for input " + std::to_string(k) + " of method '" + plan.name + "'";
+        if (k >= leaves.size() || !leaves[k] || dump.sampleInputs->leaves[*leaves[k]].kind != SampleInput::Kind::Tensor)
+            return fail(ErrorCode::InvalidInput, "the dump has no tensor " + what);
+        const SampleInput& leaf = dump.sampleInputs->leaves[*leaves[k]];
+        auto elements = tensorElements(leaf.tensor, std::size_t(1) << 26);
+        if (!elements)
+            return fail(ErrorCode::Unsupported, leaf.path + ": no numbers to read (" + leaf.tensor.source + ")");
+        if (elements->size() != t->numel().value_or(0))
+            return fail(ErrorCode::InvalidInput,
+                leaf.path + " has " + std::to_string(elements->size()) + " elements; input " + std::to_string(k)
+                    + " takes " + std::to_string(t->numel().value_or(0)));
+        HostTensor h;
+        h.dtype = t->scalarType;
+        h.sizes.assign(t->sizes.begin(), t->sizes.end());
+        h.values = std::move(*elements);
+        out.values.push_back(std::move(h));
+    }
     return out;
 }
 

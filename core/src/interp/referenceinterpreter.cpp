@@ -174,6 +174,11 @@ void ReferenceInterpreter::setKernelObserver(std::function<void(std::size_t inst
     m_impl->kernelObserver = std::move(observer);
 }
 
+void ReferenceInterpreter::setInterruptCheck(std::function<bool(std::size_t instruction)> check)
+{
+    m_impl->interruptCheck = std::move(check);
+}
+
 void ReferenceInterpreter::setInstructionObserver(std::function<void(std::size_t instruction, bool done)> observer)
 {
     m_impl->instructionObserver = std::move(observer);
@@ -274,6 +279,14 @@ Result<void> ReferenceInterpreter::Impl::execute()
             return fail(ErrorCode::InvalidInput,
                 "method '" + plan->name + "': more than a million instructions executed: endless loop?");
         const std::size_t current = pc;
+        if (interruptCheck && interruptCheck(current)) {
+            failed = current;
+            Error e = makeError(ErrorCode::Cancelled, "cancelled before instruction " + std::to_string(current));
+            e.location.method = plan->name;
+            e.location.chain = 0;
+            e.location.instruction = std::int64_t(current);
+            return e;
+        }
         if (instructionObserver)
             instructionObserver(current, false);
         auto step = executeOne(instructions[current]);
