@@ -57,6 +57,7 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QRegularExpression>
+#include <QResizeEvent>
 #include <QSettings>
 #include <QShortcut>
 #include <QStatusBar>
@@ -1215,6 +1216,22 @@ void MainWindow::showMessage(const QString& text, MessageLevel level)
     m_messageText->setToolTip(QString());
     m_messageBar->show();
     m_messageToolBar->show();
+    fitMessageBar();
+}
+
+void MainWindow::fitMessageBar()
+{
+    // A word-wrapped QLabel's size hint assumes a narrow width, several lines tall, and the tool bar gives it that
+    // height: the label takes the height its text needs at the width the window gives it.
+    const int width = std::max(200, this->width() - 60);
+    m_messageText->setFixedHeight(m_messageText->heightForWidth(width));
+}
+
+void MainWindow::resizeEvent(QResizeEvent* event)
+{
+    QMainWindow::resizeEvent(event);
+    if (m_messageToolBar && m_messageToolBar->isVisible())
+        fitMessageBar();
 }
 
 void MainWindow::clearMessage()

@@ -87,6 +87,7 @@ public:
     void showMessage(const QString& text, MessageLevel level);
     /** Hides the message bar. */
     void clearMessage();
+    void fitMessageBar();
     /**
      * Program > Run on Device: runs the open program on the run target of the preferences (asked for first when
      * there is none) in the Run window, then opens the ETDump it left over the program, as File > Open ETDump does.
@@ -127,6 +128,7 @@ public:
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
     void closeEvent(QCloseEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
     void showEvent(QShowEvent* event) override;
     bool focusNextPrevChild(bool next) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
