@@ -3,6 +3,7 @@
 #include "models/runstepmodel.h"
 
 #include "models/roles.h"
+#include "models/statstext.h"
 #include "models/text.h"
 
 #include <QColor>
@@ -80,18 +81,11 @@ QVariant RunStepModel::cell(int row, int column, int role) const
     case StatsColumn:
         if (!f->stats)
             return QString();
-        return QStringLiteral("%1 … %2, mean %3")
-            .arg(f->stats->min, 0, 'g', 5)
-            .arg(f->stats->max, 0, 'g', 5)
-            .arg(f->stats->mean, 0, 'g', 5);
+        return statsRangeText(*f->stats);
     case FirstColumn: {
         if (!f->stats)
             return QString();
-        QStringList first;
-        for (const double x : f->stats->first)
-            first << QString::number(x, 'g', 5);
-        return QString(QLatin1Char('[') + first.join(QStringLiteral(", "))
-            + (f->stats->count > f->stats->first.size() ? QStringLiteral(", …]") : QStringLiteral("]")));
+        return firstElementsText(*f->stats);
     }
     case FromColumn:
         if (!f->problem.empty())

@@ -3,6 +3,7 @@
 #include "models/valuemodel.h"
 
 #include "models/roles.h"
+#include "models/statstext.h"
 #include "models/text.h"
 
 #include <QColor>
@@ -178,18 +179,11 @@ QVariant ValueModel::loggedCell(int row, int column, int role) const
     case StatsColumn:
         if (!lv->stats)
             return lv->problem.empty() ? QString() : QStringLiteral("(no values)");
-        return QStringLiteral("%1 … %2, mean %3")
-            .arg(lv->stats->min, 0, 'g', 5)
-            .arg(lv->stats->max, 0, 'g', 5)
-            .arg(lv->stats->mean, 0, 'g', 5);
+        return statsRangeText(*lv->stats);
     case FirstColumn: {
         if (!lv->stats)
             return QString();
-        QStringList first;
-        for (const double x : lv->stats->first)
-            first << QString::number(x, 'g', 5);
-        return QString(QLatin1Char('[') + first.join(QStringLiteral(", "))
-            + (lv->stats->count > lv->stats->first.size() ? QStringLiteral(", …]") : QStringLiteral("]")));
+        return firstElementsText(*lv->stats);
     }
     case GapColumn:
         if (!lv->gap)

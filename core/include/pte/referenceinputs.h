@@ -31,6 +31,10 @@ enum class RunnerFill : std::uint8_t
     Ones,
     Zeros,
 };
+/** A one-element HostTensor holding a non-tensor value the program stores (Int as Long, Double, Bool); an empty one
+ *  (no values) for other kinds. */
+[[nodiscard]] HostTensor storedScalar(const EValue& v);
+
 [[nodiscard]] const char* runnerFillName(RunnerFill fill) noexcept; ///< "pattern", "ones", "zeros"
 
 /** What the user asked the inputs to be (the CLI's --reference-inputs, the GUI's choice). */

@@ -114,14 +114,16 @@ Dims withTail(Dims lead, const Ints& tail)
     return lead;
 }
 
-/** Checks a 4-D or 5-D input with static depth, height and width; empty when it is fine. */
-std::optional<std::string> spatial3dProblem(OpBuilder& b, int x, const std::string& op)
+/** A 4-D or 5-D input with static depth, height and width: nullopt; otherwise the node's error (invalid for another
+ *  rank, refused for a dynamic spatial size). */
+std::optional<Result<bool>> spatial3dProblem(Decomposer& d, int x, const std::string& op)
 {
+    OpBuilder& b = d.b;
     if (x < 0 || (b.rank(x) != 4 && b.rank(x) != 5))
-        return op + " needs a 4-D or 5-D input";
+        return d.invalid(op + " needs a 4-D or 5-D input");
     for (std::int64_t k = -3; k < 0; ++k)
         if (b.isDynamic(x, k))
-            return op + " over a dynamic depth, height or width is not lowered";
+            return d.refuse(op + " over a dynamic depth, height or width is not lowered");
     return std::nullopt;
 }
 
@@ -185,8 +187,8 @@ Result<bool> decomposeMaxPool3d(Decomposer& d)
     OpBuilder& b = d.b;
     const std::string op(d.target().op);
     const int x = Decomposer::tensor(a, "self");
-    if (const auto problem = spatial3dProblem(b, x, op))
-        return x < 0 || (b.rank(x) != 4 && b.rank(x) != 5) ? d.invalid(*problem) : d.refuse(*problem);
+    if (auto problem = spatial3dProblem(d, x, op))
+        return std::move(*problem);
     Window3d w;
     const auto kernel = intsOfLength(a, "kernel_size", 3, {});
     if (!kernel || kernel->empty())
@@ -223,8 +225,8 @@ Result<bool> decomposeAvgPool3d(Decomposer& d)
     PTE_TRY(const auto a, d.args());
     auto& b = d.b;
     const int x = Decomposer::tensor(a, "self");
-    if (const auto problem = spatial3dProblem(b, x, "avg_pool3d"))
-        return x < 0 || (b.rank(x) != 4 && b.rank(x) != 5) ? d.invalid(*problem) : d.refuse(*problem);
+    if (auto problem = spatial3dProblem(d, x, "avg_pool3d"))
+        return std::move(*problem);
     const auto kernel = intsOfLength(a, "kernel_size", 3, {});
     if (!kernel || kernel->empty())
         return d.invalid("avg_pool3d: kernel_size must be one int or three");
@@ -294,8 +296,8 @@ Result<bool> decomposeAdaptiveAvgPool3d(Decomposer& d)
     OpBuilder& b = d.b;
     const std::string op(d.target().op);
     const int x = Decomposer::tensor(a, "self");
-    if (const auto problem = spatial3dProblem(b, x, op))
-        return x < 0 || (b.rank(x) != 4 && b.rank(x) != 5) ? d.invalid(*problem) : d.refuse(*problem);
+    if (auto problem = spatial3dProblem(d, x, op))
+        return std::move(*problem);
     const auto size = outputSize3d(a);
     if (!size)
         return d.invalid(op + " needs three positive output sizes");
@@ -330,8 +332,8 @@ Result<bool> decomposeAdaptiveMaxPool3d(Decomposer& d)
     PTE_TRY(const auto a, d.args());
     OpBuilder& b = d.b;
     const int x = Decomposer::tensor(a, "self");
-    if (const auto problem = spatial3dProblem(b, x, "adaptive_max_pool3d"))
-        return x < 0 || (b.rank(x) != 4 && b.rank(x) != 5) ? d.invalid(*problem) : d.refuse(*problem);
+    if (auto problem = spatial3dProblem(d, x, "adaptive_max_pool3d"))
+        return std::move(*problem);
     const auto size = outputSize3d(a);
     if (!size)
         return d.invalid("adaptive_max_pool3d needs three positive output sizes");

@@ -46,23 +46,6 @@ std::vector<double> roundToDtype(ScalarType dtype, std::vector<double> values)
     return values;
 }
 
-/** A one-element HostTensor with a non-tensor input's stored value; an empty one for other kinds. */
-HostTensor storedScalar(const EValue& v)
-{
-    HostTensor h;
-    if (const auto* i = std::get_if<Int>(&v.val)) {
-        h.dtype = ScalarType::Long;
-        h.values = { double(i->intVal) };
-    } else if (const auto* d = std::get_if<Double>(&v.val)) {
-        h.dtype = ScalarType::Double;
-        h.values = { d->doubleVal };
-    } else if (const auto* b = std::get_if<Bool>(&v.val)) {
-        h.dtype = ScalarType::Bool;
-        h.values = { b->boolVal ? 1.0 : 0.0 };
-    }
-    return h;
-}
-
 /** Input `k`'s fill: its values in row-major order, counting the pattern in memory order. */
 HostTensor fillTensor(const Tensor& t, std::size_t k, RunnerFill fill)
 {
@@ -163,6 +146,22 @@ Result<void> flatten(const json& j, ScalarType dtype, const std::string& name, c
 }
 
 } // namespace
+
+HostTensor storedScalar(const EValue& v)
+{
+    HostTensor h;
+    if (const auto* i = std::get_if<Int>(&v.val)) {
+        h.dtype = ScalarType::Long;
+        h.values = { double(i->intVal) };
+    } else if (const auto* d = std::get_if<Double>(&v.val)) {
+        h.dtype = ScalarType::Double;
+        h.values = { d->doubleVal };
+    } else if (const auto* b = std::get_if<Bool>(&v.val)) {
+        h.dtype = ScalarType::Bool;
+        h.values = { b->boolVal ? 1.0 : 0.0 };
+    }
+    return h;
+}
 
 const char* runnerFillName(RunnerFill fill) noexcept
 {

@@ -3,6 +3,8 @@
 // A recorded run, value by value: what the GUI's Run shows (docs/gui-run.md).
 #include "pte/runvalues.h"
 
+#include "pte/referenceinputs.h"
+
 #include <algorithm>
 
 namespace pte {
@@ -52,17 +54,8 @@ RunValueFacts unrecorded(const ExecutionPlan& plan, std::int32_t id)
         return f;
     }
     // Scalars the program stores are read as they are.
-    HostTensor h;
-    if (const auto* i = std::get_if<Int>(&v.val)) {
-        h.dtype = ScalarType::Long;
-        h.values = { double(i->intVal) };
-    } else if (const auto* d = std::get_if<Double>(&v.val)) {
-        h.dtype = ScalarType::Double;
-        h.values = { d->doubleVal };
-    } else if (const auto* b = std::get_if<Bool>(&v.val)) {
-        h.dtype = ScalarType::Bool;
-        h.values = { b->boolVal ? 1.0 : 0.0 };
-    } else {
+    const HostTensor h = storedScalar(v);
+    if (h.values.empty()) {
         f.problem = std::string("a ") + valueKindName(v.kind()) + " (no numbers)";
         return f;
     }
