@@ -2,10 +2,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The composites lowered last (docs/decompositions.md): the recurrent cells (lstm_cell, gru_cell, rnn_tanh_cell,
 // rnn_relu_cell), rot90, take, _unsafe_index, logspace, nansum, logaddexp2, heaviside, sinc, isin, isposinf/isneginf,
-// zero, the l1 / smooth_l1 / huber, binary cross entropy (with logits), soft margin and nll losses, bilinear,
-// tensordot, pdist, feature_alpha_dropout, _pad_circular, rrelu_with_noise and adaptive_max_pool1d, each written as
-// torch.export writes the node, emitted by ptelens and run on ExecuTorch's runtime. The expected values are computed
-// here from each op's documented definition (loops over indices, in double), never from the decomposition.
+// zero, the l1 / smooth_l1 / huber, binary cross entropy (with logits), soft margin, multi-margin, multilabel margin
+// and nll losses, bilinear, tensordot, pdist, feature_alpha_dropout, _pad_circular, rrelu_with_noise and
+// adaptive_max_pool1d, each written as torch.export writes the node, emitted by ptelens and run on ExecuTorch's
+// runtime. The expected values are computed here from each op's documented definition (loops over indices, in
+// double), never from the decomposition.
 #include "dumpbuilder.h"
 #include "etrunner.h"
 #include "runtimecase.h"
@@ -835,6 +836,82 @@ private Q_SLOTS:
                 arg("dim", I(dim)), arg("maxnorm", F(maxnorm)) }),
             s, want);
         QVERIFY_RUNS_ON_RUNTIME(c, "completeness renorm");
+    }
+
+    void multiMarginLoss()
+    {
+        // nn.MultiMarginLoss: per sample, the mean over the classes j != y of max(0, margin - x[y] + x[j])^p, times
+        // weight[y]; then the reduction.
+        auto reference = [](const Values& x, const Values& y, std::int64_t n, std::int64_t classes, int p,
+                             double margin, const Values& weight) {
+            Values perSample;
+            for (std::int64_t i = 0; i < n; ++i) {
+                const auto target = std::int64_t(y[std::size_t(i)]);
+                const double xy = x[std::size_t(i * classes + target)];
+                double sum = 0;
+                for (std::int64_t j = 0; j < classes; ++j) {
+                    if (j == target)
+                        continue;
+                    const double z = std::max(0.0, margin - xy + x[std::size_t(i * classes + j)]);
+                    sum += (p == 2 ? z * z : z) * (weight.empty() ? 1.0 : weight[std::size_t(target)]);
+                }
+                perSample.push_back(sum / double(classes));
+            }
+            return perSample;
+        };
+        Case c;
+        c.in("x", { 3, 4 }, values(12, 81, 1.5)).in("y", { 3 }, { 2, 0, 3 }, kLong);
+        c.in("w", { 4 }, { 0.5, 1.5, 2.0, 0.25 }).in("u", { 5 }, values(5, 82)).in("t", {}, { 4 }, kLong);
+        const auto x = c.inputs[0].values, y = c.inputs[1].values, w = c.inputs[2].values;
+        const Values plain = reference(x, y, 3, 4, 1, 1.0, {});
+        c.op("mean", "multi_margin_loss.default", json::array({ self(), arg("target", T("y")) }), {},
+            { (plain[0] + plain[1] + plain[2]) / 3 });
+        const Values squared = reference(x, y, 3, 4, 2, 0.5, w);
+        c.op("sum", "multi_margin_loss.default",
+            json::array({ self(), arg("target", T("y")), arg("p", I(2)), arg("margin", F(0.5)), arg("weight", T("w")),
+                arg("reduction", I(2)) }),
+            {}, { squared[0] + squared[1] + squared[2] });
+        c.op("each", "multi_margin_loss.default",
+            json::array({ self(), arg("target", T("y")), arg("reduction", I(0)) }), { 3 }, plain);
+        c.op("one", "multi_margin_loss.default",
+            json::array({ arg("self", T("u")), arg("target", T("t")), arg("reduction", I(0)) }), {},
+            reference(c.inputs[3].values, { 4 }, 1, 5, 1, 1.0, {}));
+        QVERIFY_RUNS_ON_RUNTIME(c, "completeness multi_margin_loss");
+    }
+
+    void multilabelMarginLoss()
+    {
+        // nn.MultiLabelMarginLoss: the targets of a sample are its y entries before the first negative one; the
+        // loss sums max(0, 1 - x[target] + x[i]) over (target, non-target i) pairs, divided by C; is_target marks
+        // the targets.
+        const std::int64_t n = 2, classes = 4;
+        Case c;
+        c.in("x", { n, classes }, values(8, 83, 1.5)).in("y", { n, classes }, { 3, 0, -1, 1, 1, -1, 2, 2 }, kLong);
+        const auto x = c.inputs[0].values, y = c.inputs[1].values;
+        Values perSample, isTarget(std::size_t(n * classes), 0.0);
+        for (std::int64_t i = 0; i < n; ++i) {
+            std::vector<std::int64_t> targets;
+            for (std::int64_t k = 0; k < classes && y[std::size_t(i * classes + k)] >= 0; ++k)
+                targets.push_back(std::int64_t(y[std::size_t(i * classes + k)]));
+            for (const auto t : targets)
+                isTarget[std::size_t(i * classes + t)] = 1;
+            double sum = 0;
+            for (const auto t : targets)
+                for (std::int64_t j = 0; j < classes; ++j)
+                    if (isTarget[std::size_t(i * classes + j)] == 0)
+                        sum += std::max(0.0, 1 - x[std::size_t(i * classes + t)] + x[std::size_t(i * classes + j)]);
+            perSample.push_back(sum / double(classes));
+        }
+        c.dump.tupleNode("each", "multilabel_margin_loss_forward.default",
+            json::array({ self(), arg("target", T("y")), arg("reduction", I(0)) }),
+            { { "getitem", { n } }, { "getitem_1", { n, classes } } });
+        c.dump.tupleNode("mean", "multilabel_margin_loss_forward.default",
+            json::array({ self(), arg("target", T("y")), arg("reduction", I(1)) }),
+            { { "getitem_2", {} }, { "getitem_3", { n, classes } } });
+        for (const char* o : { "getitem", "getitem_1", "getitem_2" })
+            c.dump.output(o);
+        c.expect({ n }, perSample).expect({ n, classes }, isTarget).expect({}, { (perSample[0] + perSample[1]) / 2 });
+        QVERIFY_RUNS_ON_RUNTIME(c, "completeness multilabel_margin_loss");
     }
 
     void pdist()

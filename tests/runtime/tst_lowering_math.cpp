@@ -869,14 +869,47 @@ private Q_SLOTS:
         QVERIFY_RUNS_ON_RUNTIME(c, "math_sort");
     }
 
-    void stableSortIsRefused()
+    void stableSort()
     {
+        // torch.sort(stable=True): equal elements keep their order, NaN sorts as the largest value (last ascending,
+        // first descending). The expected order is std::stable_sort's under that comparison.
+        const double nan = std::numeric_limits<double>::quiet_NaN();
+        const Shape s { 3, 5 };
         Case c;
-        c.in("x", { 4 }, { 1, 1, 0, 2 });
-        c.dump.tupleNode("srt", "sort.stable", json::array({ self(), kwarg("stable", B(true)) }),
-            { { "sv", { 4 } }, { "si", { 4 } } }, kFloat, { kFloat, kLong });
-        c.dump.output("sv");
-        QVERIFY_ERROR(emitOnly(c, "math_sort_refused"), ErrorCode::Unsupported, "srt", "stable sort", "no sort kernel");
+        c.in("x", s, { 2, 1, 2, nan, 1, 0, 0, 0, -1, 0, nan, 3, nan, 3, -2 });
+        const auto x = c.inputs[0].values;
+        auto before = [](double a, double b, bool desc) {
+            if (std::isnan(a) || std::isnan(b))
+                return desc ? std::isnan(a) && !std::isnan(b) : !std::isnan(a) && std::isnan(b);
+            return desc ? a > b : a < b;
+        };
+        // Along dim 1 (rows of 5), or along dim 0 (columns of 3).
+        auto sorted = [&](bool desc, bool idx, int dim) {
+            Values out(x.size());
+            const std::size_t lines = dim == 1 ? 3 : 5, n = dim == 1 ? 5 : 3;
+            auto at = [&](std::size_t line, std::size_t k) { return dim == 1 ? line * 5 + k : k * 5 + line; };
+            for (std::size_t line = 0; line < lines; ++line) {
+                std::vector<std::size_t> o(n);
+                std::iota(o.begin(), o.end(), std::size_t(0));
+                std::stable_sort(o.begin(), o.end(),
+                    [&](std::size_t a, std::size_t b) { return before(x[at(line, a)], x[at(line, b)], desc); });
+                for (std::size_t k = 0; k < n; ++k)
+                    out[at(line, k)] = idx ? double(o[k]) : x[at(line, o[k])];
+            }
+            return out;
+        };
+        c.dump.tupleNode("asc", "sort.stable", json::array({ self(), kwarg("stable", B(true)) }),
+            { { "av", s }, { "ai", s } }, kFloat, { kFloat, kLong });
+        c.dump.tupleNode("desc", "sort.stable",
+            json::array({ self(), kwarg("stable", B(true)), kwarg("dim", I(0)), kwarg("descending", B(true)) }),
+            { { "dv", s }, { "di", s } }, kFloat, { kFloat, kLong });
+        for (const char* o : { "av", "ai", "dv", "di" })
+            c.dump.output(o);
+        c.expect(s, sorted(false, false, 1)).expect(s, sorted(false, true, 1), kLong);
+        c.expect(s, sorted(true, false, 0)).expect(s, sorted(true, true, 0), kLong);
+        c.op("as", "argsort.stable", json::array({ self(), kwarg("stable", B(true)), kwarg("descending", B(true)) }), s,
+            sorted(true, true, 1), kLong);
+        QVERIFY_RUNS_ON_RUNTIME(c, "math_stable_sort");
     }
 
     void reductionsOfDynamicScores()

@@ -5,6 +5,7 @@
 #include "base/littleendian.h"
 
 #include <cstring>
+#include <memory>
 #include <openssl/evp.h>
 
 namespace pte {
@@ -26,14 +27,13 @@ std::string sha256Hex(std::span<const std::uint8_t> data)
 {
     unsigned char digest[EVP_MAX_MD_SIZE];
     unsigned int len = 0;
-    EVP_MD_CTX* ctx = EVP_MD_CTX_new();
-    EVP_DigestInit_ex(ctx, EVP_sha256(), nullptr);
+    const std::unique_ptr<EVP_MD_CTX, void (*)(EVP_MD_CTX*)> ctx(EVP_MD_CTX_new(), &EVP_MD_CTX_free);
+    EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr);
     // Feed in chunks so huge mapped segments are paged in progressively.
     constexpr std::size_t kChunk = std::size_t(1) << 24;
     for (std::size_t pos = 0; pos < data.size(); pos += kChunk)
-        EVP_DigestUpdate(ctx, data.data() + pos, std::min(kChunk, data.size() - pos));
-    EVP_DigestFinal_ex(ctx, digest, &len);
-    EVP_MD_CTX_free(ctx);
+        EVP_DigestUpdate(ctx.get(), data.data() + pos, std::min(kChunk, data.size() - pos));
+    EVP_DigestFinal_ex(ctx.get(), digest, &len);
     return hexOf(std::span<const std::uint8_t>(digest, len));
 }
 

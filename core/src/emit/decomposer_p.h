@@ -48,6 +48,7 @@ std::span<const DecompositionRule> convolutionRules();
 std::span<const DecompositionRule> resamplingRules();
 std::span<const DecompositionRule> poolingRules();
 std::span<const DecompositionRule> embeddingBagRules();
+std::span<const DecompositionRule> backwardRules();
 
 /**
  * One composite node being decomposed. A decomposition binds the node's arguments to the composite's schema

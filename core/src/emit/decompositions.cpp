@@ -103,9 +103,9 @@ const std::unordered_map<std::string_view, const DecompositionRule*>& Decomposer
 {
     static const auto kTable = [] {
         std::unordered_map<std::string_view, const DecompositionRule*> t;
-        for (const auto family :
-            { coreRules(), attentionRules(), recurrentRules(), normalizationRules(), shapeRules(), activationRules(),
-                mathRules(), convolutionRules(), resamplingRules(), poolingRules(), embeddingBagRules() })
+        for (const auto family : { coreRules(), attentionRules(), recurrentRules(), normalizationRules(), shapeRules(),
+                 activationRules(), mathRules(), convolutionRules(), resamplingRules(), poolingRules(),
+                 embeddingBagRules(), backwardRules() })
             for (const auto& rule : family)
                 t[rule.op] = &rule; // a family's rule replaces an earlier one of the same op
         return t;

@@ -707,16 +707,48 @@ Result<bool> all(D& d)
     return d.finish({ d.b.all(x, dims, D::flag(a, "keepdim")) });
 }
 
-// sort / argsort (not stable): topk.values with k = the dimension's length, largest = descending, sorted. The values
-// are torch's; the order of equal elements is unspecified in both. stable=True is refused: ExecuTorch's runtime has
-// no stable sort.
+// A stable sort along the last dimension of x (..., n), by ranks: element i goes to position
+// #{j : x_j comes before x_i} + #{j < i : x_j ties x_i}. "Before" is < ascending, > descending, with NaN as the
+// largest value (torch's order: last ascending, first descending); ties are equal values or two NaNs. The element
+// at position k is the i whose rank is k (a sum of i * (rank_i == k)), its value gathered. Exact for every input,
+// at the cost of (..., n, n) comparisons. Returns {values, indices}.
+std::vector<int> stableSortLast(OpBuilder& b, int x, bool descending)
+{
+    const std::int64_t n = b.size(x, -1);
+    const int xi = b.unsqueeze(x, -1); // (..., n, 1): element i
+    const int xj = b.unsqueeze(x, -2); // (..., 1, n): element j
+    int before = b.binary(descending ? "gt" : "lt", xj, xi);
+    int ties = b.binary("eq", xj, xi);
+    if (isFloat(b.dtype(x))) {
+        const int nanI = b.binary("ne", xi, xi);
+        const int nanJ = b.binary("ne", xj, xj);
+        const int nanFirst = descending ? b.binary("logical_and", nanJ, b.binary("eq", xi, xi))
+                                        : b.binary("logical_and", nanI, b.binary("eq", xj, xj));
+        before = b.binary("logical_or", before, nanFirst);
+        ties = b.binary("logical_or", ties, b.binary("logical_and", nanI, nanJ));
+    }
+    std::vector<double> lower(std::size_t(n * n), 0.0);
+    for (std::int64_t i = 0; i < n; ++i)
+        for (std::int64_t j = 0; j < i; ++j)
+            lower[std::size_t(i * n + j)] = 1.0;
+    const int earlier = b.constant(lower, { std::int32_t(n), std::int32_t(n) }, ScalarType::Bool); // [i][j]: j < i
+    const int precedes = b.binary("logical_or", before, b.binary("logical_and", ties, earlier));
+    const int rank = b.sum(precedes, { -1 }, false, ScalarType::Long); // (..., n)
+    const int position = b.arange(0, double(n), 1, ScalarType::Long); // (n)
+    const int atPosition = b.binary("eq", b.unsqueeze(rank, -2), b.unsqueeze(position, -1)); // (..., k, i)
+    const int indices = b.sum(b.mul(b.cast(atPosition, ScalarType::Long), position), { -1 }, false, ScalarType::Long);
+    const int values = b.call1("gather", "out",
+        { { "self", LArg::tensor(x) }, { "dim", B::integer(std::int64_t(b.rank(x)) - 1) },
+            { "index", LArg::tensor(indices) }, { "sparse_grad", B::boolean(false) } },
+        b.like(x));
+    return { values, indices };
+}
+
+// sort / argsort: topk.values with k = the dimension's length, largest = descending, sorted; torch leaves the order
+// of equal elements unspecified, and so does topk. stable=True: stableSortLast over the dimension moved last.
 Result<bool> sort(D& d)
 {
     PTE_TRY(const auto a, d.args());
-    if (D::flag(a, "stable"))
-        return d.refuse(
-            "a stable sort (stable=True): ExecuTorch's runtime has no sort kernel, and topk, which replaces "
-            "an unstable sort, does not keep the order of equal elements");
     const int x = D::tensor(a, "self");
     const bool descending = D::flag(a, "descending");
     const auto r = d.b.rank(x);
@@ -725,11 +757,20 @@ Result<bool> sort(D& d)
         return d.finish({ -1 });
     if (d.b.isDynamic(x, dim))
         return d.refuse("sort along a dynamic dimension");
-    const std::int64_t k = r == 0 ? 1 : d.b.size(x, dim);
-    const auto vi = d.b.call("topk", "values",
-        { { "self", LArg::tensor(x) }, { "k", B::integer(k) }, { "dim", B::integer(dim) },
-            { "largest", B::boolean(descending) }, { "sorted", B::boolean(true) } },
-        { d.b.like(x), d.b.like(x, ScalarType::Long) });
+    std::vector<int> vi;
+    if (D::flag(a, "stable") && r > 0) {
+        const std::int64_t last = std::int64_t(r) - 1;
+        const int moved = dim == last ? x : d.b.transpose(x, dim, last);
+        vi = stableSortLast(d.b, moved, descending);
+        if (dim != last)
+            vi = { d.b.transpose(vi[0], dim, last), d.b.transpose(vi[1], dim, last) };
+    } else {
+        const std::int64_t k = r == 0 ? 1 : d.b.size(x, dim);
+        vi = d.b.call("topk", "values",
+            { { "self", LArg::tensor(x) }, { "k", B::integer(k) }, { "dim", B::integer(dim) },
+                { "largest", B::boolean(descending) }, { "sorted", B::boolean(true) } },
+            { d.b.like(x), d.b.like(x, ScalarType::Long) });
+    }
     if (d.target().op == "argsort")
         return d.finish({ vi[1] });
     return d.finish(vi);
@@ -943,6 +984,101 @@ Result<bool> softMarginLoss(D& d)
     return reduceLoss(d, a, d.b.unary("log1p", d.b.unary("exp", d.b.unary("neg", d.b.mul(x, t)))));
 }
 
+/** A loss per sample (N) reduced: none (a 1-D input's sample alone: a 0-D loss), mean or sum. */
+int reducePerSample(OpBuilder& b, int perSample, std::int64_t reduction, bool unbatched)
+{
+    switch (reduction) {
+    case 0:
+        return unbatched ? b.view(perSample, Dims {}) : perSample;
+    case 1:
+        return b.mean(perSample, {}, false);
+    case 2:
+        return b.sum(perSample, {}, false);
+    default:
+        return b.error(ErrorCode::InvalidInput, "unknown reduction " + std::to_string(reduction));
+    }
+}
+
+// multi_margin_loss(x, y, p, margin, weight) for x [N, C] (or [C]) and class indices y, as ATen's kernel defines
+// it: per sample, the mean over the classes j != y of max(0, margin - x[y] + x[j])^p (p 1 or 2) [* weight[y]]:
+// gather, sub, clamp, [mul], [index_select, mul], ne against arange(C), where, mean; then the reduction.
+Result<bool> multiMarginLoss(D& d)
+{
+    PTE_TRY(const auto a, d.args());
+    B& b = d.b;
+    int x = D::tensor(a, "self");
+    int y = D::tensor(a, "target");
+    const int weight = D::tensor(a, "weight");
+    if (x < 0 || y < 0 || b.rank(x) < 1 || b.rank(x) > 2 || b.rank(y) + 1 != b.rank(x))
+        return d.invalid("multi_margin_loss expects x of [N, C] (or [C]) and class indices of [N] (or [])");
+    const std::int64_t p = D::integer(a, "p", 1);
+    if (p != 1 && p != 2)
+        return d.invalid("multi_margin_loss: only p == 1 and p == 2 supported");
+    if (b.isDynamic(x, -1))
+        return d.refuse("multi_margin_loss over a dynamic number of classes is not lowered");
+    const bool unbatched = b.rank(x) == 1;
+    if (unbatched) {
+        x = b.unsqueeze(x, 0);
+        y = b.unsqueeze(y, 0);
+    }
+    const std::int64_t classes = b.size(x, 1);
+    const double margin = D::number(a, "margin").value_or(1.0);
+    const int yColumn = b.unsqueeze(y, 1); // [N, 1]
+    const int xy = b.call1("gather", "out",
+        { { "self", LArg::tensor(x) }, { "dim", B::integer(1) }, { "index", LArg::tensor(yColumn) },
+            { "sparse_grad", B::boolean(false) } },
+        b.like(yColumn, b.dtype(x)));
+    int z = b.clamp(b.add(b.sub(x, xy), margin), 0.0, std::nullopt);
+    if (p == 2)
+        z = b.mul(z, z);
+    if (weight >= 0)
+        z = b.mul(z, b.unsqueeze(b.indexSelect(weight, 0, y), 1));
+    const int others = b.binary("ne", b.arange(0, double(classes), 1, ScalarType::Long), yColumn);
+    const int perSample = b.mean(b.whereScalar(others, z, 0.0), { 1 }, false);
+    return d.finish({ reducePerSample(b, perSample, D::integer(a, "reduction", 1), unbatched) });
+}
+
+// multilabel_margin_loss_forward(x, y) -> (loss, is_target) for x [N, C] (or [C]) and y the target classes of each
+// sample, ended by the first negative entry, as ATen's kernel defines it: is_target[i] = i is one of the targets;
+// per sample, sum over targets k and non-targets i of max(0, 1 - x[y_k] + x[i]), divided by C; then the reduction.
+// The targets before the first negative: cumsum(y < 0) == 0; is_target: any over k of (y_k == i); the pairs: a
+// [N, C, C] clamp masked by both.
+Result<bool> multilabelMarginLoss(D& d)
+{
+    PTE_TRY(const auto a, d.args());
+    B& b = d.b;
+    int x = D::tensor(a, "self");
+    int y = D::tensor(a, "target");
+    if (x < 0 || y < 0 || b.rank(x) < 1 || b.rank(x) > 2 || b.rank(y) != b.rank(x))
+        return d.invalid("multilabel_margin_loss expects x and target of [N, C] (or [C])");
+    if (b.isDynamic(x, -1))
+        return d.refuse("multilabel_margin_loss over a dynamic number of classes is not lowered");
+    const bool unbatched = b.rank(x) == 1;
+    if (unbatched) {
+        x = b.unsqueeze(x, 0);
+        y = b.unsqueeze(y, 0);
+    }
+    const std::int64_t classes = b.size(x, 1);
+    const ScalarType t = b.dtype(x);
+    const int valid = b.binaryScalar(
+        "eq", b.cumsum(b.cast(b.binaryScalar("lt", y, B::integer(0)), ScalarType::Long), 1), B::integer(0)); // [N, K]
+    const int classIds = b.arange(0, double(classes), 1, ScalarType::Long); // [C]
+    const int hits = b.binary("logical_and", b.binary("eq", b.unsqueeze(y, -1), classIds), b.unsqueeze(valid, -1));
+    const int isTarget = b.any(hits, { 1 }, false); // [N, C]
+    const int safe = b.whereScalar(b.binaryScalar("lt", y, B::integer(0)), 0.0, y); // an index gather can read
+    const int xy = b.call1("gather", "out",
+        { { "self", LArg::tensor(x) }, { "dim", B::integer(1) }, { "index", LArg::tensor(safe) },
+            { "sparse_grad", B::boolean(false) } },
+        b.like(safe, t)); // [N, K]
+    const int pairs = b.clamp(b.rsub(b.sub(b.unsqueeze(xy, -1), b.unsqueeze(x, 1)), 1.0), 0.0, std::nullopt);
+    const int counted = b.binary(
+        "logical_and", b.unsqueeze(valid, -1), b.unsqueeze(b.binaryScalar("eq", isTarget, B::boolean(false)), 1));
+    const int perSample = b.div(b.sum(b.whereScalar(counted, pairs, 0.0), { 1, 2 }, false), double(classes));
+    const int isTargetOut = b.cast(isTarget, t);
+    return d.finish({ reducePerSample(b, perSample, D::integer(a, "reduction", 1), unbatched),
+        unbatched ? b.view(isTargetOut, Dims { B::lit(classes) }) : isTargetOut });
+}
+
 // nll_loss_forward as torch's decomposition, for a [C] or [N, C] input (class dimension c = rank - 1):
 // x *= weight (viewed along c); keep = target != ignore_index; safe = where(keep, target, 0);
 // loss = where(keep, -gather(x, c, safe.unsqueeze(c)).squeeze(c), 0); total_weight = the sum of the gathered weights
@@ -1027,6 +1163,13 @@ const DecompositionRule kMathRules[] = {
         "(torch's decomposition; 1-D and 2-D inputs)" },
     { "nll_loss_nd", &nllLoss, "as nll_loss_forward, its output (1-D and 2-D inputs)" },
     { "soft_margin_loss", &softMarginLoss, "log1p(exp(-x t)), then mean or sum" },
+    { "multi_margin_loss", &multiMarginLoss,
+        "gather x[y], max(0, margin - x[y] + x)^p (sub, add, clamp[, mul]) [* index_select(weight, y)], where over "
+        "j != y (ne against arange), mean over classes; then the reduction" },
+    { "multilabel_margin_loss_forward", &multilabelMarginLoss,
+        "targets before the first negative (lt, cumsum, eq); is_target = any(y_k == i); sum over (target, "
+        "non-target) pairs of max(0, 1 - x[y_k] + x[i]) / C (gather, rsub, clamp, where, sum, div); then the "
+        "reduction" },
     { "isin", &isin, "eq against the flattened test elements, any over them (logical_not for invert)" },
     { "isneginf", &isSignedInf, "isinf and lt 0 (logical_and)" },
     { "isposinf", &isSignedInf, "isinf and gt 0 (logical_and)" },
@@ -1098,8 +1241,10 @@ const DecompositionRule kMathRules[] = {
     { "rad2deg", &pointwise, "mul (180 / pi)" },
     { "nan_to_num", &nanToNum, "isnan, isinf, lt, gt, logical_and, where (3); integer tensors: _clone_dim_order" },
     { "all", &all, "logical_not, any.dims_out, logical_not" },
-    { "sort", &sort, "topk.values (k = length, sorted); stable=True refused" },
-    { "argsort", &sort, "topk.values (k = length, sorted), its indices; stable=True refused" },
+    { "sort", &sort,
+        "topk.values (k = length, sorted); stable=True: ranks from (n, n) comparisons (lt/gt, eq, NaN last), then "
+        "eq, mul, sum for the indices and gather for the values" },
+    { "argsort", &sort, "as sort, its indices" },
     { "count_nonzero", &countNonzero, "ne, sum (int64)" },
 };
 
