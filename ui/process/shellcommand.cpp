@@ -18,7 +18,7 @@ namespace {
 
 /** How often, after SIGKILL, the group is looked at again, and how many times before giving up on it. */
 constexpr int kPollMs = 10;
-constexpr int kPolls = 100;
+constexpr int kPolls = 500; // 5 s: ends as soon as the group is gone; a loaded machine (ASan, CI) can take a while
 
 } // namespace
 
@@ -61,7 +61,11 @@ ShellCommand::~ShellCommand()
     else
         m_process->kill();
     m_processDone = m_process->waitForFinished(1000);
-    (void)groupGone();
+    // SIGKILL cannot be caught, but its delivery and the reparenting of the group's orphans to this process (their
+    // subreaper) take a moment, longer on a loaded machine: reap them until none is left, for at most 2 s. Nothing
+    // reaps them after this object (a zombie keeps its process group alive).
+    for (int i = 0; i < 2000 && m_processDone && !groupGone(); ++i)
+        ::usleep(1000);
 }
 
 void ShellCommand::start(const QString& command, const QString& workingDirectory)
