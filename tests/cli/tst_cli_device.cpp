@@ -3,6 +3,7 @@
 // `ptelens-cli device PROGRAM --runner TEMPLATE`: usage errors, each exit code, and the join it prints, with stand-in
 // runners (shell commands that copy an ETDump built here where {etdump} says); tests/runtime/tst_device_runtime runs
 // ExecuTorch's runner.
+#include "addmulrun.h"
 #include "etdumptestutils.h"
 #include "executiontestutils.h"
 #include "pte/dumpreader.h"
@@ -24,59 +25,8 @@ using Json = nlohmann::json;
 
 namespace {
 
-QString writeTemp(const QString& name, const std::vector<std::uint8_t>& data)
-{
-    const QString path = test::tempDir() + QLatin1Char('/') + name;
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly))
-        return {};
-    f.write(reinterpret_cast<const char*>(data.data()), qsizetype(data.size()));
-    return path;
-}
-
-struct AddMulRun
-{
-    QString program, etdump, buffer;
-};
-
-/**
- * (x + y) * 0.5 emitted from tests/data/emit/add_mul.json, and an ETDump of one execution of it as the runtime logs it
- * on the runner's pattern fill, with add's element 4 off by 0.5: the "device" the stand-in runner reports.
- */
-AddMulRun writeAddMulRun()
-{
-    auto dump = readDump((test::testDataDir() + QStringLiteral("/emit/add_mul.json")).toStdString());
-    if (!dump)
-        return {};
-    auto e = test::emitAndReload((*dump)->methods, "add_mul_device");
-    if (!e)
-        return {};
-    const auto& plan = *e->file->program->method("forward");
-    std::vector<float> add, mul;
-    for (std::size_t i = 0; i < 6; ++i) {
-        const auto x = float(0.1 * double(i % 7) + 0.5);
-        const auto y = float(0.1 * double((i + 1) % 7) + 0.5);
-        add.push_back(x + y);
-        mul.push_back((x + y) * 0.5f);
-    }
-    add[4] += 0.5f;
-    test::EtdumpBuilder b;
-    b.loadBlock();
-    b.block("Execute");
-    for (std::int32_t ins = 0; ins < 2; ++ins) {
-        const auto& k = std::get<KernelCall>(plan.chains[0].instructions[std::size_t(ins)].args);
-        b.debugTensor(0, ins, ScalarType::Float, { 2, 3 }, 24 * ins);
-        b.profile(kernelEventName(plan.operators[std::size_t(k.opIndex)]), 0, ins, 1000 * ins + 1, 1000 * ins + 9);
-        b.profile("OPERATOR_CALL", 0, ins, 1000 * ins, 1000 * ins + 10);
-    }
-    b.profile("Method::execute", -1, 0, 0, 3000);
-    add.insert(add.end(), mul.begin(), mul.end());
-    return { QString::fromStdString(e->file->path), writeTemp(QStringLiteral("device_run.etdp"), b.bytes()),
-        writeTemp(QStringLiteral("device_run.bin"), test::floatBuffer(add)) };
-}
-
 /** A stand-in runner: checks the files ptelens wrote are there, then "runs" by copying the prepared ETDump. */
-QString standIn(const AddMulRun& run)
+QString standIn(const test::AddMulRun& run)
 {
     return QStringLiteral("test -s {pte} && test -f {inputs} && echo running {pte} && cp %1 {etdump} && cp %2 "
                           "{debug_buffer}")
@@ -123,7 +73,7 @@ private Q_SLOTS:
 
     void joinedWithTheReference()
     {
-        const auto run = writeAddMulRun();
+        const auto run = test::writeAddMulRun(QStringLiteral("device_run"), true);
         QVERIFY(!run.etdump.isEmpty());
         QByteArray out, err;
         QCOMPARE(test::runCli({ QStringLiteral("device"), run.program, QStringLiteral("--runner"), standIn(run),
@@ -152,7 +102,7 @@ private Q_SLOTS:
 
     void graphDumpEmittedFirst()
     {
-        const auto run = writeAddMulRun();
+        const auto run = test::writeAddMulRun(QStringLiteral("device_run"), true);
         QByteArray out, err;
         QCOMPARE(test::runCli({ QStringLiteral("device"), test::testDataDir() + QStringLiteral("/emit/add_mul.json"),
                                   QStringLiteral("--runner"), standIn(run) },
@@ -201,7 +151,7 @@ private Q_SLOTS:
 
     void keepFolder()
     {
-        const auto run = writeAddMulRun();
+        const auto run = test::writeAddMulRun(QStringLiteral("device_run"), true);
         QByteArray out, err;
         QCOMPARE(test::runCli({ QStringLiteral("device"), run.program, QStringLiteral("--runner"), standIn(run),
                                   QStringLiteral("--keep"), QStringLiteral("--tsv") },

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // `ptelens-cli profile` (the Inspector table, joined with a program) and the bundled-program side of `info`, `dump` and
 // `rewrite`: outputs, exit codes and messages, on ETDumps built here and on the corpus.
+#include "addmulrun.h"
 #include "etdumptestutils.h"
 #include "executiontestutils.h"
 #include "pte/dumpreader.h"
@@ -45,42 +46,6 @@ QString writeDumpWithBuffer()
     }
     writeTemp(QStringLiteral("relu.bin"), test::floatBuffer({ 0, 1.5f, 2, 0, 1.5f, 2 }));
     return writeTemp(QStringLiteral("relu.etdp"), b.bytes());
-}
-
-/**
- * (x + y) * 0.5 emitted from tests/data/emit/add_mul.json, and one execution of it as the runtime would log it on the
- * runner's pattern fill (x[i] = 0.1 * (i % 7) + 0.5, y[i] = 0.1 * ((i + 1) % 7) + 0.5), except that add's element 4
- * is off by `addError`. Returns the program's path and the ETDump's ("" on failure).
- */
-std::pair<QString, QString> writeAddMulRun(float addError)
-{
-    auto dump = readDump((test::testDataDir() + QStringLiteral("/emit/add_mul.json")).toStdString());
-    if (!dump)
-        return {};
-    auto e = test::emitAndReload((*dump)->methods, "add_mul_cli");
-    if (!e)
-        return {};
-    const auto& plan = *e->file->program->method("forward");
-    std::vector<float> add, mul;
-    for (std::size_t i = 0; i < 6; ++i) {
-        const auto x = float(0.1 * double(i % 7) + 0.5);
-        const auto y = float(0.1 * double((i + 1) % 7) + 0.5);
-        add.push_back(x + y);
-        mul.push_back((x + y) * 0.5f);
-    }
-    add[4] += addError;
-    test::EtdumpBuilder b;
-    b.loadBlock();
-    b.block("Execute");
-    for (std::int32_t ins = 0; ins < 2; ++ins) {
-        const auto& k = std::get<KernelCall>(plan.chains[0].instructions[std::size_t(ins)].args);
-        b.debugTensor(0, ins, ScalarType::Float, { 2, 3 }, 24 * ins);
-        b.profile(kernelEventName(plan.operators[std::size_t(k.opIndex)]), 0, ins, 1000 * ins + 1, 1000 * ins + 9);
-        b.profile("OPERATOR_CALL", 0, ins, 1000 * ins, 1000 * ins + 10);
-    }
-    add.insert(add.end(), mul.begin(), mul.end());
-    writeTemp(QStringLiteral("add_mul_run.bin"), test::floatBuffer(add));
-    return { QString::fromStdString(e->file->path), writeTemp(QStringLiteral("add_mul_run.etdp"), b.bytes()) };
 }
 
 } // namespace
@@ -148,7 +113,9 @@ private Q_SLOTS:
 
     void referenceInputsGiveEachLoggedValueItsGap()
     {
-        const auto [program, etdump] = writeAddMulRun(0.5f);
+        const auto run = test::writeAddMulRun(QStringLiteral("add_mul_run"), false);
+        const QString& program = run.program;
+        const QString& etdump = run.etdump;
         QVERIFY(!etdump.isEmpty());
         QByteArray out;
         QByteArray err;

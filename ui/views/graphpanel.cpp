@@ -429,36 +429,12 @@ void GraphPanel::applyHeat()
         if (times[i] >= 0)
             m_heat[i] = scale > 0 ? times[i] / scale : 0.0;
     m_view->setHeat(m_heat);
-    // Legend: the ramp with its two ends.
-    const int w = 90;
-    const int h = fontMetrics().height() - 4;
-    QPixmap ramp(w, h);
-    QPainter p(&ramp);
-    QLinearGradient g(0, 0, w, 0);
-    for (int k = 0; k <= 4; ++k)
-        g.setColorAt(k / 4.0, heatColor(k / 4.0));
-    p.fillRect(ramp.rect(), g);
-    p.end();
     const QString unit = QLatin1String(pte::timeScaleName(m_snapshot->profile->table.options.target));
     const QString high = mode == Colouring::Time ? QStringLiteral("%1 %2").arg(hottest, 0, 'g', 3).arg(unit)
                                                  : QStringLiteral("100% of %1 %2").arg(scale, 0, 'g', 3).arg(unit);
-    // The two ends are drawn into the pixmap beside the ramp.
-    QPixmap withText(
-        w + fontMetrics().horizontalAdvance(high) + fontMetrics().horizontalAdvance(QStringLiteral("0 ")) + 8, h + 4);
-    withText.fill(Qt::transparent);
-    QPainter q(&withText);
-    q.setPen(palette().color(QPalette::WindowText));
-    q.drawText(QRect(0, 0, fontMetrics().horizontalAdvance(QStringLiteral("0 ")), h + 4), Qt::AlignVCenter,
-        QStringLiteral("0"));
-    const int x0 = fontMetrics().horizontalAdvance(QStringLiteral("0 "));
-    q.drawPixmap(x0, 2, ramp);
-    q.drawText(QRect(x0 + w + 4, 0, withText.width() - x0 - w - 4, h + 4), Qt::AlignVCenter, high);
-    q.end();
-    m_legend->setPixmap(withText);
-    m_legend->setToolTip(mode == Colouring::Time
-            ? QStringLiteral("Measured self time per node (median over runs); grey: not measured")
-            : QStringLiteral("Share of the method's median execution time; grey: not measured"));
-    m_legend->show();
+    showLegend(QStringLiteral("0"), high,
+        mode == Colouring::Time ? QStringLiteral("Measured self time per node (median over runs); grey: not measured")
+                                : QStringLiteral("Share of the method's median execution time; grey: not measured"));
 }
 
 void GraphPanel::startLayout()
