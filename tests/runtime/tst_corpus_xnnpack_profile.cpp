@@ -34,11 +34,7 @@ Q_DECLARE_METATYPE(std::vector<std::size_t>)
 
 namespace {
 
-const QString kYolox = QStringLiteral("pte/kadu-v_yolox-executorch-ios__engine__models__yolox_nano_xnnpack.pte");
-const QString kStressMlp =
-    QStringLiteral("pte/corey-cole_djl-executorch-engine__src__test__resources__models__stress__stress_mlp.pte");
-const QString kSimpleConv = QStringLiteral("pte/balthazarneveu_executorch_smoothly__xnnpack_simpleconv.pte");
-const QString kSimpleModel = QStringLiteral("pte/corey-cole_simple-torch-model__model.pte");
+using namespace pte::test::xnnpackfixtures;
 const QString kQuantized = QStringLiteral("pte/corey-cole_executorch-numpy-runtime__tests__models__quantized.pte");
 const QString kDynamic = QStringLiteral("pte/corey-cole_executorch-numpy-runtime__tests__models__dynamic.pte");
 const QString kAdd2023 = QStringLiteral("pte/pytorch_executorch__xnnpack_add.pte");

@@ -97,6 +97,15 @@ std::optional<std::string> compareOutputs(const std::vector<RunnerValue>& runner
  * per program however often it is asked for. of() is empty (after a warning with the runner's output) when the
  * runner fails or writes no ETDump.
  */
+/** The corpus programs with XNNPACK delegates the XNNPACK tests run (relative to $PTELENS_CORPUS). */
+namespace xnnpackfixtures {
+inline const QString kYolox = QStringLiteral("pte/kadu-v_yolox-executorch-ios__engine__models__yolox_nano_xnnpack.pte");
+inline const QString kStressMlp =
+    QStringLiteral("pte/corey-cole_djl-executorch-engine__src__test__resources__models__stress__stress_mlp.pte");
+inline const QString kSimpleConv = QStringLiteral("pte/balthazarneveu_executorch_smoothly__xnnpack_simpleconv.pte");
+inline const QString kSimpleModel = QStringLiteral("pte/corey-cole_simple-torch-model__model.pte");
+} // namespace xnnpackfixtures
+
 class CorpusXnnpackEtdumps
 {
 public:

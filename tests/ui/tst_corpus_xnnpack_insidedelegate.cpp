@@ -38,11 +38,7 @@ Q_DECLARE_METATYPE(std::vector<std::size_t>)
 
 namespace {
 
-const QString kYolox = QStringLiteral("pte/kadu-v_yolox-executorch-ios__engine__models__yolox_nano_xnnpack.pte");
-const QString kStressMlp =
-    QStringLiteral("pte/corey-cole_djl-executorch-engine__src__test__resources__models__stress__stress_mlp.pte");
-const QString kSimpleConv = QStringLiteral("pte/balthazarneveu_executorch_smoothly__xnnpack_simpleconv.pte");
-const QString kSimpleModel = QStringLiteral("pte/corey-cole_simple-torch-model__model.pte");
+using namespace pte::test::xnnpackfixtures;
 
 constexpr int kRuns = 3;
 
