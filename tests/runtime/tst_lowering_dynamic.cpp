@@ -5,11 +5,15 @@
 // executorch_prim arithmetic feeding view_copy), memory is planned at the upper bounds, and the program runs on
 // ExecuTorch's runtime at the upper bound with PyTorch's numbers.
 #include "dumpbuilder.h"
+#include "errorcheck.h"
 #include "etrunner.h"
+#include "pte/emitter.h"
 #include "runtimecase.h"
 #include "testutils.h"
 
 #include <QTest>
+
+#include <algorithm>
 
 using namespace pte;
 using namespace pte::test;
@@ -120,6 +124,50 @@ private Q_SLOTS:
             }
         c.expect({ n, 4, 3 }, m1).expect({ n, 4, 2 }, m2);
         QVERIFY_RUNS_ON_RUNTIME(c, "dyn_matmul");
+    }
+
+    void runtimeAssertionsAreRemoved()
+    {
+        // What torch.export adds to a graph with dynamic shapes and dtype conversions: _assert_scalar over symbolic
+        // comparisons (a range the code implies), sym_constrain_range_for_size, and _assert_tensor_metadata before
+        // a .to() that changes nothing. ExecuTorch removes them (RemoveGraphAssertsPass); the symbolic and_ feeding
+        // only an assertion has no prim op and is not needed.
+        const std::int64_t maxBatch = 5;
+        const auto x = values(std::size_t(maxBatch * 3), 71);
+        Case c;
+        c.in("x", { maxBatch, 3 }, x);
+        c.dump.dynamic("x", 0, "s0", maxBatch);
+        c.dump.symNode("sym_size_int", "sym_size.int", json::array({ arg("self", T("x")), arg("dim", I(0)) }), "s0",
+            maxBatch);
+        auto symBool = [](const std::string& name) { return json { { "as_sym_bool", { { "as_name", name } } } }; };
+        c.dump.symNode("ge", "_operator.ge", json::array({ arg("", SymArg("sym_size_int")), arg("", I(1)) }),
+            "s0 >= 1", 1, "bool");
+        c.dump.symNode("le", "_operator.le", json::array({ arg("", SymArg("sym_size_int")), arg("", I(maxBatch)) }),
+            "s0 <= 5", 1, "bool");
+        c.dump.symNode("and_", "_operator.and_", json::array({ arg("", symBool("ge")), arg("", symBool("le")) }),
+            "(s0 >= 1) & (s0 <= 5)", 1, "bool");
+        c.dump.call("_assert_scalar_default", "_assert_scalar.default",
+            json::array({ arg("self", symBool("and_")),
+                arg("assert_msg", S("Runtime assertion failed for expression 1 <= s0 <= 5 on node 'and_'")) }));
+        c.dump.call("sym_constrain_range_for_size_default", "sym_constrain_range_for_size.default",
+            json::array({ arg("size", SymArg("sym_size_int")), kwarg("min", I(1)), kwarg("max", I(maxBatch)) }));
+        c.dump.call("_assert_tensor_metadata_default", "_assert_tensor_metadata.default",
+            json::array({ arg("a", T("x")), kwarg("dtype", Dtype(kFloat)), kwarg("device", Device()),
+                kwarg("layout", json { { "as_layout", 7 } }) }));
+        c.dump.node("to", "to.dtype", json::array({ arg("self", T("x")), arg("dtype", Dtype(kFloat)) }), { maxBatch, 3 });
+        c.dump.dynamic("to", 0, "s0", maxBatch);
+        c.dump.node("relu", "relu.default", json::array({ arg("self", T("to")) }), { maxBatch, 3 });
+        c.dump.dynamic("relu", 0, "s0", maxBatch);
+        c.dump.output("relu");
+        c.expect({ maxBatch, 3 }, map(x, [](double v) { return std::max(v, 0.0); }));
+        QVERIFY_RUNS_ON_RUNTIME(c, "dyn_assertions");
+
+        // A node that reads the and_ result itself is refused, naming the node that made it.
+        c.dump.symOutput("and_", "bool");
+        auto ep = c.dump.build("assertions read");
+        QVERIFY_RESULT(ep);
+        QVERIFY_ERROR(emitProgram({ { "forward", *ep } }), ErrorCode::Unsupported, "'and_'",
+            "the result of node 'and_' (and_ on symbols", "prim ops do not have");
     }
 };
 

@@ -590,32 +590,114 @@ private Q_SLOTS:
             emitProgram({ { "forward", *ep } }), ErrorCode::Unsupported, "node 'lstm'", "dropout", "model.eval()");
     }
 
-    void mkldnnRnnLayerIsRefused()
+    void mkldnnRnnLayerRunsAsAnLstmLayer_data()
     {
-        // What export writes for nn.LSTM when oneDNN takes the layer (mkldnn_one_layer_lstm): oneDNN's fused op.
+        QTest::addColumn<bool>("reverse");
+        QTest::addColumn<bool>("bias");
+        QTest::newRow("forward, biases") << false << true;
+        QTest::newRow("reverse, no biases") << true << false;
+    }
+
+    void mkldnnRnnLayerRunsAsAnLstmLayer()
+    {
+        // What torch's lstm decomposition writes for one layer and direction when oneDNN takes it
+        // (mkldnn_one_layer_lstm): the layer's weights, hx and cx of shape (1, batch, hidden), reverse for the
+        // backward direction; without biases, weight2 and weight3 are zeros the op does not read. The layer is an
+        // LSTM layer: a reverse layer is the forward layer over the time-reversed sequence, its outputs reversed.
+        QFETCH(bool, reverse);
+        QFETCH(bool, bias);
+        Rnn r;
+        r.bias = bias;
+        r.givenState = true;
+        r.seed = reverse ? 41 : 42;
+        const int S = r.steps, N = r.batch, In = r.inputSize, H = r.hidden;
+        const auto weights = makeWeights(r);
+        Case c;
+        const auto params = addWeights(c.dump, r, weights);
+        const auto x = values(std::size_t(S * N * In), r.seed, 1.5);
+        const auto h0 = values(std::size_t(N * H), r.seed + 7, 0.8);
+        const auto c0 = values(std::size_t(N * H), r.seed + 8, 0.8);
+        c.in("x", { S, N, In }, x);
+        c.in("hx", { 1, N, H }, h0);
+        c.in("cx", { 1, N, H }, c0);
+        std::string w2 = bias ? params[2] : "zeros";
+        std::string w3 = bias ? params[3] : "zeros_1";
+        if (!bias) {
+            zerosNode(c.dump, "zeros", { 4 * H, In });
+            zerosNode(c.dump, "zeros_1", { 4 * H, H });
+        }
+        c.dump.tupleNode("mkldnn_rnn_layer", "mkldnn_rnn_layer.default",
+            json::array({ arg("input", T("x")), arg("weight0", T(params[0])), arg("weight1", T(params[1])),
+                arg("weight2", T(w2)), arg("weight3", T(w3)), arg("hx_", T("hx")), arg("cx_", T("cx")),
+                arg("reverse", B(reverse)), arg("batch_sizes", Ints({})), arg("mode", I(2)), arg("hidden_size", I(H)),
+                arg("num_layers", I(1)), arg("has_biases", B(bias)), arg("bidirectional", B(false)),
+                arg("batch_first", B(false)), arg("train", B(false)) }),
+            { { "getitem", { S, N, H } }, { "getitem_1", { 1, N, H } }, { "getitem_2", { 1, N, H } },
+                { "getitem_3", { 0 } } });
+        for (const char* o : { "getitem", "getitem_1", "getitem_2" })
+            c.dump.output(o);
+
+        auto timeReversed = [&](const std::vector<double>& v, int features) {
+            std::vector<double> out(v.size());
+            for (int t = 0; t < S; ++t)
+                std::copy_n(v.begin() + std::ptrdiff_t((S - 1 - t) * N * features), N * features,
+                    out.begin() + std::ptrdiff_t(t * N * features));
+            return out;
+        };
+        Reference want = reference(r, weights, reverse ? timeReversed(x, In) : x, h0, c0);
+        if (reverse)
+            want.output = timeReversed(want.output, H);
+        c.expect({ S, N, H }, want.output).expect({ 1, N, H }, want.hn).expect({ 1, N, H }, want.cn);
+        QVERIFY_RUNS_ON_RUNTIME(c, reverse ? "recurrent mkldnn_rnn_layer reverse" : "recurrent mkldnn_rnn_layer");
+    }
+
+    void mkldnnRnnLayerOfAnotherCellIsRefused()
+    {
         const int S = 3, N = 2, In = 3, H = 4;
         Dump dump;
-        dump.weight("p_lstm_weight_ih_l0", "lstm.weight_ih_l0", { 4 * H, In }, values(4 * H * In, 1));
-        dump.weight("p_lstm_weight_hh_l0", "lstm.weight_hh_l0", { 4 * H, H }, values(4 * H * H, 2));
-        dump.weight("p_lstm_bias_ih_l0", "lstm.bias_ih_l0", { 4 * H }, values(4 * H, 3));
-        dump.weight("p_lstm_bias_hh_l0", "lstm.bias_hh_l0", { 4 * H }, values(4 * H, 4));
+        dump.weight("w_ih", "lstm.weight_ih_l0", { 4 * H, In }, values(4 * H * In, 1));
+        dump.weight("w_hh", "lstm.weight_hh_l0", { 4 * H, H }, values(4 * H * H, 2));
         dump.input("x", { S, N, In });
         dump.input("h0", { 1, N, H });
         dump.input("c0", { 1, N, H });
         dump.tupleNode("mkldnn_rnn_layer", "mkldnn_rnn_layer.default",
-            json::array({ arg("input", T("x")), arg("weight0", T("p_lstm_weight_ih_l0")),
-                arg("weight1", T("p_lstm_weight_hh_l0")), arg("weight2", T("p_lstm_bias_ih_l0")),
-                arg("weight3", T("p_lstm_bias_hh_l0")), arg("hx_", T("h0")), arg("cx_", T("c0")),
-                arg("reverse", B(false)), arg("batch_sizes", Ints({})), arg("mode", I(2)), arg("hidden_size", I(H)),
-                arg("num_layers", I(1)), arg("has_biases", B(true)), arg("bidirectional", B(false)),
+            json::array({ arg("input", T("x")), arg("weight0", T("w_ih")), arg("weight1", T("w_hh")),
+                arg("weight2", T("w_ih")), arg("weight3", T("w_hh")), arg("hx_", T("h0")), arg("cx_", T("c0")),
+                arg("reverse", B(false)), arg("batch_sizes", Ints({})), arg("mode", I(1)), arg("hidden_size", I(H)),
+                arg("num_layers", I(1)), arg("has_biases", B(false)), arg("bidirectional", B(false)),
                 arg("batch_first", B(false)), arg("train", B(false)) }),
             { { "getitem", { S, N, H } }, { "getitem_1", { 1, N, H } }, { "getitem_2", { 1, N, H } },
                 { "getitem_3", { 0 } } });
         dump.output("getitem");
-        auto ep = dump.build("recurrent mkldnn");
+        auto ep = dump.build("recurrent mkldnn mode 1");
         QVERIFY_RESULT(ep);
         QVERIFY_ERROR(emitProgram({ { "forward", *ep } }), ErrorCode::Unsupported, "node 'mkldnn_rnn_layer'",
-            "no kernel", "torch.backends.mkldnn.flags(enabled=False)");
+            "mode 1", "oneDNN's LSTM");
+    }
+
+    void mkldnnWorkspaceIsRefusedWhereRead()
+    {
+        // The fourth output (oneDNN's workspace) is not computed: a graph that returns it is refused by name.
+        const int S = 2, N = 1, In = 2, H = 2;
+        Dump dump;
+        dump.weight("w_ih", "lstm.weight_ih_l0", { 4 * H, In }, values(4 * H * In, 1));
+        dump.weight("w_hh", "lstm.weight_hh_l0", { 4 * H, H }, values(4 * H * H, 2));
+        dump.input("x", { S, N, In });
+        dump.input("h0", { 1, N, H });
+        dump.input("c0", { 1, N, H });
+        dump.tupleNode("mkldnn_rnn_layer", "mkldnn_rnn_layer.default",
+            json::array({ arg("input", T("x")), arg("weight0", T("w_ih")), arg("weight1", T("w_hh")),
+                arg("weight2", T("w_ih")), arg("weight3", T("w_hh")), arg("hx_", T("h0")), arg("cx_", T("c0")),
+                arg("reverse", B(false)), arg("batch_sizes", Ints({})), arg("mode", I(2)), arg("hidden_size", I(H)),
+                arg("num_layers", I(1)), arg("has_biases", B(false)), arg("bidirectional", B(false)),
+                arg("batch_first", B(false)), arg("train", B(false)) }),
+            { { "getitem", { S, N, H } }, { "getitem_1", { 1, N, H } }, { "getitem_2", { 1, N, H } },
+                { "getitem_3", { 0 } } });
+        dump.output("getitem_3");
+        auto ep = dump.build("recurrent mkldnn workspace");
+        QVERIFY_RESULT(ep);
+        QVERIFY_ERROR(emitProgram({ { "forward", *ep } }), ErrorCode::Unsupported, "getitem_3",
+            "output 3 of node 'mkldnn_rnn_layer' (mkldnn_rnn_layer)", "does not compute");
     }
 };
 

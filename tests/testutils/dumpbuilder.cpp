@@ -216,6 +216,11 @@ void Dump::symNode(const std::string& name, const std::string& t, json args, con
         { "outputs", json::array({ { { "as_sym_" + kind, { { "as_name", name } } } } }) } });
 }
 
+void Dump::call(const std::string& name, const std::string& t, json args)
+{
+    addNode({ { "name", name }, { "target", target(t) }, { "inputs", std::move(args) }, { "outputs", json::array() } });
+}
+
 void Dump::output(const std::string& name)
 {
     m_outputs.push_back(tensorArgJson(name));

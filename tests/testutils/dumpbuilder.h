@@ -113,6 +113,9 @@ public:
      *  "int", "bool" or "float". */
     void symNode(const std::string& name, const std::string& target, nlohmann::json args, const std::string& expr,
         std::int64_t hint, const std::string& kind = "int");
+    /** A node returning nothing (torch.export's runtime checks: _assert_scalar, _assert_tensor_metadata...): its
+     *  outputs are [], as torch serializes an op whose schema returns (). */
+    void call(const std::string& name, const std::string& target, nlohmann::json args);
     void output(const std::string& name);
     /** A symbolic scalar output ("int", "bool" or "float"). */
     void symOutput(const std::string& name, const std::string& kind = "int");

@@ -37,7 +37,19 @@ Result<bool> decomposeMatmul(Decomposer& d)
     return d.finish({ d.b.matmul(Decomposer::tensor(a, "self"), Decomposer::tensor(a, "other")) });
 }
 
+// torch.export's runtime checks: _assert_tensor_metadata (a .to() that changed nothing), _assert_scalar and
+// sym_constrain_range(_for_size) (shape and value ranges), _assert_async. ExecuTorch removes them before emission
+// (RemoveNonCoreAtenOpGraphAssertsPass in to_edge, RemoveGraphAssertsPass in to_executorch): the runtime checks what
+// it needs itself (input shapes against their upper bounds). Nothing is emitted; the symbolic values only an
+// assertion read are left unused.
+Result<bool> dropAssertion(Decomposer& d) { return d.finish({}); }
+
 const DecompositionRule kCoreRules[] = {
+    { "_assert_async", &dropAssertion, "removed (ExecuTorch's RemoveGraphAssertsPass)" },
+    { "_assert_scalar", &dropAssertion, "removed (ExecuTorch's RemoveGraphAssertsPass)" },
+    { "_assert_tensor_metadata", &dropAssertion, "removed (ExecuTorch's RemoveNonCoreAtenOpGraphAssertsPass)" },
+    { "sym_constrain_range", &dropAssertion, "removed (ExecuTorch's RemoveGraphAssertsPass)" },
+    { "sym_constrain_range_for_size", &dropAssertion, "removed (ExecuTorch's RemoveGraphAssertsPass)" },
     { "_log_softmax_backward_data", [](Decomposer& d) { return d.logSoftmaxBackwardData(); },
         "g - exp(y) * sum(g, dim, keepdim) (sub, exp, mul, sum)" },
     { "_native_batch_norm_legit", [](Decomposer& d) { return d.batchNorm(); },

@@ -76,6 +76,41 @@ void cellStep(OpBuilder& b, Cell cell, int xt, int hh, std::int32_t hidden, int&
     }
 }
 
+/** What one layer in one direction computes: the step outputs stacked along time, and the final states. */
+struct Direction
+{
+    int outputs = -1;
+    int h = -1;
+    int c = -1;
+};
+
+/** One layer in one direction over a whole sequence (torch's one_layer_lstm / one_layer_rnn): the input projection
+ *  of every time step at once, then one step per time slice, walking backwards when reverse is set; the step outputs
+ *  are stacked in time order either way. */
+Direction unrollDirection(OpBuilder& b, Cell cell, int input, const Weights& w, int h0, int c0, std::int64_t timeDim,
+    std::int32_t steps, std::int32_t hidden, bool reverse)
+{
+    const int projected = b.linear(input, w.wih, w.bih);
+    const std::vector<int> inputGates = b.unbind(projected, timeDim);
+    const int whhT = b.permute(w.whh, { 1, 0 });
+    const int whrT = w.whr >= 0 ? b.permute(w.whr, { 1, 0 }) : -1;
+    int h = h0;
+    int c = c0;
+    std::vector<int> outputs(std::size_t(steps), -1);
+    for (std::int32_t s = 0; s < steps && !b.failed(); ++s) {
+        const std::size_t t = std::size_t(reverse ? steps - 1 - s : s);
+        const int xt = inputGates[t];
+        const int hh = w.bhh >= 0 ? b.addmm(w.bhh, h, whhT) : b.mm(h, whhT);
+        cellStep(b, cell, xt, hh, hidden, h, c);
+        if (cell == Cell::Lstm && whrT >= 0)
+            h = b.mm(h, whrT);
+        outputs[t] = h;
+    }
+    if (b.failed())
+        return {};
+    return { b.stack(outputs, timeDim), h, c };
+}
+
 // torch's decompositions of aten.lstm.input, aten.gru.input, aten.rnn_tanh.input and aten.rnn_relu.input
 // (torch/_decomp/decompositions.py: _rnn_helper, one_layer_lstm / one_layer_rnn, lstm_cell, gru_cell, rnn_cell):
 //   batch_first: the input is transposed to (seq, batch, feature) and the output back;
@@ -211,26 +246,13 @@ Result<bool> decomposeRecurrent(Decomposer& d, Cell cell)
                 if (!why.empty())
                     return d.invalid(why);
 
-            // The input projection of every time step at once, then one slice per step.
-            const int projected = b.linear(layerInput, w.wih, w.bih);
-            const std::vector<int> inputGates = b.unbind(projected, timeDim);
-            const int whhT = b.permute(w.whh, { 1, 0 });
-            const int whrT = w.whr >= 0 ? b.permute(w.whr, { 1, 0 }) : -1;
-            int h = b.select(h0, 0, index);
-            int c = cell == Cell::Lstm ? b.select(c0, 0, index) : -1;
-            std::vector<int> outputs(std::size_t(steps), -1);
-            for (std::int32_t s = 0; s < steps && !b.failed(); ++s) {
-                const std::size_t t = std::size_t(dir == 0 ? s : steps - 1 - s);
-                const int xt = inputGates[t];
-                const int hh = w.bhh >= 0 ? b.addmm(w.bhh, h, whhT) : b.mm(h, whhT);
-                cellStep(b, cell, xt, hh, hidden, h, c);
-                if (cell == Cell::Lstm && whrT >= 0)
-                    h = b.mm(h, whrT);
-                outputs[t] = h;
-            }
+            const Direction run = unrollDirection(b, cell, layerInput, w, b.select(h0, 0, index),
+                cell == Cell::Lstm ? b.select(c0, 0, index) : -1, timeDim, steps, hidden, dir != 0);
+            const int h = run.h;
+            const int c = run.c;
             finalH.push_back(h);
             finalC.push_back(c);
-            directionOutputs.push_back(b.stack(outputs, timeDim));
+            directionOutputs.push_back(run.outputs);
             PTE_CHECK(b.status());
         }
         layerInput = directionOutputs.size() == 1 ? directionOutputs[0] : b.cat(directionOutputs, 2);
@@ -279,11 +301,65 @@ Result<bool> decomposeCell(Decomposer& d, Cell cell)
     return d.finish({ h });
 }
 
-Result<bool> refuseMkldnnRnnLayer(Decomposer& d)
+// aten.mkldnn_rnn_layer: what torch's lstm decomposition writes for one LSTM layer and direction when oneDNN takes
+// it (mkldnn_one_layer_lstm, chosen on CPU for float inference without projections). Arguments: the (seq, batch,
+// feature) input, weight0..3 = w_ih, w_hh, b_ih, b_hh (the biases are placeholders when has_biases is false),
+// hx_ and cx_ of shape (1, batch, hidden), reverse; _rnn_helper has already handled layers, directions and
+// batch_first, so the op always gets num_layers 1, bidirectional and batch_first false, and mode 2 (oneDNN's LSTM).
+// It computes the same LSTM layer as one_layer_lstm (gates i, f, g, o): unrolled the same way here.
+// Outputs: y (seq, batch, hidden), hy and cy (1, batch, hidden), and oneDNN's workspace, which is not computed.
+Result<bool> decomposeMkldnnRnnLayer(Decomposer& d)
 {
-    return d.refuse("aten::mkldnn_rnn_layer is oneDNN's fused LSTM layer, which ExecuTorch's runtime has no kernel "
-                    "for; export with oneDNN disabled (with torch.backends.mkldnn.flags(enabled=False): "
-                    "torch.export.export(...)) so the LSTM stays aten::lstm and is unrolled into core ops");
+    PTE_TRY(const auto a, d.args());
+    OpBuilder& b = d.b;
+    const int x = Decomposer::tensor(a, "input");
+    Weights w;
+    w.wih = Decomposer::tensor(a, "weight0");
+    w.whh = Decomposer::tensor(a, "weight1");
+    const bool hasBiases = Decomposer::flag(a, "has_biases");
+    if (hasBiases) {
+        w.bih = Decomposer::tensor(a, "weight2");
+        w.bhh = Decomposer::tensor(a, "weight3");
+    }
+    const int hx = Decomposer::tensor(a, "hx_");
+    const int cx = Decomposer::tensor(a, "cx_");
+    if (x < 0 || w.wih < 0 || w.whh < 0 || hx < 0 || cx < 0 || (hasBiases && (w.bih < 0 || w.bhh < 0)))
+        return d.invalid("expects the input, the weights and the two states as tensors");
+    const std::int64_t mode = Decomposer::integer(a, "mode");
+    if (mode != 2)
+        return d.refuse("mode " + std::to_string(mode) + " is not oneDNN's LSTM (mode 2), the only cell torch "
+            + "decomposes into this op");
+    if (Decomposer::integer(a, "num_layers") != 1 || Decomposer::flag(a, "bidirectional")
+        || Decomposer::flag(a, "batch_first"))
+        return d.invalid("expects one layer in one direction with a (seq, batch, feature) input (num_layers 1, "
+                         "bidirectional and batch_first false), as torch's decomposition writes it");
+    if (const auto batchSizes = Decomposer::intList(a, "batch_sizes"); !batchSizes || !batchSizes->empty())
+        return d.refuse("batch_sizes is set (a packed sequence): only padded sequences are unrolled");
+    if (b.rank(x) != 3 || b.rank(hx) != 3 || b.rank(cx) != 3)
+        return d.invalid("expects a 3-D input and 3-D states (1, batch, hidden), got shapes " + show(b.sizes(x))
+            + ", " + show(b.sizes(hx)) + " and " + show(b.sizes(cx)));
+    if (b.isDynamic(x, 0))
+        return d.refuse("the sequence length (dimension 0 of the input) is dynamic: the recurrence is unrolled over "
+                        "a fixed number of time steps, as torch's decomposition does; export with a static sequence "
+                        "length (a dynamic batch size is supported)");
+    const std::int32_t steps = b.size(x, 0);
+    const std::int32_t hidden = b.size(cx, -1);
+    if (steps < 1)
+        return d.invalid("an empty sequence");
+    const std::int32_t rows = 4 * hidden;
+    if (b.sizes(w.wih) != std::vector<std::int32_t> { rows, b.size(x, -1) }
+        || b.sizes(w.whh) != std::vector<std::int32_t> { rows, b.size(hx, -1) }
+        || (hasBiases
+            && (b.sizes(w.bih) != std::vector<std::int32_t> { rows }
+                || b.sizes(w.bhh) != std::vector<std::int32_t> { rows })))
+        return d.invalid("the weights do not fit an LSTM of hidden size " + std::to_string(hidden) + ": w_ih "
+            + show(b.sizes(w.wih)) + ", w_hh " + show(b.sizes(w.whh)) + " (expected [" + std::to_string(rows)
+            + ", input] and [" + std::to_string(rows) + ", hidden])");
+    const bool reverse = Decomposer::flag(a, "reverse");
+    const Direction run
+        = unrollDirection(b, Cell::Lstm, x, w, b.select(hx, 0, 0), b.select(cx, 0, 0), 0, steps, hidden, reverse);
+    PTE_CHECK(b.status());
+    return d.finish({ run.outputs, b.unsqueeze(run.h, 0), b.unsqueeze(run.c, 0), -1 });
 }
 
 const DecompositionRule kRecurrentRules[] = {
@@ -302,8 +378,10 @@ const DecompositionRule kRecurrentRules[] = {
         "unrolled per layer, direction and time step: input projection addmm + view_copy, unbind_copy; per step "
         "addmm (mm without bias), add, split_with_sizes_copy, sigmoid, tanh, mul, mm (proj_size); stack, cat "
         "(bidirectional)" },
-    { "mkldnn_rnn_layer", &refuseMkldnnRnnLayer,
-        "refused: oneDNN's LSTM layer has no ExecuTorch kernel (export with torch.backends.mkldnn disabled)" },
+    { "mkldnn_rnn_layer", &decomposeMkldnnRnnLayer,
+        "one LSTM layer (oneDNN's op as torch's lstm decomposition writes it): input projection addmm + view_copy, "
+        "unbind_copy; per step addmm (mm without bias), add, split_with_sizes_copy, sigmoid, tanh, mul; stack, "
+        "unsqueeze_copy of the final states; the workspace output is not computed" },
     { "rnn_relu", [](Decomposer& d) { return decomposeRecurrent(d, Cell::RnnRelu); },
         "unrolled per layer, direction and time step: input projection addmm + view_copy, unbind_copy; per step "
         "addmm (mm without bias), add, relu; stack, cat (bidirectional)" },

@@ -216,9 +216,18 @@ Result<void> Lowering::lowerSymOp(const Node& n)
     const auto fn = dot == std::string_view::npos ? t : t.substr(dot + 1);
     const auto it = kMap.find(fn);
     const OpSchema* s = it == kMap.end() ? nullptr : m_reg.find("executorch_prim::" + it->second, "Scalar");
-    if (!s)
-        return fail(
-            nodeError(n, ErrorCode::Unsupported, "symbolic operation is not supported by ExecuTorch's prim ops"));
+    if (!s) {
+        // Python's and_/or_/pow... on symbols mostly feed torch.export's runtime assertions, which are removed
+        // (dropAssertion): the result is left uncomputed, and only a node that reads it is refused (naming this one).
+        for (const auto& o : n.outputs) {
+            const std::string name = !o.names.empty() ? o.names[0] : !o.syms.empty() ? o.syms[0].expr : std::string();
+            if (!name.empty())
+                markUncomputed(name,
+                    "the result of node '" + n.name + "' (" + std::string(fn)
+                        + " on symbols, which ExecuTorch's prim ops do not have)");
+        }
+        return {};
+    }
     ArgMap given;
     for (std::size_t i = 0; i < n.inputs.size() && i < s->args.size(); ++i) {
         auto arg = convertUntyped(n.inputs[i].arg, this->where(n));
