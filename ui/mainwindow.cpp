@@ -58,6 +58,7 @@
 #include <QProgressBar>
 #include <QRegularExpression>
 #include <QResizeEvent>
+#include <QScopedValueRollback>
 #include <QSettings>
 #include <QShortcut>
 #include <QStatusBar>
@@ -292,7 +293,7 @@ void MainWindow::connectDelegatePayloadView()
             const std::vector<std::uint32_t>& nodes) {
             if (m_syncing)
                 return;
-            m_syncing = true;
+            const QScopedValueRollback syncing(m_syncing, true);
             if (m_graphPanel->openedDelegate() >= 0
                 && m_graphPanel->openedDelegate() == m_delegatePayloadView->currentDelegate())
                 m_graphPanel->selectInnerNodes(nodes);
@@ -309,7 +310,6 @@ void MainWindow::connectDelegatePayloadView()
                             rows.insert(rows.end(), t->nodes[n].rows.begin(), t->nodes[n].rows.end());
                     m_profileView->selectSourceRows(rows);
                 }
-            m_syncing = false;
         });
 }
 
@@ -863,10 +863,11 @@ QString staleRunText(const Snapshot& snap)
 void MainWindow::onSnapshotChanged()
 {
     const auto snap = m_document->snapshot();
-    m_syncing = true;
-    for (auto* view : m_views)
-        view->setSnapshot(snap);
-    m_syncing = false;
+    {
+        const QScopedValueRollback syncing(m_syncing, true);
+        for (auto* view : m_views)
+            view->setSnapshot(snap);
+    }
     QString method = m_method;
     if (!snap || !snap->method(method.toStdString())) {
         method.clear();
@@ -974,11 +975,10 @@ void MainWindow::setCurrentMethod(const QString& method)
 {
     const auto snap = m_document->snapshot();
     m_method = method;
-    m_syncing = true;
+    const QScopedValueRollback syncing(m_syncing, true);
     for (auto* view : m_views)
         view->setMethod(snap, method);
     updateEmptyTexts();
-    m_syncing = false;
 }
 
 void MainWindow::selectInstruction(int sourceRow) { m_instructionsView->selectSourceRow(sourceRow); }
@@ -990,7 +990,7 @@ void MainWindow::onInstructionSelectionChanged()
     const auto rows = m_instructionsView->selectedSourceRows();
     if (rows.empty())
         return;
-    m_syncing = true;
+    const QScopedValueRollback syncing(m_syncing, true);
     const InstructionModel& model = *m_instructionsView->model();
     std::vector<std::int64_t> handles;
     QStringList names;
@@ -1014,7 +1014,6 @@ void MainWindow::onInstructionSelectionChanged()
     m_valuesView->selectValues(values);
     // Its events in the Profile view.
     selectProfileEvents(rows);
-    m_syncing = false;
 }
 
 void MainWindow::selectProfileEvents(const std::vector<int>& instructionRows)
@@ -1039,7 +1038,7 @@ void MainWindow::onProfileSelectionChanged()
     const QString method = toQString(profile.profile()->methodName(profile.row(rows.front()).method));
     if (!method.isEmpty() && method != m_method && m_document->snapshot()->method(method.toStdString()))
         setCurrentMethod(method);
-    m_syncing = true;
+    const QScopedValueRollback syncing(m_syncing, true);
     const InstructionModel& model = *m_instructionsView->model();
     std::vector<int> instructionRows;
     QStringList names;
@@ -1065,7 +1064,6 @@ void MainWindow::onProfileSelectionChanged()
     if (inner && m_delegatePayloadView->showInnerNode(inner->first, inner->second)) {
         if (m_graphPanel->openedDelegate() == inner->first) {
             m_graphPanel->selectInnerNodes({ inner->second });
-            m_syncing = false;
             return;
         }
         names.clear();
@@ -1073,7 +1071,6 @@ void MainWindow::onProfileSelectionChanged()
         m_delegatePayloadView->innerNodeSources({ inner->second }, &names, &handles);
     }
     m_graphPanel->selectFor(delegated || rows.size() != 1 ? -1 : instruction, names, handles);
-    m_syncing = false;
 }
 
 void MainWindow::onGraphSelectionChanged()
@@ -1108,7 +1105,7 @@ void MainWindow::onGraphSelectionChanged()
         const auto more = model.rowsFor(names, handles);
         rows.insert(rows.end(), more.begin(), more.end());
     }
-    m_syncing = true;
+    const QScopedValueRollback syncing(m_syncing, true);
     if (m_graphPanel->openedDelegate() >= 0
         && m_graphPanel->openedDelegate() == m_delegatePayloadView->currentDelegate()) {
         std::vector<std::uint32_t> inner;
@@ -1120,7 +1117,6 @@ void MainWindow::onGraphSelectionChanged()
     m_instructionsView->selectSourceRows(rows);
     // A hot node's events in the Profile view.
     selectProfileEvents(rows);
-    m_syncing = false;
 }
 
 void MainWindow::onDelegateIdSelectionChanged()
@@ -1141,9 +1137,8 @@ void MainWindow::onDelegateIdSelectionChanged()
     // Instruction graphs (a .pte without its dump) show the delegate call itself.
     const int instruction =
         rows.size() == 1 && m_graphPanel->graph().instructionGraph ? int(ids.instructionOf(rows.front().row())) : -1;
-    m_syncing = true;
+    const QScopedValueRollback syncing(m_syncing, true);
     m_graphPanel->selectFor(instruction, names, handles);
-    m_syncing = false;
 }
 
 void MainWindow::raiseDock(const char* name)
@@ -1181,9 +1176,8 @@ bool MainWindow::activateDiagnostic(int row)
         m_valuesView->table()->setFocus(Qt::OtherFocusReason);
     } else if (!target.nodes.isEmpty()) {
         raiseDock("graphDock");
-        m_syncing = true;
+        const QScopedValueRollback syncing(m_syncing, true);
         m_graphPanel->selectFor(-1, target.nodes, {});
-        m_syncing = false;
     }
     statusBar()->showMessage(QStringLiteral("Diagnostic %1 → %2").arg(row + 1).arg(target.method), 4000);
     return true;

@@ -177,7 +177,7 @@ private:
 
     Document* m_document = nullptr;
     QString m_method;
-    bool m_syncing = false;
+    bool m_syncing = false; ///< a selection is being mirrored into the other views (set by QScopedValueRollback)
     bool m_openingNew = false; ///< openFiles() (not addFiles()) is loading
     bool m_showProfile = false; ///< an ETDump alone is loading: the Profile view comes to the front
     bool m_checkLayoutOnShow = false; ///< a saved layout was restored before the window had sizes
