@@ -254,7 +254,7 @@ private Q_SLOTS:
         QCOMPARE(j["bundled_program"]["test_suites"][0]["method"].get<std::string>(), std::string("forward"));
         QCOMPARE(j["bundled_program"]["test_suites"][0]["test_cases"].size(), std::size_t(10));
         QVERIFY(j["bundled_program"]["test_suites"][0]["test_cases"][0]["inputs"]
-            == Json::parse(R"(["i32[2,2]", "i32[2,2]"])"));
+            == Json::parse(R"(["i32[2, 2]", "i32[2, 2]"])"));
         QCOMPARE(j["methods"][0]["instructions"]["total"].get<int>(), 3);
         QCOMPARE(test::runCli({ QStringLiteral("info"), bpte }, &out), 0);
         QVERIFY(out.contains("test suite forward: 10 test case(s)"));

@@ -67,7 +67,7 @@ private Q_SLOTS:
         QCOMPARE(j["methods"].size(), std::size_t(2));
         const auto& m = j["methods"][0];
         QCOMPARE(m["name"].get<std::string>(), std::string("forward"));
-        QCOMPARE(m["inputs"][0]["type"].get<std::string>(), std::string("f32[2,3]"));
+        QCOMPARE(m["inputs"][0]["type"].get<std::string>(), std::string("f32[2, 3]"));
         QCOMPARE(m["outputs"].size(), std::size_t(1));
         QCOMPARE(m["values"].get<int>(), 15);
         QCOMPARE(m["instructions"]["total"].get<int>(), 6);

@@ -14,6 +14,7 @@
 #include "pte/ptereader.h"
 #include "pte/ptewriter.h"
 #include "pte/referenceinterpreter.h"
+#include "pte/tensortext.h"
 #include "testutils.h"
 
 #include <QTest>
@@ -285,10 +286,10 @@ private Q_SLOTS:
         QTest::addColumn<QString>("input");
         QTest::addColumn<QString>("output");
         QTest::addColumn<qulonglong>("programSize");
-        QTest::newRow("bpte") << kBpte << 10 << 2 << "i32[2,2]"
-                              << "i32[2,2]" << qulonglong(1696);
-        QTest::newRow("tutorial") << kTutorialProgram << 2 << 1 << "f32[1,1,32,32]"
-                                  << "f32[1,10]" << qulonglong(252600);
+        QTest::newRow("bpte") << kBpte << 10 << 2 << "i32[2, 2]"
+                              << "i32[2, 2]" << qulonglong(1696);
+        QTest::newRow("tutorial") << kTutorialProgram << 2 << 1 << "f32[1, 1, 32, 32]"
+                                  << "f32[1, 10]" << qulonglong(252600);
     }
 
     void bundledProgramsOpenWithTheirTestCases()
@@ -316,10 +317,7 @@ private Q_SLOTS:
         QCOMPARE(suite.methodName, std::string("forward"));
         QCOMPARE(int(suite.testCases.size()), cases);
         auto describe = [](const BundledValue& v) {
-            QString s = QString::fromLatin1(scalarTypeShortName(v.scalarType)) + QLatin1Char('[');
-            for (std::size_t i = 0; i < v.sizes.size(); ++i)
-                s += (i ? QStringLiteral(",") : QString()) + QString::number(v.sizes[i]);
-            return s + QLatin1Char(']');
+            return QString::fromStdString(tensorTypeText(v.scalarType, v.sizes));
         };
         for (const auto& tc : suite.testCases) {
             QCOMPARE(int(tc.inputs.size()), inputs);

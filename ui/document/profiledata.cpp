@@ -5,6 +5,7 @@
 #include "document/snapshot.h"
 #include "pte/bundledprogram.h"
 #include "pte/referencegap.h"
+#include "pte/tensortext.h"
 
 #include <set>
 
@@ -29,12 +30,7 @@ namespace {
 
 std::string describe(const pte::EtdumpValue& v)
 {
-    auto tensor = [](const pte::EtdumpTensor& t) {
-        std::string s = std::string(pte::scalarTypeShortName(t.scalarType)) + "[";
-        for (std::size_t i = 0; i < t.sizes.size(); ++i)
-            s += (i ? ", " : "") + std::to_string(t.sizes[i]);
-        return s + "]";
-    };
+    auto tensor = [](const pte::EtdumpTensor& t) { return pte::tensorTypeText(t.scalarType, t.sizes); };
     switch (v.type) {
     case pte::EtdumpValueType::Tensor:
         return v.tensors.empty() ? std::string("Tensor") : tensor(v.tensors.front());

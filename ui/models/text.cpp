@@ -3,30 +3,16 @@
 #include "models/text.h"
 
 #include "pte/graphtext.h"
+#include "pte/tensortext.h"
 
 #include <QLocale>
 #include <QStringList>
 
 namespace pte::ui {
 
-QString formatShape(const std::vector<std::int32_t>& sizes)
-{
-    QString out = QStringLiteral("[");
-    for (std::size_t i = 0; i < sizes.size(); ++i) {
-        if (i)
-            out += QStringLiteral(", ");
-        out += QString::number(sizes[i]);
-    }
-    return out + QLatin1Char(']');
-}
+QString formatShape(const std::vector<std::int32_t>& sizes) { return toQString(pte::sizesText(sizes)); }
 
-QString formatShape(const std::vector<std::int64_t>& sizes)
-{
-    QStringList parts;
-    for (const auto n : sizes)
-        parts << QString::number(n);
-    return QLatin1Char('[') + parts.join(QStringLiteral(", ")) + QLatin1Char(']');
-}
+QString formatShape(const std::vector<std::int64_t>& sizes) { return toQString(pte::sizesText(sizes)); }
 
 QString formatShape(const std::vector<pte::SymInt>& sizes) { return toQString(pte::shapeText(sizes)); }
 

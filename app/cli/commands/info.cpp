@@ -7,6 +7,7 @@
 #include "printederror.h"
 #include "pte/bundledprogram.h"
 #include "pte/ptereader.h"
+#include "pte/tensortext.h"
 
 #include <QCommandLineParser>
 
@@ -27,13 +28,8 @@ std::string describeValue(const pte::ExecutionPlan& plan, std::int32_t index)
     if (index < 0 || std::size_t(index) >= plan.values.size())
         return "<out of range>";
     const auto& v = plan.values[std::size_t(index)];
-    if (const auto* t = v.tensor()) {
-        std::string s = pte::scalarTypeShortName(t->scalarType);
-        s += "[";
-        for (std::size_t i = 0; i < t->sizes.size(); ++i)
-            s += (i ? "," : "") + std::to_string(t->sizes[i]);
-        return s + "]";
-    }
+    if (const auto* t = v.tensor())
+        return pte::tensorTypeText(t->scalarType, t->sizes);
     return pte::valueKindName(v.kind());
 }
 
@@ -70,10 +66,7 @@ std::string describeBundled(const pte::BundledValue& v)
 {
     if (v.kind != pte::BundledValue::Kind::Tensor)
         return pte::bundledValueKindName(v.kind);
-    std::string s = std::string(pte::scalarTypeShortName(v.scalarType)) + "[";
-    for (std::size_t i = 0; i < v.sizes.size(); ++i)
-        s += (i ? "," : "") + std::to_string(v.sizes[i]);
-    return s + "]";
+    return pte::tensorTypeText(v.scalarType, v.sizes);
 }
 
 std::string describeBundled(const std::vector<pte::BundledValue>& values)

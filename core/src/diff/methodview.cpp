@@ -3,6 +3,8 @@
 // MethodView: one side of a method comparison, and how values and instructions read in a report.
 #include "diff/methodview.h"
 
+#include "pte/tensortext.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -107,7 +109,7 @@ std::string numberText(double v)
     return buf;
 }
 
-std::string tensorType(const Tensor& t) { return std::string(scalarTypeShortName(t.scalarType)) + listText(t.sizes); }
+std::string tensorType(const Tensor& t) { return tensorTypeText(t.scalarType, t.sizes); }
 
 std::string MethodView::describeValue(std::int64_t index) const
 {

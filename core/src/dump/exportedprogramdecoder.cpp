@@ -3,6 +3,7 @@
 #include "dump/exportedprogramdecoder.h"
 
 #include "dump/dumpreader_p.h"
+#include "pte/graphtext.h"
 
 #include <algorithm>
 #include <cctype>
@@ -414,18 +415,10 @@ Result<TensorMeta> Decoder::fakeTensorMeta(const SavedTensor& s, const std::stri
         return meta;
     }
     warn(where,
-        std::string(what) + " '" + s.key + "' is a fake tensor (" + std::string(scalarTypeShortName(meta->dtype)) + "["
-            + sizesText(*meta) + "]): the dump has its metadata but no data"
+        std::string(what) + " '" + s.key + "' is a fake tensor (" + tensorMetaText(*meta)
+            + "): the dump has its metadata but no data"
             + (std::string_view(what) == "weight" ? "; emitting it fails" : ""));
     return meta;
-}
-
-std::string Decoder::sizesText(const TensorMeta& m)
-{
-    std::string t;
-    for (std::size_t i = 0; i < m.sizes.size(); ++i)
-        t += (i ? ", " : "") + (m.sizes[i].value ? std::to_string(*m.sizes[i].value) : m.sizes[i].expr);
-    return t;
 }
 
 Result<std::string> Decoder::tensorName(const json& j, const std::string& path) const

@@ -99,7 +99,6 @@ public:
      */
     Result<TensorMeta> fakeTensorMeta(const SavedTensor& s, const std::string& where, const char* what);
     /** The sizes as "2, 3" (symbolic ones by their expression), for messages. */
-    static std::string sizesText(const TensorMeta& m);
 
     /** The name of a tensor argument. */
     Result<std::string> tensorName(const json& j, const std::string& path) const;

@@ -3,6 +3,7 @@
 #include "pte/profiletable.h"
 
 #include "pte/graphtext.h"
+#include "pte/tensortext.h"
 
 #include <algorithm>
 #include <charconv>
@@ -391,12 +392,7 @@ std::string pyDict(const std::vector<std::pair<std::string, std::string>>& items
 
 std::string describeValue(const EtDump& dump, const EtdumpValue& v)
 {
-    auto tensor = [](const EtdumpTensor& t) {
-        std::string s = std::string("tensor(") + scalarTypeShortName(t.scalarType) + "[";
-        for (std::size_t i = 0; i < t.sizes.size(); ++i)
-            s += (i ? ", " : "") + std::to_string(t.sizes[i]);
-        return s + "])";
-    };
+    auto tensor = [](const EtdumpTensor& t) { return "tensor(" + tensorTypeText(t.scalarType, t.sizes) + ")"; };
     (void)dump;
     switch (v.type) {
     case EtdumpValueType::Tensor:

@@ -6,6 +6,7 @@
 #include "interp/tensorstate.h"
 #include "pte/graphtext.h"
 #include "pte/mappedfile.h"
+#include "pte/tensortext.h"
 
 #include <charconv>
 #include <cmath>
@@ -340,11 +341,7 @@ Result<ReferenceInputs> rawFileInputs(const ExecutionPlan& plan, const std::vect
         const std::size_t k = tensorInputs[f];
         const Tensor& t = *plan.values[std::size_t(plan.inputs[k])].tensor();
         PTE_TRY(const Bytes bytes, mapFile(paths[f]));
-        std::string shape = "[";
-        for (std::size_t d = 0; d < t.sizes.size(); ++d)
-            shape += (d ? ", " : "") + std::to_string(t.sizes[d]);
-        shape += "]";
-        const std::string what = "input " + std::to_string(k) + " (" + scalarTypeShortName(t.scalarType) + " " + shape
+        const std::string what = "input " + std::to_string(k) + " (" + tensorTypeText(t.scalarType, t.sizes)
             + ") of method '" + plan.name + "'";
         if (!interp::supportedDtype(t.scalarType))
             return fail(ErrorCode::InvalidInput, paths[f] + ": " + what + " has a dtype the interpreter cannot hold");

@@ -5,6 +5,7 @@
 #include "base/flatbuffervectors.h"
 #include "pte/graph.h"
 #include "pte/schema/bundled_program_generated.h"
+#include "pte/tensortext.h"
 
 #include <algorithm>
 #include <cmath>
@@ -69,15 +70,12 @@ std::vector<BundledValue> decodeValues(const flatbuffers::Vector<flatbuffers::Of
     return out;
 }
 
-/** A tensor as dtype[sizes] ("f32[2,3]"); other values by their kind's name. */
+/** A tensor as its type ("f32[2, 3]", tensortext.h); other values by their kind's name. */
 std::string describe(const BundledValue& v)
 {
     if (v.kind != BundledValue::Kind::Tensor)
         return bundledValueKindName(v.kind);
-    std::string s = std::string(scalarTypeShortName(v.scalarType)) + "[";
-    for (std::size_t i = 0; i < v.sizes.size(); ++i)
-        s += (i ? "," : "") + std::to_string(v.sizes[i]);
-    return s + "]";
+    return tensorTypeText(v.scalarType, v.sizes);
 }
 
 std::string describe(const ExecutionPlan& plan, std::int32_t index)
@@ -85,12 +83,8 @@ std::string describe(const ExecutionPlan& plan, std::int32_t index)
     if (index < 0 || std::size_t(index) >= plan.values.size())
         return "<out of range>";
     const auto& v = plan.values[std::size_t(index)];
-    if (const auto* t = v.tensor()) {
-        std::string s = std::string(scalarTypeShortName(t->scalarType)) + "[";
-        for (std::size_t i = 0; i < t->sizes.size(); ++i)
-            s += (i ? "," : "") + std::to_string(t->sizes[i]);
-        return s + "]";
-    }
+    if (const auto* t = v.tensor())
+        return tensorTypeText(t->scalarType, t->sizes);
     return valueKindName(v.kind());
 }
 
