@@ -16,7 +16,7 @@ EXAMPLE ?= $(BUILD_DIR)/examples/example.etrecord
 # ccache, when installed, makes rebuilds in other checkouts (git worktrees) cheap; nothing depends on it.
 LAUNCHER := $(if $(shell command -v ccache 2>/dev/null),-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache,)
 
-.PHONY: all deps configure build run test test-asan format format-check layering-check bench clean fuzz install package operators-table test-data decompositions-table
+.PHONY: all deps configure build run test test-asan format format-check layering-check bench bench-table clean fuzz install package operators-table test-data decompositions-table
 
 all: build
 
@@ -73,6 +73,13 @@ bench: build
 	@if [ -x $(BUILD_DIR)/bin/bench_workbench ]; then QT_QPA_PLATFORM=offscreen $(BUILD_DIR)/bin/bench_workbench; \
 	else echo "bench_workbench was not built (needs PTELENS_BUILD_GUI, PTELENS_BUILD_BENCH and libbenchmark-dev)"; fi
 	@if [ -x $(BUILD_DIR)/bin/bench_profile ]; then QT_QPA_PLATFORM=offscreen $(BUILD_DIR)/bin/bench_profile; fi
+
+# docs/benchmarks.md's table, rewritten by the program that measures it. The full sizes write a few GiB into BENCH_DIR
+# (default: the system temp folder); run it on an otherwise idle machine.
+BENCH_DIR ?=
+bench-table: configure
+	@cmake --build $(BUILD_DIR) --target ptelens-bench ptelens-cli -j $(JOBS)
+	@$(BUILD_DIR)/bin/ptelens-bench $(if $(BENCH_DIR),--dir $(BENCH_DIR),) --markdown docs/benchmarks.md
 
 # `cmake --install` into PREFIX (default /usr/local); DESTDIR=/scratch/root stages it elsewhere.
 PREFIX ?= /usr/local

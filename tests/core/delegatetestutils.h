@@ -3,7 +3,7 @@
 #pragma once
 
 // Builds delegate payloads in the tests with the flatbuffers builder and the generated XNNPACK and Vulkan types,
-// laid out as delegate-payloads.md describes (XH00 / VH00 headers written byte by byte here), so the decoders are
+// laid out as docs/delegate-payloads.md describes (XH00 / VH00 headers written byte by byte here), so the decoders are
 // checked against bytes they did not produce.
 
 #include "pte/bytes.h"
@@ -197,7 +197,7 @@ private:
     std::uint32_t m_externs = 0;
 };
 
-/** The worked example of delegate-payloads.md 2.9 built into `b`: a [1, 1, 8, 8] input, a transpose to NHWC (handle
+/** The worked example of docs/delegate-payloads.md built into `b`: a [1, 1, 8, 8] input, a transpose to NHWC (handle
  *  65535), a depthwise 3x3 convolution (8), a 3x3 convolution to 16 channels (10), a global average pool (12) and a
  *  transpose back to NCHW (65535); `convMinMax` is the two convolutions' fused output range. */
 inline void addWorkedExample(XnnGraphBuilder& b, std::optional<std::pair<float, float>> convMinMax = std::nullopt)

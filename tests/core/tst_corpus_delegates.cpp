@@ -1,8 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
-// The delegate payloads of the real files in $PTELENS_CORPUS, checked against delegate-payloads.md: the worked
-// example of section 2.9 (simple-torch-model), the observations of section 8 (stress MLP, quantized linear, the
-// 2023 inline payload, Core ML, Ethos-U, QNN, OpenVINO), and the MobileNetV2 ETDump of section 2.7, whose 65
+// The delegate payloads of the real files in $PTELENS_CORPUS, checked against docs/delegate-payloads.md: its worked
+// example (simple-torch-model), the files of "Checked against real files" (stress MLP, quantized linear, the 2023
+// inline payload, Core ML, Ethos-U, QNN, OpenVINO), and the MobileNetV2 ETDump ("XNNPACK events"), whose 65
 // XNNPACK events must align exactly with a graph built here from torchvision's MobileNetV2 definition.
 #include "delegatetestutils.h"
 #include "pte/delegateetdump.h"
@@ -83,7 +83,8 @@ std::vector<std::int64_t> handles(const DelegatePayload& p)
     return out;
 }
 
-/** Every named constant resolves to bytes of its declared size whose SHA-256 is its key (section 2.4). */
+/** Every named constant resolves to bytes of its declared size whose SHA-256 is its key (docs/delegate-payloads.md,
+ * XNNPACK constants). */
 void checkNamedConstants(const DelegatePayload& p, std::size_t expected)
 {
     std::size_t named = 0;
@@ -113,11 +114,12 @@ std::map<std::int32_t, DelegateEventGroup> etdumpDelegateEvents(const QString& p
 }
 
 /**
- * torchvision's MobileNetV2 as XNNPACK's partitioner lowers it (delegate-payloads.md 2.7): an NCHW->NHWC transpose,
- * the 3x3 stride-2 stem, the inverted residual blocks (t, c, n, s) = (1,16,1,1) (6,24,2,2) (6,32,3,2) (6,64,4,2)
- * (6,96,3,1) (6,160,3,2) (6,320,1,1) - each a 1x1 expansion (except t=1), a 3x3 depthwise conv with stride s on the
- * first repeat, a 1x1 projection, and a residual Add when the stride is 1 and the channels match - then the 1x1
- * conv to 1280 channels, the global average pool and the transpose back. ReLU6 is fused into the convolutions.
+ * torchvision's MobileNetV2 as XNNPACK's partitioner lowers it (docs/delegate-payloads.md, XNNPACK events): an
+ * NCHW->NHWC transpose, the 3x3 stride-2 stem, the inverted residual blocks (t, c, n, s) = (1,16,1,1) (6,24,2,2)
+ * (6,32,3,2) (6,64,4,2) (6,96,3,1) (6,160,3,2) (6,320,1,1) - each a 1x1 expansion (except t=1), a 3x3 depthwise conv
+ * with stride s on the first repeat, a 1x1 projection, and a residual Add when the stride is 1 and the channels match -
+ * then the 1x1 conv to 1280 channels, the global average pool and the transpose back. ReLU6 is fused into the
+ * convolutions.
  */
 DelegatePayload mobileNetV2()
 {
@@ -180,7 +182,7 @@ class TestCorpusDelegates : public QObject
 private Q_SLOTS:
     void initTestCase() { PTE_REQUIRE_CORPUS(); }
 
-    // delegate-payloads.md 2.9, table by table.
+    // docs/delegate-payloads.md, Worked example, table by table.
     void simpleTorchModel()
     {
         const auto o = open("corey-cole_simple-torch-model__model.pte");

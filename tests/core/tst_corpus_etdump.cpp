@@ -1,9 +1,9 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
 // The real ETDumps and bundled programs of the corpus ($PTELENS_CORPUS/pte). Expected values are those the ETDump
-// reference derives from the files with ExecuTorch's Inspector (etdump-format.md section 7): event counts per block
-// and kind, the 73 MobileNet rows (values of rows 1-10 and 66-73 in the Inspector's float repr), the tutorial's 31
-// rows; the tutorial ETDump joined with the tutorial's bundled program (the same ConvNet); and the bundled programs'
+// reference derives from the files with ExecuTorch's Inspector (docs/etdump-format.md, Real files): event counts per
+// block and kind, the 73 MobileNet rows (values of rows 1-10 and 66-73 in the Inspector's float repr), the tutorial's
+// 31 rows; the tutorial ETDump joined with the tutorial's bundled program (the same ConvNet); and the bundled programs'
 // test cases, checked by running their inputs on the reference interpreter.
 #include "pte/bundledprogram.h"
 #include "pte/etdump.h"

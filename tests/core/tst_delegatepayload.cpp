@@ -67,7 +67,8 @@ class TestDelegatePayload : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
-    // One node of every XNodeUnion member (delegate-payloads.md 2.3): its kind name and its operands by layout.
+    // One node of every XNodeUnion member (docs/delegate-payloads.md, XNNPACK graph schema): its kind name and its
+    // operands by layout.
     void everyNodeKind_data()
     {
         QTest::addColumn<int>("tag");

@@ -96,7 +96,7 @@ class TestDelegatePayloadBackends : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
-    // delegate-payloads.md section 6: the bytes decide; the id only where the bytes carry no magic.
+    // docs/delegate-payloads.md, Identification: the bytes decide; the id only where the bytes carry no magic.
     void identification_data()
     {
         QTest::addColumn<QByteArray>("bytes");

@@ -33,8 +33,9 @@ Node op(const std::string& name, const std::string& target, std::vector<std::str
 }
 
 /**
- * The source graph of corey-cole/simple-torch-model's first delegate as delegate-payloads.md 2.9 reads it: a pad
- * (handle 7, ours, to exercise consumers), depthwise conv 8 -> relu 9 -> conv 10 -> relu 11 -> mean 12.
+ * The source graph of corey-cole/simple-torch-model's first delegate as the worked example of
+ * docs/delegate-payloads.md reads it: a pad (handle 7, ours, to exercise consumers), depthwise conv 8 -> relu 9 ->
+ * conv 10 -> relu 11 -> mean 12.
  */
 std::shared_ptr<ExportedProgram> sourceProgram()
 {

@@ -1,8 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
-// XNNPACK profiling events aligned with xnodes by order (delegate-payloads.md 2.8): exact pairings, skips of nodes
-// XNNPACK fuses away (approximate), labels that cannot be placed and nodes left without an event (failed), and
-// the Converts the runtime inserts itself. The real MobileNetV2 trace is in tst_corpus_delegates.
+// XNNPACK profiling events aligned with xnodes by order (docs/delegate-payloads.md, Matching events to nodes): exact
+// pairings, skips of nodes XNNPACK fuses away (approximate), labels that cannot be placed and nodes left without an
+// event (failed), and the Converts the runtime inserts itself. The real MobileNetV2 trace is in tst_corpus_delegates.
 #include "delegatetestutils.h"
 #include "pte/delegateprofile.h"
 #include "testutils.h"
@@ -77,7 +77,7 @@ private Q_SLOTS:
         QCOMPARE(xnnpackLabelFamily(label.toStdString()), family.toStdString());
     }
 
-    // The worked example of delegate-payloads.md 2.9: five events pairing 1:1 with xnodes 0-4.
+    // The worked example of docs/delegate-payloads.md, Worked example: five events pairing 1:1 with xnodes 0-4.
     void exact()
     {
         XnnGraphBuilder b;

@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
 // Emission from exported programs built in C++ (no dump reader needed). Every expected table below was
-// derived by hand from emitter-semantics.md (value order, argument order/defaults, greedy planning).
+// derived by hand from docs/emission.md (value order, argument order/defaults, greedy planning).
 #include "errorcheck.h"
 #include "pte/dumpreader.h"
 #include "pte/emitter.h"
@@ -352,7 +352,7 @@ private Q_SLOTS:
         QCOMPARE(p.executionPlan.size(), std::size_t(1));
         const auto& m = p.executionPlan[0];
         QCOMPARE(m.name, std::string("forward"));
-        // emitter-semantics §17 / add.pte: inputs at 32 and 16, the out at 0, alpha Int 1.
+        // docs/emission.md, Worked example / add.pte: inputs at 32 and 16, the out at 0, alpha Int 1.
         QCOMPARE(
             describeValues(m), Strings({ "Tensor f32 [1] @32", "Tensor f32 [1] @16", "Tensor f32 [1] @0", "Int 1" }));
         QCOMPARE(m.inputs, std::vector<std::int32_t>({ 0, 1 }));
@@ -592,7 +592,7 @@ private Q_SLOTS:
         QCOMPARE(p.executionPlan.size(), std::size_t(2));
         QCOMPARE(p.executionPlan[0].name, std::string("add_one"));
         QCOMPARE(p.executionPlan[1].name, std::string("forward"));
-        // §17 arduino AddModel: constant first, input at 16, out at 0.
+        // docs/emission.md, Worked example (Arduino AddModel): constant first, input at 16, out at 0.
         for (const auto& m : p.executionPlan) {
             QCOMPARE(describeValues(m),
                 Strings({ "Tensor f32 [] data 1", "Tensor f32 [3] @16", "Tensor f32 [3] @0", "Int 1" }));
@@ -748,8 +748,8 @@ private Q_SLOTS:
         auto r = emitProgram({ { "forward", ep } });
         QVERIFY_RESULT(r);
         const auto& m = r->program.executionPlan.at(0);
-        // §10: iter and n before sym_size's dim; the slice is created with select_copy (the body's first
-        // placeholder); the body's MoveCall into the binding is dropped; done = Bool(False) before eq.
+        // docs/emission.md, Control flow: iter and n before sym_size's dim; the slice is created with select_copy (the
+        // body's first placeholder); the body's MoveCall into the binding is dropped; done = Bool(False) before eq.
         QCOMPARE(describeInstructions(m),
             Strings({ "aten::neg.out [0,2,2]", "aten::sym_size.int [2,6,5]", "aten::select_copy.int_out [2,7,4,8,8]",
                 "aten::mul.out [8,1,9,9]", "aten::add.out [9,8,11,10,10]",
@@ -1066,7 +1066,8 @@ private Q_SLOTS:
         auto r = emitProgram({ { "forward", b.done() } });
         QVERIFY_RESULT(r);
         const auto& m = r->program.executionPlan.at(0);
-        // §8: a dynamic view is not elided: et_view [self, size, out]; out still shares mul's memory.
+        // docs/emission.md, Views, allocation, free: a dynamic view is not elided: et_view [self, size, out]; out still
+        // shares mul's memory.
         QCOMPARE(describeInstructions(m),
             Strings({ "aten::sym_size.int [0,1,2]", "aten::mul.out [0,0,3,3]",
                 "executorch_prim::et_view.default [3,5,6]" }));

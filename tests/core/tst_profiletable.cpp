@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // ExecuTorch's Inspector table in C++ (pte/profiletable.h): how rows are grouped, merged over runs and named, how
 // durations are scaled, numpy's percentile and mean, Python's float repr, the CSV/TSV text and the summaries.
-// Expected values come from the Inspector's rules as the ETDump reference states them (etdump-format.md section 4)
-// and from numpy's documented algorithms, worked by hand here.
+// Expected values come from the Inspector's rules as the ETDump reference states them (docs/etdump-format.md, How the
+// Inspector builds its table) and from numpy's documented algorithms, worked by hand here.
 #include "etdumptestutils.h"
 #include "pte/profiletable.h"
 #include "testutils.h"

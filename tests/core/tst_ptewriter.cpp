@@ -217,7 +217,8 @@ private Q_SLOTS:
 
     void layoutMatchesExirExample()
     {
-        // pte-format.md §6.3: constant offsets [0,0,16], mutable [{1,[0,0,400]}], segments [{0,24},{128,404}].
+        // docs/pte-format.md, Mutable data segments: constant offsets [0,0,16], mutable [{1,[0,0,400]}], segments
+        // [{0,24},{128,404}].
         Program emitted;
         emitted.executionPlan.resize(1);
         emitted.executionPlan[0].name = "forward";

@@ -14,7 +14,8 @@
 /**
  * @file
  * The delegated profile events of an ETDump (pte/etdump.h), grouped as alignXnnpackEvents (pte/delegateprofile.h)
- * takes them: per execution block and per (chain, instruction), in file order (delegate-payloads.md 2.7).
+ * takes them: per execution block and per (chain, instruction), in file order (docs/delegate-payloads.md, XNNPACK
+ * events).
  */
 
 namespace pte {

@@ -15,10 +15,11 @@
 
 /**
  * @file
- * Ties a delegate's inner nodes back to the source graph through debug handles (delegate-payloads.md 2.6 and 7):
- * an inner node's handle names the edge-graph nodes that carry the same `debug_handle` (an ETRecord's edge program,
- * or the dump ptelens emitted from). Handles of the partition that no inner node carries were fused away by the
- * backend and are shown as absorbed into a neighbour; 65535 marks nodes the backend inserted.
+ * Ties a delegate's inner nodes back to the source graph through debug handles (docs/delegate-payloads.md, XNNPACK
+ * debug handles; Joining with ETRecord and ETDump): an inner node's handle names the edge-graph nodes that carry the
+ * same `debug_handle` (an ETRecord's edge program, or the dump ptelens emitted from). Handles of the partition that no
+ * inner node carries were fused away by the backend and are shown as absorbed into a neighbour; 65535 marks nodes the
+ * backend inserted.
  */
 
 namespace pte {

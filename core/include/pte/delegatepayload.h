@@ -17,7 +17,7 @@
 /**
  * @file
  * What is inside a delegate's processed blob: a Qt-free semantic model of the payloads ExecuTorch backends write
- * (delegate-payloads.md). XNNPACK and Vulkan payloads decode to a graph of inner nodes and values; Core ML to its
+ * (docs/delegate-payloads.md). XNNPACK and Vulkan payloads decode to a graph of inner nodes and values; Core ML to its
  * file tree, metadata and the operations of its debug map; every other payload is identified by its bytes and
  * summarised (magic, header fields, regions, readable metadata).
  *
@@ -31,7 +31,7 @@ namespace pte {
 
 struct ExternalData;
 
-/** How a payload was recognised (delegate-payloads.md section 6). */
+/** How a payload was recognised (docs/delegate-payloads.md, Identification). */
 enum class PayloadKind : std::uint8_t
 {
     Empty, ///< no bytes (a missing or empty blob)
@@ -106,7 +106,8 @@ struct QuantParams
     std::uint32_t numScales = 0;
 };
 
-/** Where a constant's bytes live, as the runtime resolves them (delegate-payloads.md 2.4 and 3). */
+/** Where a constant's bytes live, as the runtime resolves them (docs/delegate-payloads.md: XNNPACK constants; Vulkan).
+ */
 enum class ConstantSource : std::uint8_t
 {
     InlineBuffer, ///< bare XN00: XNNGraph.constant_buffer[i].storage

@@ -14,8 +14,8 @@
  * @file
  * Aligning a delegate's profiling events with its inner nodes. XNNPACK events carry no node index or handle, only
  * XNNPACK's operator label ("Convolution (NHWC, F32) IGEMM #3"), so the association is rebuilt by order
- * (delegate-payloads.md 2.7 and 2.8): the events of one delegate call follow the runtime operators, which follow
- * the xnodes, minus the nodes XNNPACK fused away.
+ * (docs/delegate-payloads.md, XNNPACK events; Matching events to nodes): the events of one delegate call follow the
+ * runtime operators, which follow the xnodes, minus the nodes XNNPACK fused away.
  *
  * The input is deliberately small (a list of labels and times per delegate call) so that any ETDump reader can
  * feed it: group a run's ProfileEvents by (chain_index, instruction_id), keep the delegated ones

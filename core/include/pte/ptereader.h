@@ -49,7 +49,7 @@ struct ExternalData
 
 /**
  * A `.pte` file opened read-only: the program snapshot, the header facts, the file's bytes (mapped),
- * and every check of runtime-checks.md as diagnostics. Immutable; share as shared_ptr<const PteFile>.
+ * and every check of docs/runtime-rules.md as diagnostics. Immutable; share as shared_ptr<const PteFile>.
  */
 struct PteFile
 {
@@ -88,7 +88,7 @@ struct PteFile
 /** Reads a `.ptd` FlatTensor file. */
 [[nodiscard]] Result<ExternalData> readPtdFile(const std::string& path);
 
-/** Runs every check of runtime-checks.md over a program (already decoded) and returns the findings. */
+/** Runs every check of docs/runtime-rules.md over a program (already decoded) and returns the findings. */
 [[nodiscard]] Diagnostics checkProgram(const Program& program, const std::optional<ExternalData>& external = {});
 
 } // namespace pte

@@ -37,7 +37,7 @@ struct HostTensor
 
 /**
  * A small interpreter of `.pte` methods, written from the runtime's documented semantics
- * (runtime-checks.md, emitter-semantics.md): planned memory arenas sized by non_const_buffer_sizes with
+ * (docs/runtime-rules.md, docs/emission.md): planned memory arenas sized by non_const_buffer_sizes with
  * tensors placed at their planned offsets, constants from the constant segment, mutable-data initial state
  * copied in at load, inputs copied into their planned tensors, instructions run with a program counter
  * (KernelCall, MoveCall aliasing, JumpFalseCall on Bool or all-true Bool tensors), a few dozen portable

@@ -1,6 +1,6 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
-// Core ML payloads (delegate-payloads.md section 4): the flattened file tree with its byte-reversed JSON index at
+// Core ML payloads (docs/delegate-payloads.md, Core ML): the flattened file tree with its byte-reversed JSON index at
 // the end (form A), or a CMJR reference to a shared blob in named data (form B). The model is listed, never run:
 // the file tree with sizes, metadata.json (inputs, outputs, identifier), the Manifest, and the operations of
 // debug_info.json (each debug symbol "<output>:<operator>" with its edge debug handles) as inner nodes.

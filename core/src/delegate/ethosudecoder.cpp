@@ -1,8 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
-// Arm Ethos-U payloads (delegate-payloads.md section 5): a stream of 16-byte-aligned blocks, each with a 32-byte
-// header (name[16], u32 size, u8 external, 11 reserved). The I/O records become the payload's values; the command
-// stream, weights and scratch are sized. The NPU command stream itself is not decoded.
+// Arm Ethos-U payloads (docs/delegate-payloads.md, Other backends): a stream of 16-byte-aligned blocks, each with a
+// 32-byte header (name[16], u32 size, u8 external, 11 reserved). The I/O records become the payload's values; the
+// command stream, weights and scratch are sized. The NPU command stream itself is not decoded.
 #include "payloaddecoders.h"
 
 #include <cstring>

@@ -1,8 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
-// Apple MPS payloads (delegate-payloads.md section 5): a 24-byte header (4 zero bytes, `MP00`, u64 constant-segment
-// offset and size) and the MPSGraph flatbuffer from byte 24. Payloads from before Aug 2024 are a bare flatbuffer,
-// which current runtimes refuse. The MPSGraph is identified and sized, not decoded.
+// Apple MPS payloads (docs/delegate-payloads.md, Other backends): a 24-byte header (4 zero bytes, `MP00`, u64
+// constant-segment offset and size) and the MPSGraph flatbuffer from byte 24. Payloads from before Aug 2024 are a bare
+// flatbuffer, which current runtimes refuse. The MPSGraph is identified and sized, not decoded.
 #include "payloaddecoders.h"
 
 namespace pte::delegate {

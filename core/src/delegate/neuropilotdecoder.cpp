@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
-// MediaTek Neuropilot payloads (delegate-payloads.md section 5): a 13-byte header (u8 version, u32 inputs, u32
-// outputs, u32 model size), then the compiled model (or nothing when the model is shared through named data).
+// MediaTek Neuropilot payloads (docs/delegate-payloads.md, Other backends): a 13-byte header (u8 version, u32 inputs,
+// u32 outputs, u32 model size), then the compiled model (or nothing when the model is shared through named data).
 #include "payloaddecoders.h"
 
 namespace pte::delegate {

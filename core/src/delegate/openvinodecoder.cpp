@@ -1,8 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
-// OpenVINO payloads (delegate-payloads.md section 5): `compiled_model.export_model()` output, whose layout depends
-// on the OpenVINO version and plugin. The CPU plugin's form starts with three (u64 offset, u64 size) pairs: plugin
-// metadata (XML), constants, model. Only sizes and the XML metadata are shown.
+// OpenVINO payloads (docs/delegate-payloads.md, Other backends): `compiled_model.export_model()` output, whose layout
+// depends on the OpenVINO version and plugin. The CPU plugin's form starts with three (u64 offset, u64 size) pairs:
+// plugin metadata (XML), constants, model. Only sizes and the XML metadata are shown.
 #include "payloaddecoders.h"
 
 namespace pte::delegate {

@@ -1,8 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
-// QNN payloads (delegate-payloads.md section 5): the 256-byte custom-protocol header (magic 0x5678ABCD, signature,
-// context-binary size) and the proprietary context binary, summarised by its readable strings; the compile spec
-// `qnn_compile_spec` (QnnExecuTorchOptions flatbuffer) decoded field by field.
+// QNN payloads (docs/delegate-payloads.md, Other backends): the 256-byte custom-protocol header (magic 0x5678ABCD,
+// signature, context-binary size) and the proprietary context binary, summarised by its readable strings; the compile
+// spec `qnn_compile_spec` (QnnExecuTorchOptions flatbuffer) decoded field by field.
 #include "payloaddecoders.h"
 #include "pte/schema/qnn_options_generated.h"
 

@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
-// Arm VGF payloads (delegate-payloads.md section 5): `VGF1` and version bytes, then four (u64 offset, u64 size)
-// section entries from byte 16 (module, model sequence, model resources, constants). The SPIR-V graph is not
+// Arm VGF payloads (docs/delegate-payloads.md, Other backends): `VGF1` and version bytes, then four (u64 offset, u64
+// size) section entries from byte 16 (module, model sequence, model resources, constants). The SPIR-V graph is not
 // decoded; its readable strings (partition, tensor and extension names, the TOSA version) are listed.
 #include "payloaddecoders.h"
 

@@ -1,6 +1,6 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
-// Vulkan payloads (delegate-payloads.md section 3): the VH00 header, the VkGraph flatbuffer (operator chain, values,
+// Vulkan payloads (docs/delegate-payloads.md, Vulkan): the VH00 header, the VkGraph flatbuffer (operator chain, values,
 // tensors with storage type and memory layout), and constants in the bytes section or in named data.
 #include "flatbufferpayload.h"
 #include "pte/schema/vulkan_generated.h"

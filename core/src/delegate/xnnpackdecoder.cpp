@@ -1,6 +1,6 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
-// XNNPACK payloads (delegate-payloads.md section 2): the optional XH00 header, the XNNGraph flatbuffer (bare XN00
+// XNNPACK payloads (docs/delegate-payloads.md, XNNPACK): the optional XH00 header, the XNNGraph flatbuffer (bare XN00
 // from 2023, XN00 or XN01 behind the header), every node and value kind, quantization parameters, and constants
 // resolved as the runtime resolves them (inline buffers, the header's constant section, named data, a .ptd).
 #include "flatbufferpayload.h"

@@ -1,6 +1,6 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
-// XNNPACK profiling events to xnodes, by order (delegate-payloads.md 2.7, 2.8).
+// XNNPACK profiling events to xnodes, by order (docs/delegate-payloads.md, XNNPACK events; Matching events to nodes).
 #include "pte/delegateprofile.h"
 
 #include <algorithm>

@@ -120,7 +120,7 @@ void Lowering::pushSynthetic(const Node& n, const char* op, const char* overload
     m_out.instrs.push_back(std::move(in));
 }
 
-// map_impl(f, [x], extra) as ExecuTorch's emitter lays it out (emitter-semantics §10): a loop over dim 0 of x
+// map_impl(f, [x], extra) as ExecuTorch's emitter lays it out (docs/emission.md, Control flow): a loop over dim 0 of x
 // built from jumps and executorch_prim scalar ops; the body's result is stacked into the binding output by
 // et_copy_index.
 Result<void> Lowering::lowerMap(const Node& n)
@@ -195,7 +195,7 @@ Result<void> Lowering::lowerMap(const Node& n)
     return {};
 }
 
-// The end of a map/scan iteration (emitter-semantics §10): iter += 1; done = iter == n; jump back to the loop
+// The end of a map/scan iteration (docs/emission.md, Control flow): iter += 1; done = iter == n; jump back to the loop
 // head while not done; then iter -= n, so the next run of the method starts from 0 again.
 void Lowering::closeLoop(const Node& n, int iter, int count, int loop)
 {
@@ -216,8 +216,9 @@ void Lowering::closeLoop(const Node& n, int iter, int count, int loop)
 // init before the loop, read by the body (its carry placeholders are bound to the carry outputs) and
 // overwritten with the body's new carry at the end of each iteration; the y outputs are stacked.
 // with_effects(token, op, *args) -> (token, *results): torch.export threads an effect token through an operator with
-// side effects. ExecuTorch strips the tokens before emission (graph-dump-formats §9): the token inputs and outputs go
-// (placeholders() skips token inputs, token outputs are dropped) and the node becomes the plain call op(*args).
+// side effects. ExecuTorch strips the tokens before emission (docs/dump-formats.md, Effect tokens): the token inputs
+// and outputs go (placeholders() skips token inputs, token outputs are dropped) and the node becomes the plain call
+// op(*args).
 Result<void> Lowering::lowerWithEffects(const Node& n)
 {
     if (n.inputs.size() < 2 || n.inputs[1].arg.kind != ArgKind::Operator || n.inputs[1].arg.strings.empty()

@@ -3,7 +3,7 @@
 #pragma once
 
 // Private to the .pte reader: shared between ptereader.cpp (header, verifier, decoding),
-// runtimecheck.cpp (checks of runtime-checks.md) and ptdreader.cpp (.ptd FlatTensor files).
+// runtimecheck.cpp (checks of docs/runtime-rules.md) and ptdreader.cpp (.ptd FlatTensor files).
 
 #include "base/littleendian.h"
 #include "pte/ptereader.h"

@@ -1,6 +1,6 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
-// The checks of runtime-checks.md over a decoded Program. Severity::Error = the ExecuTorch runtime
+// The checks of docs/runtime-rules.md over a decoded Program. Severity::Error = the ExecuTorch runtime
 // refuses the program (at load, method init or execute); Warning = a deviation from what EXIR writes.
 #include "base/fieldpath.h"
 #include "ptefile/ptereader_p.h"
