@@ -137,11 +137,11 @@ private Q_SLOTS:
         Case c;
         c.in("x", { maxBatch, 3 }, x);
         c.dump.dynamic("x", 0, "s0", maxBatch);
-        c.dump.symNode("sym_size_int", "sym_size.int", json::array({ arg("self", T("x")), arg("dim", I(0)) }), "s0",
-            maxBatch);
+        c.dump.symNode(
+            "sym_size_int", "sym_size.int", json::array({ arg("self", T("x")), arg("dim", I(0)) }), "s0", maxBatch);
         auto symBool = [](const std::string& name) { return json { { "as_sym_bool", { { "as_name", name } } } }; };
-        c.dump.symNode("ge", "_operator.ge", json::array({ arg("", SymArg("sym_size_int")), arg("", I(1)) }),
-            "s0 >= 1", 1, "bool");
+        c.dump.symNode("ge", "_operator.ge", json::array({ arg("", SymArg("sym_size_int")), arg("", I(1)) }), "s0 >= 1",
+            1, "bool");
         c.dump.symNode("le", "_operator.le", json::array({ arg("", SymArg("sym_size_int")), arg("", I(maxBatch)) }),
             "s0 <= 5", 1, "bool");
         c.dump.symNode("and_", "_operator.and_", json::array({ arg("", symBool("ge")), arg("", symBool("le")) }),
@@ -154,7 +154,8 @@ private Q_SLOTS:
         c.dump.call("_assert_tensor_metadata_default", "_assert_tensor_metadata.default",
             json::array({ arg("a", T("x")), kwarg("dtype", Dtype(kFloat)), kwarg("device", Device()),
                 kwarg("layout", json { { "as_layout", 7 } }) }));
-        c.dump.node("to", "to.dtype", json::array({ arg("self", T("x")), arg("dtype", Dtype(kFloat)) }), { maxBatch, 3 });
+        c.dump.node(
+            "to", "to.dtype", json::array({ arg("self", T("x")), arg("dtype", Dtype(kFloat)) }), { maxBatch, 3 });
         c.dump.dynamic("to", 0, "s0", maxBatch);
         c.dump.node("relu", "relu.default", json::array({ arg("self", T("to")) }), { maxBatch, 3 });
         c.dump.dynamic("relu", 0, "s0", maxBatch);

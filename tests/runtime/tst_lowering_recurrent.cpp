@@ -671,8 +671,8 @@ private Q_SLOTS:
         dump.output("getitem");
         auto ep = dump.build("recurrent mkldnn mode 1");
         QVERIFY_RESULT(ep);
-        QVERIFY_ERROR(emitProgram({ { "forward", *ep } }), ErrorCode::Unsupported, "node 'mkldnn_rnn_layer'",
-            "mode 1", "oneDNN's LSTM");
+        QVERIFY_ERROR(emitProgram({ { "forward", *ep } }), ErrorCode::Unsupported, "node 'mkldnn_rnn_layer'", "mode 1",
+            "oneDNN's LSTM");
     }
 
     void mkldnnWorkspaceIsRefusedWhereRead()

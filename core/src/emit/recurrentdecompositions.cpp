@@ -336,8 +336,8 @@ Result<bool> decomposeMkldnnRnnLayer(Decomposer& d)
     if (const auto batchSizes = Decomposer::intList(a, "batch_sizes"); !batchSizes || !batchSizes->empty())
         return d.refuse("batch_sizes is set (a packed sequence): only padded sequences are unrolled");
     if (b.rank(x) != 3 || b.rank(hx) != 3 || b.rank(cx) != 3)
-        return d.invalid("expects a 3-D input and 3-D states (1, batch, hidden), got shapes " + show(b.sizes(x))
-            + ", " + show(b.sizes(hx)) + " and " + show(b.sizes(cx)));
+        return d.invalid("expects a 3-D input and 3-D states (1, batch, hidden), got shapes " + show(b.sizes(x)) + ", "
+            + show(b.sizes(hx)) + " and " + show(b.sizes(cx)));
     if (b.isDynamic(x, 0))
         return d.refuse("the sequence length (dimension 0 of the input) is dynamic: the recurrence is unrolled over "
                         "a fixed number of time steps, as torch's decomposition does; export with a static sequence "
@@ -356,8 +356,8 @@ Result<bool> decomposeMkldnnRnnLayer(Decomposer& d)
             + show(b.sizes(w.wih)) + ", w_hh " + show(b.sizes(w.whh)) + " (expected [" + std::to_string(rows)
             + ", input] and [" + std::to_string(rows) + ", hidden])");
     const bool reverse = Decomposer::flag(a, "reverse");
-    const Direction run
-        = unrollDirection(b, Cell::Lstm, x, w, b.select(hx, 0, 0), b.select(cx, 0, 0), 0, steps, hidden, reverse);
+    const Direction run =
+        unrollDirection(b, Cell::Lstm, x, w, b.select(hx, 0, 0), b.select(cx, 0, 0), 0, steps, hidden, reverse);
     PTE_CHECK(b.status());
     return d.finish({ run.outputs, b.unsqueeze(run.h, 0), b.unsqueeze(run.c, 0), -1 });
 }
