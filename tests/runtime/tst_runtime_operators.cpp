@@ -5,10 +5,14 @@
 // them), emits the program, runs it on the runtime (planned memory filled with 0 and with 255) and compares the
 // outputs with values computed here from PyTorch's definition of the op; or a documented reason why no exported
 // graph reaches the kernel (operatorcases.h: kUnreachable). With PTELENS_OPERATORS_TABLE=FILE the run writes the
-// operator table (docs/operators.md; scripts/operators-table.sh regenerates it).
+// operator table (docs/operators.md; scripts/operators-table.sh regenerates it). Each case's program also runs on
+// ptelens' reference interpreter, whose result the table shows beside the runtime's (the interpreter's operator list
+// beside the runtime's, issue 22); a kernel the interpreter lacks or gets wrong does not fail this test, whose subject
+// is the runtime, but shows in the table.
 #include "etrunner.h"
 #include "executiontestutils.h"
 #include "operatorcases.h"
+#include "pte/interpreterrun.h"
 #include "pte/kernelcoverage.h"
 #include "testutils.h"
 
@@ -33,7 +37,41 @@ struct Status
     bool runs = false;
     bool values = false;
     std::string note;
+    /** The reference interpreter on the same program and inputs: "yes" (PyTorch's values), "no kernel", "differs"
+     *  or "fails" (with interpreterNote); empty when not run. */
+    std::string interpreter;
+    std::string interpreterNote;
 };
+
+/** The interpreter's outputs as the runner reports values (for the cases' checks). */
+std::vector<RunnerValue> asRunnerValues(const ExecutionPlan& plan, const std::vector<HostTensor>& outputs)
+{
+    std::vector<RunnerValue> out;
+    for (std::size_t k = 0; k < outputs.size(); ++k) {
+        const HostTensor& h = outputs[k];
+        RunnerValue v;
+        const auto id = k < plan.outputs.size() ? std::size_t(plan.outputs[k]) : plan.values.size();
+        const ValueKind kind = id < plan.values.size() ? plan.values[id].kind() : ValueKind::Tensor;
+        v.tag = kind == ValueKind::Tensor ? "Tensor" : valueKindName(kind);
+        if (kind == ValueKind::Tensor) {
+            v.dtype = runtimeScalarTypeName(h.dtype);
+            v.sizes = h.sizes;
+        }
+        v.values = h.values;
+        v.text = h.text;
+        out.push_back(std::move(v));
+    }
+    return out;
+}
+
+/** The interpreter column of a kernel's cases: "yes" when every case matches, else the worst. */
+std::string interpreterMark(const std::vector<std::string>& marks)
+{
+    for (const char* worst : { "fails", "differs", "no kernel" })
+        if (std::find(marks.begin(), marks.end(), worst) != marks.end())
+            return std::string(worst) == "no kernel" ? "no kernel" : "**" + std::string(worst) + "**";
+    return marks.empty() || std::find(marks.begin(), marks.end(), "") != marks.end() ? "not run" : "yes";
+}
 
 std::map<std::string, Status>& results()
 {
@@ -76,15 +114,18 @@ void writeTable(const QString& path)
         "every output with values computed from PyTorch's definition of the op (integers exactly, floats "
         "within a relative 1e-5 unless noted). *emitted*: ptelens emitted a program calling the kernel; "
         "*runs*: the runtime loaded and executed it; *values match*: the outputs are PyTorch's. A kernel no "
-        "exported graph reaches says why.\n\n";
+        "exported graph reaches says why. *interpreter*: the same program on the same inputs run by ptelens' "
+        "reference interpreter (`ptelens-cli run`): *yes* when it computes PyTorch's values too, *no kernel* when it "
+        "has no kernel for the operator (the run stops there, naming it).\n\n";
     std::size_t covered = 0;
     std::size_t passing = 0;
+    std::size_t interpreted = 0;
     std::string rows;
     for (const auto& k : kernels) {
         const auto cases = byKernel.find(k);
         if (cases == byKernel.end()) {
             const auto reason = unreachableKernels().find(k);
-            rows += "| `" + k + "` | — | — | — | — | "
+            rows += "| `" + k + "` | — | — | — | — | — | "
                 + (reason != unreachableKernels().end() ? reason->second : std::string("**no case and no reason**"))
                 + " |\n";
             continue;
@@ -93,6 +134,7 @@ void writeTable(const QString& path)
         std::string aten;
         std::string note;
         bool ran = true, emitted = true, runs = true, values = true;
+        std::vector<std::string> interpreterMarks;
         for (const auto* c : cases->second) {
             if (aten.find(c->aten) == std::string::npos)
                 aten += (aten.empty() ? "" : "; ") + c->aten;
@@ -102,6 +144,9 @@ void writeTable(const QString& path)
             emitted = emitted && s.emitted;
             runs = runs && s.runs;
             values = values && s.values;
+            interpreterMarks.push_back(s.interpreter);
+            if (!s.interpreterNote.empty())
+                note += (note.empty() ? "" : " ") + std::string("Interpreter: ") + s.interpreterNote;
             if (!c->note.empty() && note.find(c->note) == std::string::npos)
                 note += (note.empty() ? "" : " ") + c->note;
             if (!s.note.empty())
@@ -109,13 +154,20 @@ void writeTable(const QString& path)
         }
         if (ran && emitted && runs && values)
             ++passing;
+        const std::string interpreter = interpreterMark(interpreterMarks);
+        if (interpreter == "yes")
+            ++interpreted;
         rows += "| `" + k + "` | " + aten + " | " + (ran ? mark(emitted) : "not run") + " | "
-            + (ran ? mark(runs) : "not run") + " | " + (ran ? mark(values) : "not run") + " | " + note + " |\n";
+            + (ran ? mark(runs) : "not run") + " | " + (ran ? mark(values) : "not run") + " | " + interpreter + " | "
+            + note + " |\n";
     }
     md += std::to_string(kernels.size()) + " kernels: " + std::to_string(covered) + " with a test case, "
         + std::to_string(passing) + " of them emitted, run and matching; " + std::to_string(kernels.size() - covered)
-        + " not reached from an exported graph (reason given).\n\n";
-    md += "| operator | from the ATen node(s) | emitted | runs | values match | note |\n|---|---|---|---|---|---|\n";
+        + " not reached from an exported graph (reason given). The reference interpreter computes PyTorch's values "
+        + "for " + std::to_string(interpreted) + " of the " + std::to_string(covered)
+        + " kernels with a test case.\n\n";
+    md += "| operator | from the ATen node(s) | emitted | runs | values match | interpreter | note |\n"
+          "|---|---|---|---|---|---|---|\n";
     md += rows;
     QFile f(path);
     if (f.open(QIODevice::WriteOnly | QIODevice::Truncate))
@@ -237,6 +289,31 @@ private Q_SLOTS:
                 QFAIL(("planned memory filled with " + std::to_string(fill) + ": " + *diff).c_str());
         }
         status.values = true;
+
+        // The same program and inputs on ptelens' reference interpreter, for the table's interpreter column.
+        RunOptions io;
+        io.runs = std::uint32_t(c.runs);
+        const MethodRun mine = runMethod(*emitted->file->program, "forward", c.inputs, io);
+        const auto* failed = mine.loadError ? nullptr : &mine.executions.back();
+        if (mine.loadError) {
+            status.interpreter = "fails";
+            status.interpreterNote = mine.loadError->message;
+        } else if (!failed->ok()) {
+            const bool noKernel = failed->stop == RunStop::MissingOperator
+                || (failed->error && failed->error->message.find("no reference kernel") != std::string::npos);
+            status.interpreter = noKernel ? "no kernel" : "fails";
+            if (!noKernel)
+                status.interpreterNote = failed->error ? failed->error->message : std::string();
+        } else {
+            const auto outputs = asRunnerValues(*plan, failed->outputs);
+            const auto diff = c.check ? c.check(outputs) : compareOutputs(outputs, c.expected, c.rtol, "PyTorch");
+            status.interpreter = diff ? "differs" : "yes";
+            if (diff)
+                status.interpreterNote = *diff;
+        }
+        if (status.interpreter != "yes")
+            qInfo("reference interpreter on %s: %s %s", oc.label().c_str(), status.interpreter.c_str(),
+                status.interpreterNote.c_str());
     }
 };
 

@@ -1243,12 +1243,39 @@ Result<void> ReferenceInterpreter::Impl::kernel(const std::string& op, const std
             return gather(*self, *out, self->sizes, [](std::size_t e) { return e; });
         }
     } else if (ns == "executorch_prim") {
+        // The unary prim ops [a, ret] (as PyTorch defines them: -a, float(a), not a) and sym_ite [cond, a, b, ret].
+        if (overload == "Scalar" && (name == "neg" || name == "sym_float" || name == "sym_not")) {
+            PTE_CHECK(need(2));
+            PTE_TRY(const double x, scalar(arg(0)));
+            // The result's type is the op's (float(a) a Double, not a a Bool), whatever the slot held before, as
+            // the runtime replaces the EValue.
+            Slot& out = slots.at(std::size_t(arg(1)));
+            if (name == "sym_float")
+                out.kind = ValueKind::Double;
+            else if (name == "sym_not")
+                out.kind = ValueKind::Bool;
+            setScalar(arg(1), name == "neg" ? -x : name == "sym_not" ? double(x == 0) : x);
+            return {};
+        }
+        if (op == "executorch_prim::sym_ite.Scalar") {
+            PTE_CHECK(need(4));
+            PTE_TRY(const double cond, scalar(arg(0)));
+            PTE_TRY(const double x, scalar(arg(1)));
+            PTE_TRY(const double y, scalar(arg(2)));
+            setScalar(arg(3), cond != 0 ? x : y);
+            return {};
+        }
         if (overload == "Scalar") { // [a, b, ret]
             PTE_CHECK(need(3));
             PTE_TRY(const double x, scalar(arg(0)));
             PTE_TRY(const double y, scalar(arg(1)));
             if (name == "floordiv") {
                 setScalar(arg(2), std::floor(x / y));
+                return {};
+            }
+            if (name == "truediv") { // a / b as a Double, whatever the operands and the slot held before
+                slots.at(std::size_t(arg(2))).kind = ValueKind::Double;
+                setScalar(arg(2), x / y);
                 return {};
             }
             if (const auto it = kBinary.find(name); it != kBinary.end()) {
