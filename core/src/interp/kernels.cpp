@@ -295,10 +295,10 @@ Result<void> ReferenceInterpreter::Impl::kernel(const std::string& op, const std
         { "rsqrt", [](double x) { return 1.0 / std::sqrt(x); } },
     };
 
-    const OperatorName parts = splitOperatorName(op);
-    const std::string& ns = parts.ns;
-    const std::string& name = parts.name;
-    const std::string& overload = parts.overload;
+    const OperatorName opName = splitOperatorName(op);
+    const std::string& ns = opName.ns;
+    const std::string& name = opName.name;
+    const std::string& overload = opName.overload;
 
     if (ns == "aten") {
         PTE_CHECK(checkDimOrders(op, a));
