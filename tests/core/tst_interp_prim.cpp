@@ -1,9 +1,10 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
 // The reference interpreter's executorch_prim scalar ops beyond the binary ones: the unary neg, sym_float and sym_not
-// ([a, ret]), sym_ite ([cond, a, b, ret]) and truediv, which it refused ("takes 3 arguments, got 2") or lacked until
-// docs/operators.md's interpreter column showed it. Each runs the operator table's case for the op (operatorcases.h:
-// the program torch.export writes, emitted by ptelens) and must give PyTorch's values.
+// ([a, ret]), the float-to-int ceil, trunc, round and sym_int, sym_ite ([cond, a, b, ret]) and truediv, which it
+// refused ("takes 3 arguments, got 2") or lacked until docs/operators.md's interpreter column showed it. Each runs the
+// operator table's case for the op (operatorcases.h: the program torch.export writes, emitted by ptelens) and must give
+// PyTorch's values.
 #include "etrunner.h"
 #include "executiontestutils.h"
 #include "operatorcases.h"
@@ -25,7 +26,8 @@ private slots:
         QTest::addColumn<QString>("kernel");
         for (const char* k :
             { "executorch_prim::neg.Scalar", "executorch_prim::sym_float.Scalar", "executorch_prim::sym_not.Scalar",
-                "executorch_prim::sym_ite.Scalar", "executorch_prim::truediv.Scalar" })
+                "executorch_prim::sym_ite.Scalar", "executorch_prim::truediv.Scalar", "executorch_prim::ceil.Scalar",
+                "executorch_prim::trunc.Scalar", "executorch_prim::round.Scalar", "executorch_prim::sym_int.Scalar" })
             QTest::newRow(k) << QString::fromLatin1(k);
     }
 

@@ -1257,6 +1257,20 @@ Result<void> ReferenceInterpreter::Impl::kernel(const std::string& op, const std
             setScalar(arg(1), name == "neg" ? -x : name == "sym_not" ? double(x == 0) : x);
             return {};
         }
+        // Float to int [a, ret], as Python defines them on a SymFloat: math.ceil, math.trunc, int() (toward zero),
+        // round() (half to even); the result is an Int whatever the slot held before.
+        if (overload == "Scalar" && (name == "ceil" || name == "trunc" || name == "sym_int" || name == "round")) {
+            PTE_CHECK(need(2));
+            PTE_TRY(const double x, scalar(arg(0)));
+            double r = std::trunc(x);
+            if (name == "ceil")
+                r = std::ceil(x);
+            else if (name == "round")
+                r = x - std::floor(x) == 0.5 ? 2.0 * std::round(x / 2.0) : std::round(x);
+            slots.at(std::size_t(arg(1))).kind = ValueKind::Int;
+            setScalar(arg(1), r);
+            return {};
+        }
         if (op == "executorch_prim::sym_ite.Scalar") {
             PTE_CHECK(need(4));
             PTE_TRY(const double cond, scalar(arg(0)));
