@@ -50,12 +50,6 @@ std::string g17(double v)
     return buf;
 }
 
-bool isFloating(pte::ScalarType t)
-{
-    using pte::ScalarType;
-    return t == ScalarType::Float || t == ScalarType::Double || t == ScalarType::Half || t == ScalarType::BFloat16;
-}
-
 template <typename T> std::string listText(const std::vector<T>& v)
 {
     std::string s = "[";
@@ -66,7 +60,7 @@ template <typename T> std::string listText(const std::vector<T>& v)
 
 std::string elementText(double v, pte::ScalarType t)
 {
-    if (isFloating(t) || !std::isfinite(v))
+    if (pte::isFloatingType(t) || !std::isfinite(v))
         return g9(v);
     return std::to_string(static_cast<long long>(v));
 }
@@ -163,7 +157,7 @@ Json numberJson(double v, pte::ScalarType t)
         return "nan";
     if (std::isinf(v))
         return v > 0 ? "inf" : "-inf";
-    if (!isFloating(t))
+    if (!pte::isFloatingType(t))
         return static_cast<std::int64_t>(v);
     return v;
 }

@@ -26,8 +26,6 @@ namespace pte {
 [[nodiscard]] std::string shapeText(const std::vector<SymInt>& sizes);
 /** "f32[2, 3]", with "@cuda:0" for a tensor that is not on the CPU. */
 [[nodiscard]] std::string tensorMetaText(const TensorMeta& meta);
-/** True for the integer dtypes (u8 to u64, not bool): their elements print without a fraction. */
-[[nodiscard]] bool isIntegralType(ScalarType t) noexcept;
 /**
  * One tensor element at its dtype's precision: "True"/"False" for bool, an integer for integer types, "nan",
  * "inf", "-inf", else the shortest text that reads back as the same f32/f64 (Python's repr), 4 significant digits

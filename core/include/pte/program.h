@@ -73,6 +73,12 @@ enum class ScalarType : std::int8_t
 [[nodiscard]] std::size_t elementSize(ScalarType t) noexcept;
 /** Whether the runtime's isValid() accepts the code (0..29). */
 [[nodiscard]] bool isValidScalarType(std::int8_t code) noexcept;
+/** The integer dtypes, as torch.is_floating_point's complement among real numbers: u8, i8, i16, i32, i64, u16, u32,
+ *  u64; not bool, not the quantized or bit-packed types. The one rule for "elements are integers" (element text,
+ *  type promotion, input checks). */
+[[nodiscard]] bool isIntegralType(ScalarType t) noexcept;
+/** The floating dtypes (torch.is_floating_point): f16, bf16, f32, f64 and the four float8 types. */
+[[nodiscard]] bool isFloatingType(ScalarType t) noexcept;
 
 enum class ShapeDynamism : std::int8_t
 {

@@ -186,4 +186,38 @@ Bytes DataSegment::range(std::uint64_t offset, std::uint64_t length) const
     return Bytes::fromVector(std::move(out));
 }
 
+bool isIntegralType(ScalarType t) noexcept
+{
+    switch (t) {
+    case ScalarType::Byte:
+    case ScalarType::Char:
+    case ScalarType::Short:
+    case ScalarType::Int:
+    case ScalarType::Long:
+    case ScalarType::UInt16:
+    case ScalarType::UInt32:
+    case ScalarType::UInt64:
+        return true;
+    default:
+        return false;
+    }
+}
+
+bool isFloatingType(ScalarType t) noexcept
+{
+    switch (t) {
+    case ScalarType::Half:
+    case ScalarType::BFloat16:
+    case ScalarType::Float:
+    case ScalarType::Double:
+    case ScalarType::Float8e5m2:
+    case ScalarType::Float8e4m3fn:
+    case ScalarType::Float8e5m2fnuz:
+    case ScalarType::Float8e4m3fnuz:
+        return true;
+    default:
+        return false;
+    }
+}
+
 } // namespace pte

@@ -46,23 +46,6 @@ std::string tensorMetaText(const TensorMeta& meta)
     return s;
 }
 
-bool isIntegralType(ScalarType t) noexcept
-{
-    switch (t) {
-    case ScalarType::Byte:
-    case ScalarType::Char:
-    case ScalarType::Short:
-    case ScalarType::Int:
-    case ScalarType::Long:
-    case ScalarType::UInt16:
-    case ScalarType::UInt32:
-    case ScalarType::UInt64:
-        return true;
-    default:
-        return false;
-    }
-}
-
 std::string elementText(double value, ScalarType dtype)
 {
     if (dtype == ScalarType::Bool)

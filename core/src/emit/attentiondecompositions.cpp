@@ -25,7 +25,6 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-bool isFloatingType(ScalarType t) { return dtypeCategory(t) == 2; }
 bool isReducedFloat(ScalarType t) { return t == ScalarType::Half || t == ScalarType::BFloat16; }
 
 std::string showNumber(double v)

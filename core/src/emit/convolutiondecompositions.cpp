@@ -211,7 +211,7 @@ int constantPadNd(OpBuilder& b, int x, const Ints& pad, double value)
     if (!grows)
         return cur == x ? b.clone(x) : cur;
     const ScalarType t = b.dtype(cur);
-    if (t == ScalarType::Float || t == ScalarType::Double || t == ScalarType::Half || t == ScalarType::BFloat16)
+    if (isFloatingType(t))
         return b.constantPad(cur, positive, value);
     // An integer or bool tensor takes its fill value as an int / bool Scalar (the kernel extracts the scalar into
     // the tensor's element type).

@@ -50,23 +50,11 @@ std::string showOrder(const std::vector<std::uint8_t>& order)
 
 int dtypeCategory(ScalarType t)
 {
-    switch (t) {
-    case ScalarType::Bool:
+    if (t == ScalarType::Bool)
         return 0;
-    case ScalarType::Byte:
-    case ScalarType::Char:
-    case ScalarType::Short:
-    case ScalarType::Int:
-    case ScalarType::Long:
+    if (isIntegralType(t))
         return 1;
-    case ScalarType::Half:
-    case ScalarType::Float:
-    case ScalarType::Double:
-    case ScalarType::BFloat16:
-        return 2;
-    default:
-        return -1;
-    }
+    return isFloatingType(t) ? 2 : -1;
 }
 
 std::optional<std::vector<std::int32_t>> broadcastShapes(

@@ -18,7 +18,6 @@ namespace {
 using D = Decomposer;
 using B = OpBuilder;
 
-bool isFloat(ScalarType t) { return dtypeCategory(t) == 2; }
 
 double numberOr(const ArgMap& a, std::string_view name, double fallback)
 {
@@ -46,7 +45,7 @@ std::vector<std::int64_t> reductionDims(const ArgMap& a, std::string_view name)
 }
 
 /** x as float when it is an integer or bool tensor (torch's INT_TO_FLOAT promotion). */
-int toFloat(B& b, int x) { return x < 0 || isFloat(b.dtype(x)) ? x : b.cast(x, ScalarType::Float); }
+int toFloat(B& b, int x) { return x < 0 || isFloatingType(b.dtype(x)) ? x : b.cast(x, ScalarType::Float); }
 
 // ---------------------------------------------------------------------------------------------------------
 // masks and factories
@@ -221,7 +220,7 @@ Result<bool> linspace(D& d)
         return d.finish({ d.b.full(Dims { B::lit(1) }, start, t) });
     if (start == end)
         return d.finish({ d.b.full(Dims { B::lit(steps) }, start, t) });
-    const ScalarType ct = isFloat(t) ? t : ScalarType::Long;
+    const ScalarType ct = isFloatingType(t) ? t : ScalarType::Long;
     const int rg = d.b.arange(0, double(steps), 1, ct);
     const double step = (end - start) / double(steps - 1);
     const int lo = d.b.add(d.b.mul(rg, step), start);
@@ -323,7 +322,7 @@ Result<bool> cumprod(D& d)
 {
     PTE_TRY(const auto a, d.args());
     int x = D::tensor(a, "self");
-    const ScalarType t = dtypeArg(a, isFloat(d.b.dtype(x)) ? d.b.dtype(x) : ScalarType::Long);
+    const ScalarType t = dtypeArg(a, isFloatingType(d.b.dtype(x)) ? d.b.dtype(x) : ScalarType::Long);
     const std::int64_t dim = d.b.wrapDim(D::integer(a, "dim"), d.b.rank(x));
     if (dim < 0)
         return d.finish({ -1 });
@@ -333,7 +332,7 @@ Result<bool> cumprod(D& d)
         return d.refuse("cumprod along a dynamic dimension (no cumprod kernel in ExecuTorch's runtime; the scan "
                         "that replaces it needs the length)");
     const std::int64_t n = d.b.size(x, dim);
-    int y = d.b.cast(x, isFloat(t) ? ScalarType::Double : t);
+    int y = d.b.cast(x, isFloatingType(t) ? ScalarType::Double : t);
     if (y == x)
         y = d.b.clone(x);
     for (std::int64_t s = 1; s < n; s *= 2) {
@@ -519,7 +518,7 @@ Result<bool> addcOp(D& d)
     const int t1 = D::tensor(a, "tensor1");
     const int t2 = D::tensor(a, "tensor2");
     LArg value = scalarArg(a, "value", B::integer(1));
-    if (!isFloat(d.b.dtype(x)) && value.kind == LArg::Kind::Double)
+    if (!isFloatingType(d.b.dtype(x)) && value.kind == LArg::Kind::Double)
         value = B::integer(std::int64_t(value.d));
     if (d.target().op == "addcmul")
         return d.finish({ d.b.add(x, d.b.mul(d.b.binaryScalar("mul", t1, value), t2)) });
@@ -673,7 +672,7 @@ Result<bool> nanToNum(D& d)
     PTE_TRY(const auto a, d.args());
     const int x = D::tensor(a, "self");
     const ScalarType t = d.b.dtype(x);
-    if (!isFloat(t))
+    if (!isFloatingType(t))
         return d.finish({ d.b.clone(x) });
     double big = std::numeric_limits<float>::max();
     if (t == ScalarType::Double)
@@ -719,7 +718,7 @@ std::vector<int> stableSortLast(OpBuilder& b, int x, bool descending)
     const int xj = b.unsqueeze(x, -2); // (..., 1, n): element j
     int before = b.binary(descending ? "gt" : "lt", xj, xi);
     int ties = b.binary("eq", xj, xi);
-    if (isFloat(b.dtype(x))) {
+    if (isFloatingType(b.dtype(x))) {
         const int nanI = b.binary("ne", xi, xi);
         const int nanJ = b.binary("ne", xj, xj);
         const int nanFirst = descending ? b.binary("logical_and", nanJ, b.binary("eq", xi, xi))
@@ -818,7 +817,7 @@ Result<bool> nansum(D& d)
 {
     PTE_TRY(const auto a, d.args());
     const int x = D::tensor(a, "self");
-    const int clean = isFloat(d.b.dtype(x)) ? d.b.whereScalar(d.b.unary("isnan", x), 0.0, x) : x;
+    const int clean = isFloatingType(d.b.dtype(x)) ? d.b.whereScalar(d.b.unary("isnan", x), 0.0, x) : x;
     return d.finish({ d.b.sum(clean, reductionDims(a, "dim"), D::flag(a, "keepdim")) });
 }
 
@@ -888,7 +887,7 @@ Result<bool> isSignedInf(D& d)
     PTE_TRY(const auto a, d.args());
     const int x = D::tensor(a, "self");
     const bool positive = d.target().op == "isposinf";
-    if (!isFloat(d.b.dtype(x)))
+    if (!isFloatingType(d.b.dtype(x)))
         return d.finish({ d.b.fullLike(x, 0, ScalarType::Bool) });
     return d.finish({ d.b.binary(
         "logical_and", d.b.unary("isinf", x), d.b.binaryScalar(positive ? "gt" : "lt", x, B::integer(0))) });

@@ -12,7 +12,6 @@ namespace pte::emitcore {
 
 namespace {
 
-bool isFloatingType(ScalarType t) { return dtypeCategory(t) == 2; }
 
 /** The dtype torch computes a reduced-precision floating dtype in (opmath: Half and BFloat16 compute in Float). */
 ScalarType opmathType(ScalarType t)

@@ -26,7 +26,6 @@ std::string showShape(const std::vector<std::int32_t>& s)
     return r + "]";
 }
 
-bool isFloating(ScalarType t) { return dtypeCategory(t) == 2; }
 
 /** Rank within a category, for promotion among dtypes of the same category. */
 int typeRank(ScalarType t)
@@ -456,7 +455,7 @@ int OpBuilder::binary(std::string_view op, int a, int b)
     ScalarType t = promoteTypes(dtype(a), rank(a) == 0, dtype(b), rank(b) == 0);
     if (op == "eq" || op == "ne" || op == "lt" || op == "le" || op == "gt" || op == "ge" || op.starts_with("logical_"))
         t = ScalarType::Bool;
-    else if ((op == "div" || op == "atan2") && !isFloating(t))
+    else if ((op == "div" || op == "atan2") && !isFloatingType(t))
         t = ScalarType::Float;
     const auto s = broadcast(a, b, t);
     if (!s)
@@ -492,7 +491,7 @@ int OpBuilder::binaryScalar(std::string_view op, int a, const LArg& other)
         t = scalarCategory == 2 ? ScalarType::Float : ScalarType::Long;
     if (op == "eq" || op == "ne" || op == "lt" || op == "le" || op == "gt" || op == "ge")
         t = ScalarType::Bool;
-    else if (op == "div" && !isFloating(t))
+    else if (op == "div" && !isFloatingType(t))
         t = ScalarType::Float;
     const OpSchema* schema = m_l.m_reg.find("aten::" + std::string(op), it->second);
     ArgMap args { { "self", LArg::tensor(a) } };
@@ -510,7 +509,7 @@ int OpBuilder::unary(std::string_view op, int x)
         "cosh", "asinh", "acosh", "atanh" };
     static const std::unordered_set<std::string_view> kBool = { "logical_not", "isnan", "isinf" };
     ScalarType t = dtype(x);
-    if (kFloat.count(op) && !isFloating(t))
+    if (kFloat.count(op) && !isFloatingType(t))
         t = ScalarType::Float;
     else if (kBool.count(op))
         t = ScalarType::Bool;
@@ -596,7 +595,7 @@ int OpBuilder::full(const Dims& sizes, double value, ScalarType t)
             s.dynamicDims |= 1u << k;
     }
     const LArg fill = t == ScalarType::Bool ? boolean(value != 0)
-        : isFloating(t)                     ? num(value)
+        : isFloatingType(t)                     ? num(value)
                                             : integer(std::int64_t(value));
     return call1("full", "out", { { "size", sizeList(sizes) }, { "fill_value", fill } }, s);
 }
@@ -607,7 +606,7 @@ int OpBuilder::fullLike(int x, double value, std::optional<ScalarType> t)
         return -1;
     const ScalarType dt = t.value_or(dtype(x));
     const LArg fill = dt == ScalarType::Bool ? boolean(value != 0)
-        : isFloating(dt)                     ? num(value)
+        : isFloatingType(dt)                     ? num(value)
                                              : integer(std::int64_t(value));
     return call1("full_like", "out", { { "self", LArg::tensor(x) }, { "fill_value", fill } }, like(x, dt));
 }
@@ -619,7 +618,7 @@ int OpBuilder::arange(double start, double end, double step, ScalarType t)
     if (step == 0)
         return error(ErrorCode::InvalidInput, "arange with step 0");
     const auto n = std::int64_t(std::max(0.0, std::ceil((end - start) / step)));
-    const bool ints = !isFloating(t);
+    const bool ints = !isFloatingType(t);
     auto s = [&](double v) { return ints ? integer(std::int64_t(v)) : num(v); };
     return call1("arange", "start_out", { { "start", s(start) }, { "end", s(end) }, { "step", s(step) } },
         spec(t, { std::int32_t(n) }));
@@ -1281,7 +1280,7 @@ int OpBuilder::sum(int x, const std::vector<std::int64_t>& d, bool keepdim, std:
 {
     if (failed() || x < 0)
         return -1;
-    const ScalarType dt = t.value_or(isFloating(dtype(x)) ? dtype(x) : ScalarType::Long);
+    const ScalarType dt = t.value_or(isFloatingType(dtype(x)) ? dtype(x) : ScalarType::Long);
     ArgMap extra;
     if (t)
         extra["dtype"] = integer(std::int64_t(*t));
@@ -1351,7 +1350,7 @@ int OpBuilder::cumsum(int x, std::int64_t d)
         return -1;
     d = wrapDim(d, rank(x));
     return call1("cumsum", "out", { { "self", LArg::tensor(x) }, { "dim", integer(d) } },
-        like(x, isFloating(dtype(x)) ? dtype(x) : ScalarType::Long));
+        like(x, isFloatingType(dtype(x)) ? dtype(x) : ScalarType::Long));
 }
 
 // ---- shape, masks and factories, reductions and math

@@ -21,11 +21,6 @@ Result<bool> builderError(Decomposer& d)
     return fail(ErrorCode::Internal, "a decomposition helper failed without an error");
 }
 
-bool isFloat(ScalarType t)
-{
-    return t == ScalarType::Float || t == ScalarType::Double || t == ScalarType::Half || t == ScalarType::BFloat16;
-}
-
 /** A float-list argument (float[]?): nullopt when absent or None. */
 std::optional<std::vector<double>> doubleList(const ArgMap& a, std::string_view name)
 {
@@ -232,7 +227,7 @@ Result<bool> decomposeLinear(Decomposer& d)
     if (!r)
         return builderError(d);
     OpBuilder& b = d.b;
-    if (!isFloat(b.dtype(r->x)))
+    if (!isFloatingType(b.dtype(r->x)))
         return d.refuse(op + " of a " + std::string(scalarTypeShortName(b.dtype(r->x))) + " tensor is not lowered");
     const int x = b.cast(r->x, b.dtype(r->x) == ScalarType::Double ? ScalarType::Double : ScalarType::Float);
     const ScalarType t = b.dtype(x);
@@ -324,7 +319,7 @@ Result<bool> decomposeBicubic(Decomposer& d)
     if (!r)
         return builderError(d);
     OpBuilder& b = d.b;
-    if (!isFloat(b.dtype(r->x)))
+    if (!isFloatingType(b.dtype(r->x)))
         return d.refuse(
             "upsample_bicubic2d of a " + std::string(scalarTypeShortName(b.dtype(r->x))) + " tensor is not lowered");
     const int x = b.cast(r->x, b.dtype(r->x) == ScalarType::Double ? ScalarType::Double : ScalarType::Float);
@@ -451,7 +446,7 @@ Result<bool> decomposeAffineGrid(Decomposer& d)
         return d.refuse("affine_grid_generator with a symbolic size is not lowered");
     if (size->size() != 4 && size->size() != 5)
         return d.invalid("affine_grid_generator needs 4d (spatial) or 5d (volumetric) inputs.");
-    if (!isFloat(b.dtype(theta)))
+    if (!isFloatingType(b.dtype(theta)))
         return d.invalid("affine_grid_generator needs a floating-point theta");
     const std::size_t nd = size->size() - 2; // 2 or 3 spatial dimensions
     const std::int64_t batch = (*size)[0];

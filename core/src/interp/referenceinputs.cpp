@@ -25,11 +25,6 @@ bool isQuantizedInteger(ScalarType t)
     return t == ScalarType::QInt8 || t == ScalarType::QUInt8 || t == ScalarType::QInt32;
 }
 
-bool isFloatingType(ScalarType t)
-{
-    return t == ScalarType::Float || t == ScalarType::Double || t == ScalarType::Half || t == ScalarType::BFloat16;
-}
-
 /** `values` (row-major) as `dtype` stores them: each converted to the element type and read back. Dtypes the
  *  interpreter cannot hold keep their values. */
 std::vector<double> roundToDtype(ScalarType dtype, std::vector<double> values)
