@@ -18,7 +18,6 @@ namespace {
 using D = Decomposer;
 using B = OpBuilder;
 
-
 double numberOr(const ArgMap& a, std::string_view name, double fallback)
 {
     return D::number(a, name).value_or(fallback);
