@@ -12,7 +12,6 @@ namespace pte::emitcore {
 
 namespace {
 
-
 /** The dtype torch computes a reduced-precision floating dtype in (opmath: Half and BFloat16 compute in Float). */
 ScalarType opmathType(ScalarType t)
 {

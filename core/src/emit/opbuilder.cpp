@@ -26,7 +26,6 @@ std::string showShape(const std::vector<std::int32_t>& s)
     return r + "]";
 }
 
-
 /** Rank within a category, for promotion among dtypes of the same category. */
 int typeRank(ScalarType t)
 {
@@ -595,7 +594,7 @@ int OpBuilder::full(const Dims& sizes, double value, ScalarType t)
             s.dynamicDims |= 1u << k;
     }
     const LArg fill = t == ScalarType::Bool ? boolean(value != 0)
-        : isFloatingType(t)                     ? num(value)
+        : isFloatingType(t)                 ? num(value)
                                             : integer(std::int64_t(value));
     return call1("full", "out", { { "size", sizeList(sizes) }, { "fill_value", fill } }, s);
 }
@@ -606,7 +605,7 @@ int OpBuilder::fullLike(int x, double value, std::optional<ScalarType> t)
         return -1;
     const ScalarType dt = t.value_or(dtype(x));
     const LArg fill = dt == ScalarType::Bool ? boolean(value != 0)
-        : isFloatingType(dt)                     ? num(value)
+        : isFloatingType(dt)                 ? num(value)
                                              : integer(std::int64_t(value));
     return call1("full_like", "out", { { "self", LArg::tensor(x) }, { "fill_value", fill } }, like(x, dt));
 }
