@@ -413,6 +413,14 @@ struct Program
  */
 [[nodiscard]] Bytes constantData(const Program& program, std::uint32_t dataBufferIdx);
 
+/**
+ * The initial state of planned tensor `dataBufferIdx` (a mutable buffer's initial value): the `nbytes` bytes from
+ * its offset in mutable_data_segments[0], the entry the runtime reads; as the runtime copies them into planned
+ * memory, the next offset does not end them. Empty Bytes when the index is 0, there is no such entry, or the bytes
+ * run past the segment.
+ */
+[[nodiscard]] Bytes mutableData(const Program& program, std::uint32_t dataBufferIdx, std::uint64_t nbytes);
+
 /** Bytes of a delegate's processed blob (inline or segment); empty when the reference is out of range. */
 [[nodiscard]] Bytes delegateData(const Program& program, const BackendDelegate& delegate);
 

@@ -136,6 +136,20 @@ Bytes constantData(const Program& program, std::uint32_t idx)
     return {};
 }
 
+Bytes mutableData(const Program& program, std::uint32_t idx, std::uint64_t nbytes)
+{
+    if (idx == 0 || !program.mutableDataSegments || program.mutableDataSegments->empty())
+        return {};
+    const SubsegmentOffsets& ms = program.mutableDataSegments->front();
+    if (idx >= ms.offsets.size() || ms.segmentIndex >= program.segments.size())
+        return {};
+    const DataSegment& seg = program.segments[ms.segmentIndex];
+    const std::uint64_t begin = ms.offsets[idx];
+    if (begin > seg.contentSize() || nbytes > seg.contentSize() - begin)
+        return {};
+    return seg.range(begin, nbytes);
+}
+
 Bytes delegateData(const Program& program, const BackendDelegate& delegate)
 {
     const auto i = delegate.processed.index;

@@ -90,34 +90,15 @@ std::string pairSubject(const char* what, const char* prefix, std::int64_t x, st
 std::string valueSubject(std::int64_t x, std::int64_t y) { return pairSubject("value", "%", x, y); }
 std::string instructionSubject(std::int64_t x, std::int64_t y) { return pairSubject("instruction", "", x, y); }
 
-/**
- * Initial bytes of planned tensor `idx` (mutable_data_segments[0], the entry the runtime always reads), running to the
- * next offset or to the end of the segment; empty when out of range.
- */
-Bytes mutableInitialData(const Program& program, std::uint32_t idx)
-{
-    if (idx == 0 || !program.mutableDataSegments || program.mutableDataSegments->empty())
-        return {};
-    const SubsegmentOffsets& ms = program.mutableDataSegments->front();
-    if (idx >= ms.offsets.size() || ms.segmentIndex >= program.segments.size())
-        return {};
-    const DataSegment& seg = program.segments[ms.segmentIndex];
-    const std::uint64_t size = seg.contentSize();
-    const std::uint64_t begin = ms.offsets[idx];
-    const std::uint64_t end = idx + 1 < ms.offsets.size() ? std::max(ms.offsets[idx + 1], begin) : size;
-    if (begin > size)
-        return {};
-    return seg.range(begin, std::min(end, size) - begin);
-}
-
 /** The initial bytes of a tensor (constant, or planned with initial state), trimmed to its size; empty if none. */
 Bytes tensorBytes(const Program& program, const Tensor& t)
 {
     if (t.dataBufferIdx == 0 || (t.extraTensorInfo && t.extraTensorInfo->location == TensorDataLocation::External))
         return {};
-    Bytes data =
-        t.allocationInfo ? mutableInitialData(program, t.dataBufferIdx) : constantData(program, t.dataBufferIdx);
     const auto nbytes = t.nbytes();
+    if (t.allocationInfo)
+        return mutableData(program, t.dataBufferIdx, nbytes.value_or(0));
+    Bytes data = constantData(program, t.dataBufferIdx);
     if (nbytes && data.size() > *nbytes)
         data = data.slice(0, std::size_t(*nbytes));
     return data;

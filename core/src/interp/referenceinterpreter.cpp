@@ -68,12 +68,9 @@ Result<void> ReferenceInterpreter::Impl::prepare()
             if (t->dataBufferIdx > 0) { // initial state from the mutable data segment
                 if (!program->mutableDataSegments || program->mutableDataSegments->empty())
                     return fail(ErrorCode::InvalidInput, what + ": initial state without mutable_data_segments");
-                const auto& mds = program->mutableDataSegments->front();
-                if (t->dataBufferIdx >= mds.offsets.size() || mds.segmentIndex >= program->segments.size())
-                    return fail(ErrorCode::InvalidInput, what + ": mutable data index out of range");
-                const auto bytes = program->segments[mds.segmentIndex].range(mds.offsets[t->dataBufferIdx], nbytes);
+                const Bytes bytes = mutableData(*program, t->dataBufferIdx, nbytes);
                 if (bytes.size() != nbytes)
-                    return fail(ErrorCode::InvalidInput, what + ": mutable data out of range");
+                    return fail(ErrorCode::InvalidInput, what + ": mutable data index or bytes out of range");
                 std::memcpy(st->data, bytes.data(), nbytes);
             }
         } else if (t->extraTensorInfo && t->extraTensorInfo->location == TensorDataLocation::External) {
