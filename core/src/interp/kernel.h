@@ -61,6 +61,7 @@ void registerNnKernels(KernelRegistry& registry);
 void registerReductionKernels(KernelRegistry& registry);
 void registerIndexKernels(KernelRegistry& registry);
 void registerPrimKernels(KernelRegistry& registry);
+void registerQuantizedKernels(KernelRegistry& registry);
 
 /** The binary ops the aten arithmetic/comparison kernels and executorch_prim's scalar ops share ("add" -> x + y). */
 const std::map<std::string, std::function<double(double, double)>, std::less<>>& basicBinaryOps();

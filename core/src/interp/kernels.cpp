@@ -30,6 +30,7 @@ const KernelRegistry& KernelRegistry::instance()
         registerReductionKernels(r);
         registerIndexKernels(r);
         registerPrimKernels(r);
+        registerQuantizedKernels(r);
         return r;
     }();
     return registry;
