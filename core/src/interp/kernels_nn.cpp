@@ -76,6 +76,53 @@ struct Nn : Kernel
         return std::pair { std::move(in), std::move(g) };
     }
 
+    /**
+     * The transposed convolution (the gradient of a convolution with respect to its input): weight [C, O / groups,
+     * KH, KW]; input position (iy, ix) adds its value times the kernel to output positions iy * stride - padding +
+     * ky * dilation; the output is (H - 1) * stride - 2 * padding + dilation * (KH - 1) + output_padding + 1 high.
+     */
+    Result<void> transposedConvolution(const TensorState& in, const TensorState& w, const TensorState* bias,
+        const std::vector<std::int64_t>& stride, const std::vector<std::int64_t>& padding,
+        const std::vector<std::int64_t>& dilation, const std::vector<std::int64_t>& outputPadding, std::int64_t G,
+        bool oneD, TensorState& out) const
+    {
+        const auto N = in.sizes[0], C = in.sizes[1], H = oneD ? 1 : in.sizes[2], W = in.sizes.back();
+        const auto Og = w.sizes[1], KH = oneD ? 1 : w.sizes[2], KW = w.sizes.back();
+        if (G <= 0 || w.sizes[0] != C || C % G != 0)
+            return fail(ErrorCode::InvalidInput, where() + ": convolution groups do not match the channels");
+        const auto Cg = C / G;
+        const auto O = Og * G;
+        const auto OH = (H - 1) * stride[0] - 2 * padding[0] + dilation[0] * (KH - 1) + outputPadding[0] + 1;
+        const auto OW = (W - 1) * stride[1] - 2 * padding[1] + dilation[1] * (KW - 1) + outputPadding[1] + 1;
+        PTE_CHECK(
+            resize(out, oneD ? std::vector<std::int64_t> { N, O, OW } : std::vector<std::int64_t> { N, O, OH, OW }));
+        std::vector<double> r(out.numel(), 0.0);
+        for (std::int64_t n = 0; n < N; ++n)
+            for (std::int64_t o = 0; o < O; ++o)
+                for (std::int64_t e = 0; e < OH * OW; ++e)
+                    r[std::size_t((n * O + o) * OH * OW + e)] = bias ? bias->get(std::size_t(o)) : 0.0;
+        for (std::int64_t n = 0; n < N; ++n)
+            for (std::int64_t c = 0; c < C; ++c) {
+                const std::int64_t g = c / Cg;
+                for (std::int64_t iy = 0; iy < H; ++iy)
+                    for (std::int64_t ix = 0; ix < W; ++ix) {
+                        const double v = in.get(std::size_t(((n * C + c) * H + iy) * W + ix));
+                        for (std::int64_t oc = 0; oc < Og; ++oc)
+                            for (std::int64_t ky = 0; ky < KH; ++ky)
+                                for (std::int64_t kx = 0; kx < KW; ++kx) {
+                                    const auto y = iy * stride[0] - padding[0] + ky * dilation[0];
+                                    const auto x = ix * stride[1] - padding[1] + kx * dilation[1];
+                                    if (y < 0 || y >= OH || x < 0 || x >= OW)
+                                        continue;
+                                    r[std::size_t(((n * O + g * Og + oc) * OH + y) * OW + x)] +=
+                                        v * w.get(std::size_t(((c * Og + oc) * KH + ky) * KW + kx));
+                                }
+                    }
+            }
+        store(out, r);
+        return {};
+    }
+
     Result<void> convolution()
     {
         // [input, weight, bias?, stride, padding, dilation, transposed, output_padding, groups, out, ret]
@@ -90,6 +137,7 @@ struct Nn : Kernel
         PTE_TRY(const double transposed, scalar(arg(6)));
         PTE_TRY(const double groupsD, scalar(arg(8)));
         PTE_TRY(auto out, tensor(arg(9)));
+        PTE_TRY(auto outputPadding, intList(arg(7)));
         // A 1-D convolution is a 2-D one of height 1.
         const bool oneD = in->sizes.size() == 3 && w->sizes.size() == 3 && stride.size() == 1 && padding.size() == 1
             && dilation.size() == 1;
@@ -97,10 +145,15 @@ struct Nn : Kernel
             stride.insert(stride.begin(), 1);
             padding.insert(padding.begin(), 0);
             dilation.insert(dilation.begin(), 1);
+            if (outputPadding.size() == 1)
+                outputPadding.insert(outputPadding.begin(), 0);
         }
-        if ((!oneD && (in->sizes.size() != 4 || w->sizes.size() != 4)) || transposed != 0 || stride.size() != 2
-            || padding.size() != 2 || dilation.size() != 2)
-            return fail(ErrorCode::Unsupported, where() + ": only plain 1-D and 2-D convolutions are supported");
+        if ((!oneD && (in->sizes.size() != 4 || w->sizes.size() != 4)) || stride.size() != 2 || padding.size() != 2
+            || dilation.size() != 2 || (transposed != 0 && outputPadding.size() != 2))
+            return fail(ErrorCode::Unsupported, where() + ": only 1-D and 2-D convolutions are supported");
+        if (transposed != 0)
+            return transposedConvolution(
+                *in, *w, bias.get(), stride, padding, dilation, outputPadding, std::int64_t(groupsD), oneD, *out);
         const auto N = in->sizes[0], C = in->sizes[1], H = oneD ? 1 : in->sizes[2], W = in->sizes.back();
         const auto O = w->sizes[0], Cg = w->sizes[1], KH = oneD ? 1 : w->sizes[2], KW = w->sizes.back();
         const auto G = std::int64_t(groupsD);
