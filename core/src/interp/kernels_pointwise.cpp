@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <optional>
 
 namespace pte::interp {
 
@@ -238,9 +239,10 @@ struct Pointwise : Kernel
     Result<void> mathBinary()
     {
         const auto it = binaryOps().find(name);
-        // .out / .Tensor_out: [self, other, out, ret]; .Scalar_out: [self, other (a scalar), out, ret]
+        // .out / .Tensor_out: [self, other, out, ret]; .Scalar_out and .Tensor_Scalar_out: [self, other (a scalar),
+        // out, ret]
         PTE_CHECK(need(4));
-        PTE_CHECK(binaryAt(0, 1, overload == "Scalar_out", 2, it->second));
+        PTE_CHECK(binaryAt(0, 1, overload == "Scalar_out" || overload == "Tensor_Scalar_out", 2, it->second));
         return {};
     }
 
@@ -282,6 +284,115 @@ struct Pointwise : Kernel
         PTE_TRY(const double inputScale, scalarAt(3));
         PTE_CHECK(
             unaryAt(0, 4, [&](double x) { return x > 0 ? x * scale : alpha * scale * std::expm1(x * inputScale); }));
+        return {};
+    }
+    // [self, min?, max?, out, ret]: min and max tensors broadcast with self (max wins where min > max)
+    Result<void> clampTensor()
+    {
+        PTE_CHECK(need(5));
+        PTE_TRY(auto x, tensorAt(0));
+        PTE_TRY(auto lo, d.optionalTensor(arg(1)));
+        PTE_TRY(auto hi, d.optionalTensor(arg(2)));
+        PTE_TRY(auto out, tensorAt(3));
+        std::vector<std::int64_t> shape = x->sizes;
+        for (const auto* bound : { lo.get(), hi.get() })
+            if (bound) {
+                const auto s = broadcastShape(shape, bound->sizes);
+                if (s.empty() && !(shape.empty() && bound->sizes.empty()))
+                    return invalid("shapes do not broadcast");
+                shape = s;
+            }
+        PTE_CHECK(resize(*out, shape));
+        std::vector<double> r(out->numel());
+        for (std::size_t e = 0; e < r.size(); ++e) {
+            double v = x->get(broadcastIndex(shape, x->sizes, e));
+            if (lo)
+                v = std::max(v, lo->get(broadcastIndex(shape, lo->sizes, e)));
+            if (hi)
+                v = std::min(v, hi->get(broadcastIndex(shape, hi->sizes, e)));
+            r[e] = v;
+        }
+        store(*out, r);
+        return {};
+    }
+
+    // fill.Scalar_out [self, value, out, ret]; fill.Tensor_out with a 0-D tensor value: self's shape, every element
+    // the value
+    Result<void> fill()
+    {
+        PTE_CHECK(need(4));
+        double value = 0;
+        if (overload == "Tensor_out") {
+            PTE_TRY(auto v, tensorAt(1));
+            if (v->numel() != 1)
+                return invalid("the value is not a one-element tensor");
+            value = v->get(0);
+        } else {
+            PTE_TRY(value, scalarAt(1));
+        }
+        return unaryAt(0, 2, [&](double) { return value; });
+    }
+
+    // [self, other, out, ret]: the quotient rounded toward negative infinity (Python's //)
+    Result<void> floorDivide()
+    {
+        PTE_CHECK(need(4));
+        PTE_TRY(auto x, tensorAt(0));
+        const bool integral = x->dtype != ScalarType::Float && x->dtype != ScalarType::Double;
+        return binaryAt(0, 1, false, 2, [&](double a, double b) {
+            if (integral && b != 0)
+                return double(asInt(a) / asInt(b) - ((asInt(a) % asInt(b) != 0) && ((a < 0) != (b < 0)) ? 1 : 0));
+            return std::floor(a / b);
+        });
+    }
+
+    // [self (a scalar base), exponent, out, ret]
+    Result<void> powScalar()
+    {
+        PTE_CHECK(need(4));
+        PTE_TRY(const double base, scalarAt(0));
+        return unaryAt(1, 2, [&](double e) { return std::pow(base, e); });
+    }
+
+    // [self, eps?, out, ret]: log(x / (1 - x)), x clamped to [eps, 1 - eps] when eps is given
+    Result<void> logit()
+    {
+        PTE_CHECK(need(4));
+        std::optional<double> eps;
+        if (!d.isNull(arg(1))) {
+            PTE_TRY(eps, scalarAt(1));
+        }
+        return unaryAt(0, 2, [&](double x) {
+            if (eps)
+                x = std::clamp(x, *eps, 1 - *eps);
+            return std::log(x / (1 - x));
+        });
+    }
+
+    // [self, dim, out, ret]: a * sigmoid(b), a and b the halves of self along dim
+    Result<void> glu()
+    {
+        PTE_CHECK(need(4));
+        PTE_TRY(auto x, tensorAt(0));
+        PTE_TRY(const std::size_t dim, dimArg(1, x->sizes.size()));
+        PTE_TRY(auto out, tensorAt(2));
+        if (x->sizes.empty() || x->sizes[dim] % 2 != 0)
+            return invalid("the dimension's size is not even");
+        std::vector<std::int64_t> shape = x->sizes;
+        shape[dim] /= 2;
+        PTE_CHECK(resize(*out, shape));
+        const std::size_t inner = numelFrom(shape, dim + 1);
+        const auto half = std::size_t(shape[dim]);
+        std::vector<double> r(out->numel());
+        for (std::size_t e = 0; e < r.size(); ++e) {
+            const std::size_t o = e / (half * inner);
+            const std::size_t k = (e / inner) % half;
+            const std::size_t base = o * 2 * half * inner + e % inner;
+            const double a = x->get(base + k * inner);
+            const double b = x->get(base + (k + half) * inner);
+            r[e] = a / (1.0 + std::exp(-b));
+        }
+        store(*out, r);
         return {};
     }
 };
@@ -333,6 +444,15 @@ void registerPointwiseKernels(KernelRegistry& registry)
     registry.add("aten::div.out_mode", invoke<F, &F::div>);
     registry.add("aten::div.Scalar_mode_out", invoke<F, &F::div>);
     registry.add("aten::elu.out", invoke<F, &F::elu>);
+    registry.add("aten::clamp.Tensor_out", invoke<F, &F::clampTensor>);
+    registry.add("aten::fill.Scalar_out", invoke<F, &F::fill>);
+    registry.add("aten::fill.Tensor_out", invoke<F, &F::fill>);
+    registry.add("aten::floor_divide.out", invoke<F, &F::floorDivide>);
+    registry.add("aten::pow.Scalar_out", invoke<F, &F::powScalar>);
+    registry.add("aten::logit.out", invoke<F, &F::logit>);
+    registry.add("aten::glu.out", invoke<F, &F::glu>);
+    registry.add("aten::bitwise_left_shift.Tensor_Scalar_out", invoke<F, &F::mathBinary>);
+    registry.add("aten::bitwise_right_shift.Tensor_Scalar_out", invoke<F, &F::mathBinary>);
 }
 
 } // namespace pte::interp
