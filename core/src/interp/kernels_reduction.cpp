@@ -354,6 +354,25 @@ struct Reduction : Kernel
         store(*indices, idx);
         return {};
     }
+    // max.unary_out / min.unary_out [self, out, ret]: the largest (smallest) element, NaN when any is NaN
+    Result<void> extremeOfAll()
+    {
+        PTE_CHECK(need(3));
+        PTE_TRY(auto x, tensorAt(0));
+        PTE_TRY(auto out, tensorAt(1));
+        if (x->numel() == 0)
+            return invalid("of an empty tensor");
+        const bool isMax = name == "max";
+        double r = x->get(0);
+        for (std::size_t e = 1; e < x->numel() && !std::isnan(r); ++e) {
+            const double v = x->get(e);
+            if (std::isnan(v) || (isMax ? v > r : v < r))
+                r = v;
+        }
+        PTE_CHECK(resize(*out, {}));
+        out->set(0, r);
+        return {};
+    }
 };
 
 } // namespace
@@ -380,6 +399,8 @@ void registerReductionKernels(KernelRegistry& registry)
     registry.add("aten::cumsum.out", invoke<F, &F::cumsum>);
     registry.add("aten::var_mean.correction_out", invoke<F, &F::varMean>);
     registry.add("aten::topk.values", invoke<F, &F::topk>);
+    registry.add("aten::max.unary_out", invoke<F, &F::extremeOfAll>);
+    registry.add("aten::min.unary_out", invoke<F, &F::extremeOfAll>);
 }
 
 } // namespace pte::interp
