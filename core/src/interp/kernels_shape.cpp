@@ -555,6 +555,205 @@ struct Shape : Kernel
         store(*o, r);
         return {};
     }
+    // [self, diagonal, out, ret]: the elements of the last two dimensions with column - row <= diagonal, others 0
+    Result<void> tril()
+    {
+        PTE_CHECK(need(4));
+        PTE_TRY(auto x, tensorAt(0));
+        PTE_TRY(const double diagonal, scalarAt(1));
+        PTE_TRY(auto out, tensorAt(2));
+        if (x->sizes.size() < 2)
+            return invalid("needs at least 2 dimensions");
+        PTE_CHECK(resize(*out, x->sizes));
+        const auto cols = std::size_t(x->sizes.back());
+        const auto rows = std::size_t(x->sizes[x->sizes.size() - 2]);
+        std::vector<double> r(x->numel());
+        for (std::size_t e = 0; e < r.size(); ++e) {
+            const auto col = double(e % cols);
+            const auto row = double((e / cols) % rows);
+            r[e] = col - row <= diagonal ? x->get(e) : 0.0;
+        }
+        store(*out, r);
+        return {};
+    }
+
+    // [self, shifts, dims, out, ret]: element i of a dimension moves to (i + shift) mod size; without dims over the
+    // flattened tensor
+    Result<void> roll()
+    {
+        PTE_CHECK(need(5));
+        PTE_TRY(auto x, tensorAt(0));
+        PTE_TRY(const auto shifts, intList(arg(1)));
+        PTE_TRY(const auto dims, intList(arg(2)));
+        PTE_TRY(auto out, tensorAt(3));
+        PTE_CHECK(resize(*out, x->sizes));
+        const std::size_t n = x->numel();
+        std::vector<double> r(n);
+        if (dims.empty()) {
+            if (shifts.size() != 1)
+                return invalid("needs one shift without dims");
+            for (std::size_t e = 0; e < n; ++e)
+                r[std::size_t(((std::int64_t(e) + shifts[0]) % std::int64_t(n) + std::int64_t(n)) % std::int64_t(n))] =
+                    x->get(e);
+            store(*out, r);
+            return {};
+        }
+        if (dims.size() != shifts.size())
+            return invalid("shifts and dims differ in length");
+        const std::size_t rank = x->sizes.size();
+        std::vector<std::int64_t> shift(rank, 0);
+        for (std::size_t k = 0; k < dims.size(); ++k) {
+            const auto dim = dimIndex(double(dims[k]), std::int64_t(rank));
+            if (!dim)
+                return invalid("dimension out of range");
+            shift[*dim] += shifts[k];
+        }
+        const auto stride = contiguousStrides(x->sizes);
+        for (std::size_t e = 0; e < n; ++e) {
+            std::size_t to = 0;
+            for (std::size_t k = 0; k < rank; ++k) {
+                const auto size = x->sizes[k];
+                const auto coord = std::int64_t(e / stride[k]) % size;
+                to += std::size_t(((coord + shift[k]) % size + size) % size) * stride[k];
+            }
+            r[to] = x->get(e);
+        }
+        store(*out, r);
+        return {};
+    }
+
+    // [self, dim, start, length, out, ret]: positions start .. start + length of dim (a negative start counts back)
+    Result<void> narrowCopy()
+    {
+        PTE_CHECK(need(6));
+        PTE_TRY(auto x, tensorAt(0));
+        PTE_TRY(const std::size_t dim, dimArg(1, x->sizes.size()));
+        PTE_TRY(const double startD, scalarAt(2));
+        PTE_TRY(const double length, scalarAt(3));
+        PTE_TRY(auto out, tensorAt(4));
+        if (x->sizes.empty())
+            return invalid("of a 0-D tensor");
+        auto start = std::int64_t(startD);
+        if (start < 0)
+            start += x->sizes[dim];
+        return sliceDim(*x, *out, dim, start, 1, std::int64_t(length), true);
+    }
+
+    // [self, out, ret]: a 2-D tensor transposed; fewer dimensions copied
+    Result<void> tCopy()
+    {
+        PTE_CHECK(need(3));
+        PTE_TRY(auto x, tensorAt(0));
+        PTE_TRY(auto out, tensorAt(1));
+        if (x->sizes.size() > 2)
+            return invalid("needs at most 2 dimensions");
+        if (x->sizes.size() < 2)
+            return gather(*x, *out, x->sizes, [](std::size_t e) { return e; });
+        const auto rows = std::size_t(x->sizes[0]);
+        const auto cols = std::size_t(x->sizes[1]);
+        return gather(
+            *x, *out, { x->sizes[1], x->sizes[0] }, [&](std::size_t e) { return (e % rows) * cols + e / rows; });
+    }
+
+    // reflection_pad{1,2,3}d / replication_pad{1,2,3}d [self, padding, out, ret]: the last 1, 2 or 3 dimensions
+    // padded (padding pairs from the last dimension) by reflecting about the edge element or repeating it
+    Result<void> pad()
+    {
+        PTE_CHECK(need(4));
+        PTE_TRY(auto x, tensorAt(0));
+        PTE_TRY(const auto padding, intList(arg(1)));
+        PTE_TRY(auto out, tensorAt(2));
+        const bool reflect = name.rfind("reflection", 0) == 0;
+        const std::size_t padded = std::size_t(name[name.size() - 2] - '0');
+        const std::size_t rank = x->sizes.size();
+        if (padding.size() != 2 * padded || rank < padded)
+            return invalid("bad padding");
+        std::vector<std::int64_t> before(rank, 0);
+        std::vector<std::int64_t> shape = x->sizes;
+        for (std::size_t k = 0; k < padded; ++k) {
+            const std::size_t dim = rank - 1 - k;
+            before[dim] = padding[2 * k];
+            shape[dim] += padding[2 * k] + padding[2 * k + 1];
+            if (reflect && (padding[2 * k] >= x->sizes[dim] || padding[2 * k + 1] >= x->sizes[dim]))
+                return invalid("reflection padding not smaller than the dimension");
+        }
+        PTE_CHECK(resize(*out, shape));
+        const auto inStride = contiguousStrides(x->sizes);
+        const auto outStride = contiguousStrides(shape);
+        std::vector<double> r(out->numel());
+        for (std::size_t e = 0; e < r.size(); ++e) {
+            std::size_t from = 0;
+            for (std::size_t k = 0; k < rank; ++k) {
+                const auto size = x->sizes[k];
+                auto coord = std::int64_t(e / outStride[k]) % shape[k] - before[k];
+                if (reflect)
+                    coord = coord < 0 ? -coord : coord >= size ? 2 * (size - 1) - coord : coord;
+                else
+                    coord = std::clamp<std::int64_t>(coord, 0, size - 1);
+                from += std::size_t(coord) * inStride[k];
+            }
+            r[e] = x->get(from);
+        }
+        store(*out, r);
+        return {};
+    }
+
+    // pixel_shuffle [self, upscale_factor, out, ret]: [..., C * r * r, H, W] -> [..., C, H * r, W * r], out[c, h * r +
+    // i, w * r + j] = in[c * r * r + i * r + j, h, w]; pixel_unshuffle [self, downscale_factor, out, ret] the inverse
+    Result<void> pixelShuffle()
+    {
+        PTE_CHECK(need(4));
+        PTE_TRY(auto x, tensorAt(0));
+        PTE_TRY(const double factor, scalarAt(1));
+        PTE_TRY(auto out, tensorAt(2));
+        const bool shuffle = name == "pixel_shuffle";
+        const auto f = std::int64_t(factor);
+        const std::size_t rank = x->sizes.size();
+        if (rank < 3 || f <= 0)
+            return invalid("needs at least 3 dimensions and a positive factor");
+        std::vector<std::int64_t> shape = x->sizes;
+        auto& C = shape[rank - 3];
+        auto& H = shape[rank - 2];
+        auto& W = shape[rank - 1];
+        if (shuffle) {
+            if (C % (f * f) != 0)
+                return invalid("channels not divisible by the factor squared");
+            C /= f * f;
+            H *= f;
+            W *= f;
+        } else {
+            if (H % f != 0 || W % f != 0)
+                return invalid("height or width not divisible by the factor");
+            C *= f * f;
+            H /= f;
+            W /= f;
+        }
+        PTE_CHECK(resize(*out, shape));
+        // The shuffled side's coordinates (c, y, x) with the unshuffled side's (c * f * f + (y % f) * f + x % f,
+        // y / f, x / f).
+        const auto sc = shuffle ? shape[rank - 3] : x->sizes[rank - 3];
+        const auto sh = shuffle ? shape[rank - 2] : x->sizes[rank - 2];
+        const auto sw = shuffle ? shape[rank - 1] : x->sizes[rank - 1];
+        const std::size_t plane = std::size_t(sc * sh * sw);
+        std::vector<double> r(out->numel());
+        for (std::size_t e = 0; e < r.size(); ++e) {
+            const std::size_t batch = e / plane;
+            const auto rest = std::int64_t(e % plane);
+            const auto c = rest / (sh * sw);
+            const auto y = (rest / sw) % sh;
+            const auto xx = rest % sw;
+            const auto uc = c * f * f + (y % f) * f + xx % f;
+            const auto uy = y / f;
+            const auto ux = xx / f;
+            const std::size_t unshuffled = batch * plane + std::size_t((uc * (sh / f) + uy) * (sw / f) + ux);
+            if (shuffle)
+                r[e] = x->get(unshuffled);
+            else
+                r[unshuffled] = x->get(e);
+        }
+        store(*out, r);
+        return {};
+    }
 };
 
 } // namespace
@@ -588,6 +787,15 @@ void registerShapeKernels(KernelRegistry& registry)
     registry.add("aten::diagonal_copy.out", invoke<F, &F::diagonalCopy>);
     registry.add("aten::unfold_copy.out", invoke<F, &F::unfoldCopy>);
     registry.add("aten::as_strided_copy.out", invoke<F, &F::asStridedCopy>);
+    registry.add("aten::tril.out", invoke<F, &F::tril>);
+    registry.add("aten::roll.out", invoke<F, &F::roll>);
+    registry.add("aten::narrow_copy.out", invoke<F, &F::narrowCopy>);
+    registry.add("aten::t_copy.out", invoke<F, &F::tCopy>);
+    for (const char* kind : { "reflection", "replication" })
+        for (const char* dims : { "1d", "2d", "3d" })
+            registry.add(std::string("aten::") + kind + "_pad" + dims + ".out", invoke<F, &F::pad>);
+    registry.add("aten::pixel_shuffle.out", invoke<F, &F::pixelShuffle>);
+    registry.add("aten::pixel_unshuffle.out", invoke<F, &F::pixelShuffle>);
 }
 
 } // namespace pte::interp
