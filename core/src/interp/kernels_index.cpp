@@ -343,6 +343,105 @@ struct Index : Kernel
         store(*o, r);
         return {};
     }
+    // [self, src, dim, index, out, ret]: self with position index of dim replaced by src
+    Result<void> selectScatter()
+    {
+        PTE_CHECK(need(6));
+        PTE_TRY(auto x, tensorAt(0));
+        PTE_TRY(auto src, tensorAt(1));
+        PTE_TRY(const std::size_t dim, dimArg(2, x->sizes.size()));
+        PTE_TRY(const double indexD, scalarAt(3));
+        PTE_TRY(auto out, tensorAt(4));
+        if (x->sizes.empty())
+            return invalid("of a 0-D tensor");
+        const auto len = x->sizes[dim];
+        auto index = std::int64_t(indexD);
+        if (index < 0)
+            index += len;
+        if (index < 0 || index >= len)
+            return invalid("index out of range");
+        const std::size_t inner = numelFrom(x->sizes, dim + 1);
+        if (src->numel() != x->numel() / std::size_t(len))
+            return invalid("src does not match the selected slice");
+        PTE_CHECK(resize(*out, x->sizes));
+        std::vector<double> r(x->numel());
+        for (std::size_t e = 0; e < r.size(); ++e) {
+            const std::size_t o = e / (std::size_t(len) * inner);
+            const auto k = std::int64_t((e / inner) % std::size_t(len));
+            r[e] = k == index ? src->get(o * inner + e % inner) : x->get(e);
+        }
+        store(*out, r);
+        return {};
+    }
+
+    // [self, mask, out, ret]: the elements of self (broadcast with mask) where mask is true, as a 1-D tensor
+    Result<void> maskedSelect()
+    {
+        PTE_CHECK(need(4));
+        PTE_TRY(auto x, tensorAt(0));
+        PTE_TRY(auto mask, tensorAt(1));
+        PTE_TRY(auto out, tensorAt(2));
+        const auto shape = broadcastShape(x->sizes, mask->sizes);
+        if (shape.empty() && !(x->sizes.empty() && mask->sizes.empty()))
+            return invalid("shapes do not broadcast");
+        std::size_t n = 1;
+        for (const auto s : shape)
+            n *= std::size_t(s);
+        std::vector<double> r;
+        for (std::size_t e = 0; e < n; ++e)
+            if (mask->get(broadcastIndex(shape, mask->sizes, e)) != 0)
+                r.push_back(x->get(broadcastIndex(shape, x->sizes, e)));
+        PTE_CHECK(resize(*out, { std::int64_t(r.size()) }));
+        store(*out, r);
+        return {};
+    }
+
+    // [self, out, ret]: the coordinates of the nonzero elements, [count, rank], in row-major order
+    Result<void> nonzero()
+    {
+        PTE_CHECK(need(3));
+        PTE_TRY(auto x, tensorAt(0));
+        PTE_TRY(auto out, tensorAt(1));
+        const std::size_t rank = x->sizes.size();
+        const auto stride = contiguousStrides(x->sizes);
+        std::vector<double> r;
+        std::int64_t count = 0;
+        for (std::size_t e = 0; e < x->numel(); ++e) {
+            if (x->get(e) == 0)
+                continue;
+            ++count;
+            for (std::size_t k = 0; k < rank; ++k)
+                r.push_back(double((e / stride[k]) % std::size_t(x->sizes[k])));
+        }
+        PTE_CHECK(resize(*out, { count, std::int64_t(rank) }));
+        store(*out, r);
+        return {};
+    }
+
+    // [repeats, output_size?, out, ret]: each index i repeated repeats[i] times
+    Result<void> repeatInterleave()
+    {
+        PTE_CHECK(need(4));
+        PTE_TRY(auto repeats, tensorAt(0));
+        PTE_TRY(auto out, tensorAt(2));
+        if (repeats->sizes.size() > 1)
+            return invalid("repeats is not 1-D");
+        std::vector<double> r;
+        for (std::size_t i = 0; i < repeats->numel(); ++i) {
+            const auto times = std::int64_t(repeats->get(i));
+            if (times < 0)
+                return invalid("a negative repeat");
+            r.insert(r.end(), std::size_t(times), double(i));
+        }
+        if (!d.isNull(arg(1))) {
+            PTE_TRY(const double size, scalarAt(1));
+            if (std::size_t(size) != r.size())
+                return invalid("output_size does not match the repeats");
+        }
+        PTE_CHECK(resize(*out, { std::int64_t(r.size()) }));
+        store(*out, r);
+        return {};
+    }
 };
 
 } // namespace
@@ -360,6 +459,10 @@ void registerIndexKernels(KernelRegistry& registry)
     registry.add("aten::index_put.out", invoke<F, &F::index>);
     registry.add("aten::masked_scatter.out", invoke<F, &F::maskedScatter>);
     registry.add("aten::slice_scatter.out", invoke<F, &F::sliceScatter>);
+    registry.add("aten::select_scatter.out", invoke<F, &F::selectScatter>);
+    registry.add("aten::masked_select.out", invoke<F, &F::maskedSelect>);
+    registry.add("aten::nonzero.out", invoke<F, &F::nonzero>);
+    registry.add("aten::repeat_interleave.Tensor_out", invoke<F, &F::repeatInterleave>);
 }
 
 } // namespace pte::interp
