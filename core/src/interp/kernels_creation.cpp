@@ -147,6 +147,35 @@ struct Creation : Kernel
         o->set(0, v);
         return {};
     }
+    // [size, out, ret]: standard normal samples, by the Box-Muller transform of the fixed uniform sequence
+    Result<void> randn()
+    {
+        PTE_CHECK(need(3));
+        PTE_TRY(const auto size, intList(arg(0)));
+        PTE_TRY(auto out, tensor(arg(1)));
+        PTE_CHECK(resize(*out, size));
+        UniformSequence uniform;
+        for (std::size_t e = 0; e < out->numel(); e += 2) {
+            const double u1 = 1.0 - uniform.next(); // in (0, 1]
+            const double u2 = uniform.next();
+            const double radius = std::sqrt(-2.0 * std::log(u1));
+            out->set(e, radius * std::cos(2 * M_PI * u2));
+            if (e + 1 < out->numel())
+                out->set(e + 1, radius * std::sin(2 * M_PI * u2));
+        }
+        return {};
+    }
+
+    // [size, dim_order?, out, ret]: a tensor of the size (its elements left as zeros)
+    Result<void> emptyDimOrder()
+    {
+        PTE_CHECK(need(4));
+        PTE_TRY(const auto size, intList(arg(0)));
+        PTE_TRY(auto out, tensor(arg(2)));
+        PTE_CHECK(resize(*out, size));
+        store(*out, std::vector<double>(out->numel(), 0.0));
+        return {};
+    }
 };
 
 } // namespace
@@ -163,6 +192,8 @@ void registerCreationKernels(KernelRegistry& registry)
     registry.add("aten::native_dropout.out", invoke<F, &F::nativeDropout>);
     registry.add("aten::rand.out", invoke<F, &F::rand>);
     registry.add("aten::scalar_tensor.out", invoke<F, &F::scalarTensor>);
+    registry.add("aten::randn.out", invoke<F, &F::randn>);
+    registry.add("dim_order_ops::_empty_dim_order.out", invoke<F, &F::emptyDimOrder>);
 }
 
 } // namespace pte::interp
