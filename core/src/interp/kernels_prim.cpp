@@ -104,6 +104,16 @@ struct Prim : Kernel
             setScalar(arg(2), x / y);
             return {};
         }
+        if (name == "mod") { // Python's a % b: the sign of b
+            if (y == 0)
+                return invalid("modulo by zero");
+            setScalar(arg(2), x - std::floor(x / y) * y);
+            return {};
+        }
+        if (name == "sym_max" || name == "sym_min") {
+            setScalar(arg(2), name == "sym_max" ? std::max(x, y) : std::min(x, y));
+            return {};
+        }
         if (const auto it = basicBinaryOps().find(name); it != basicBinaryOps().end()) {
             setScalar(arg(2), it->second(x, y));
             return {};
@@ -143,6 +153,32 @@ struct Prim : Kernel
         out->sizes = size;
         return {};
     }
+    // [self, ret]: the number of elements, an Int
+    Result<void> symNumel()
+    {
+        PTE_CHECK(need(2));
+        PTE_TRY(auto x, tensor(arg(0)));
+        slots.at(std::size_t(arg(1))).kind = ValueKind::Int;
+        setScalar(arg(1), double(x->numel()));
+        return {};
+    }
+
+    // [self, ret]: the one element of self as a scalar of its kind (Bool, Int or Double)
+    Result<void> localScalarDense()
+    {
+        PTE_CHECK(need(2));
+        PTE_TRY(auto x, tensor(arg(0)));
+        if (x->numel() != 1)
+            return invalid("of a tensor of " + std::to_string(x->numel()) + " elements");
+        Slot& out = slots.at(std::size_t(arg(1)));
+        out.kind = x->dtype == ScalarType::Bool ? ValueKind::Bool
+            : x->dtype == ScalarType::Float || x->dtype == ScalarType::Double || x->dtype == ScalarType::Half
+                || x->dtype == ScalarType::BFloat16
+            ? ValueKind::Double
+            : ValueKind::Int;
+        setScalar(arg(1), x->get(0));
+        return {};
+    }
 };
 
 } // namespace
@@ -165,6 +201,10 @@ void registerPrimKernels(KernelRegistry& registry)
     registry.add("executorch_prim::et_copy_index.tensor", invoke<F, &F::etCopyIndex>);
     registry.add("executorch_prim::et_view", invoke<F, &F::etView>);
     registry.add("executorch_prim::et_view.default", invoke<F, &F::etView>);
+    registry.add("aten::sym_numel", invoke<F, &F::symNumel>);
+    registry.add("aten::_local_scalar_dense", invoke<F, &F::localScalarDense>);
+    for (const char* op : { "mod", "sym_max", "sym_min" })
+        registry.add(std::string("executorch_prim::") + op + ".Scalar", invoke<F, &F::binaryScalar>);
 }
 
 } // namespace pte::interp
