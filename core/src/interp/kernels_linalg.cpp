@@ -99,6 +99,71 @@ struct Linalg : Kernel
         store(*out, r);
         return {};
     }
+    /** The p-norm of the differences f(k) for k < n: p = 0 counts the nonzero ones, p = inf takes the largest. */
+    static double pNorm(double p, std::size_t n, const std::function<double(std::size_t)>& f)
+    {
+        double acc = 0;
+        for (std::size_t k = 0; k < n; ++k) {
+            const double v = std::fabs(f(k));
+            if (p == 0)
+                acc += v != 0 ? 1.0 : 0.0;
+            else if (std::isinf(p))
+                acc = std::max(acc, v);
+            else
+                acc += std::pow(v, p);
+        }
+        return p == 0 || std::isinf(p) ? acc : std::pow(acc, 1.0 / p);
+    }
+
+    // [x1, x2, p, compute_mode?, out, ret]: x1 [..., P, M], x2 [..., R, M] -> [..., P, R], the p-norm distances of
+    // their rows (the batch dimensions equal)
+    Result<void> cdist()
+    {
+        PTE_CHECK(need(6));
+        PTE_TRY(auto x1, tensorAt(0));
+        PTE_TRY(auto x2, tensorAt(1));
+        PTE_TRY(const double p, scalarAt(2));
+        PTE_TRY(auto out, tensorAt(4));
+        const std::size_t rank = x1->sizes.size();
+        if (rank < 2 || x2->sizes.size() != rank || x1->sizes.back() != x2->sizes.back()
+            || !std::equal(x1->sizes.begin(), x1->sizes.end() - 2, x2->sizes.begin()))
+            return invalid("x1 and x2 do not match");
+        const auto P = std::size_t(x1->sizes[rank - 2]);
+        const auto R = std::size_t(x2->sizes[rank - 2]);
+        const auto M = std::size_t(x1->sizes.back());
+        std::vector<std::int64_t> shape = x1->sizes;
+        shape.back() = std::int64_t(R);
+        PTE_CHECK(resize(*out, shape));
+        const std::size_t batches = x1->numel() / std::max<std::size_t>(P * M, 1);
+        std::vector<double> r(batches * P * R);
+        for (std::size_t b = 0; b < batches; ++b)
+            for (std::size_t i = 0; i < P; ++i)
+                for (std::size_t j = 0; j < R; ++j)
+                    r[(b * P + i) * R + j] = pNorm(p, M,
+                        [&](std::size_t k) { return x1->get((b * P + i) * M + k) - x2->get((b * R + j) * M + k); });
+        store(*out, r);
+        return {};
+    }
+
+    // [self, p, out, ret]: the p-norm distances of the pairs of rows i < j of self [N, M], in order
+    Result<void> pdist()
+    {
+        PTE_CHECK(need(4));
+        PTE_TRY(auto x, tensorAt(0));
+        PTE_TRY(const double p, scalarAt(1));
+        PTE_TRY(auto out, tensorAt(2));
+        if (x->sizes.size() != 2)
+            return invalid("needs a 2-D input");
+        const auto N = std::size_t(x->sizes[0]);
+        const auto M = std::size_t(x->sizes[1]);
+        std::vector<double> r;
+        for (std::size_t i = 0; i < N; ++i)
+            for (std::size_t j = i + 1; j < N; ++j)
+                r.push_back(pNorm(p, M, [&](std::size_t k) { return x->get(i * M + k) - x->get(j * M + k); }));
+        PTE_CHECK(resize(*out, { std::int64_t(r.size()) }));
+        store(*out, r);
+        return {};
+    }
 };
 
 } // namespace
@@ -109,6 +174,8 @@ void registerLinalgKernels(KernelRegistry& registry)
     registry.add("aten::mm.out", invoke<F, &F::mm>);
     registry.add("aten::addmm.out", invoke<F, &F::mm>);
     registry.add("aten::bmm.out", invoke<F, &F::bmm>);
+    registry.add("aten::_cdist_forward.out", invoke<F, &F::cdist>);
+    registry.add("aten::_pdist_forward.out", invoke<F, &F::pdist>);
 }
 
 } // namespace pte::interp
