@@ -551,6 +551,228 @@ struct Nn : Kernel
         store(*rstdOut, rstds);
         return {};
     }
+    // [input, grid, interpolation_mode, padding_mode, align_corners, out, ret]: input [N, C, H, W] sampled at grid
+    // [N, Ho, Wo, 2] (x, y in [-1, 1]); bilinear (0) or nearest (1, half to even), zeros (0) or border (1) padding
+    Result<void> gridSampler2d()
+    {
+        PTE_CHECK(need(7));
+        PTE_TRY(auto in, tensorAt(0));
+        PTE_TRY(auto grid, tensorAt(1));
+        PTE_TRY(const double mode, scalarAt(2));
+        PTE_TRY(const double paddingMode, scalarAt(3));
+        PTE_TRY(const double alignCorners, scalarAt(4));
+        PTE_TRY(auto out, tensorAt(5));
+        if (in->sizes.size() != 4 || grid->sizes.size() != 4 || grid->sizes[3] != 2 || grid->sizes[0] != in->sizes[0])
+            return invalid("needs input [N, C, H, W] and grid [N, H, W, 2]");
+        if ((mode != 0 && mode != 1) || (paddingMode != 0 && paddingMode != 1))
+            return fail(ErrorCode::Unsupported,
+                where() + ": " + op + ": only bilinear and nearest sampling with zeros or border padding");
+        const auto N = in->sizes[0], C = in->sizes[1], H = in->sizes[2], W = in->sizes[3];
+        const auto Ho = grid->sizes[1], Wo = grid->sizes[2];
+        PTE_CHECK(resize(*out, { N, C, Ho, Wo }));
+        auto source = [&](double g, std::int64_t size) {
+            double v = alignCorners != 0 ? (g + 1) / 2 * double(size - 1) : ((g + 1) * double(size) - 1) / 2;
+            if (paddingMode == 1)
+                v = std::clamp(v, 0.0, double(size - 1));
+            return v;
+        };
+        std::vector<double> r(out->numel());
+        for (std::int64_t n = 0; n < N; ++n)
+            for (std::int64_t y = 0; y < Ho; ++y)
+                for (std::int64_t x = 0; x < Wo; ++x) {
+                    const auto g = std::size_t(((n * Ho + y) * Wo + x) * 2);
+                    const double ix = source(grid->get(g), W);
+                    const double iy = source(grid->get(g + 1), H);
+                    for (std::int64_t c = 0; c < C; ++c) {
+                        auto at = [&](std::int64_t yy, std::int64_t xx) {
+                            return yy < 0 || yy >= H || xx < 0 || xx >= W
+                                ? 0.0
+                                : in->get(std::size_t(((n * C + c) * H + yy) * W + xx));
+                        };
+                        double v = 0;
+                        if (mode == 1) {
+                            v = at(std::int64_t(std::nearbyint(iy)), std::int64_t(std::nearbyint(ix)));
+                        } else {
+                            const auto x0 = std::int64_t(std::floor(ix));
+                            const auto y0 = std::int64_t(std::floor(iy));
+                            const double lx = ix - double(x0);
+                            const double ly = iy - double(y0);
+                            v = (1 - ly) * ((1 - lx) * at(y0, x0) + lx * at(y0, x0 + 1))
+                                + ly * ((1 - lx) * at(y0 + 1, x0) + lx * at(y0 + 1, x0 + 1));
+                        }
+                        r[std::size_t(((n * C + c) * Ho + y) * Wo + x)] = v;
+                    }
+                }
+        store(*out, r);
+        return {};
+    }
+
+    /**
+     * The taps and normalised weights of output position `i` of an antialiased bilinear resize from `inSize` (scale
+     * in / out): centre scale * (i + 0.5), support max(scale, 1), the triangle filter 1 - |(j - centre + 0.5) /
+     * max(scale, 1)|.
+     */
+    static std::vector<std::pair<std::int64_t, double>> antialiasTaps(double scale, std::int64_t inSize, std::int64_t i)
+    {
+        const double support = scale >= 1 ? scale : 1.0;
+        const double inv = scale >= 1 ? 1 / scale : 1.0;
+        const double centre = scale * (double(i) + 0.5);
+        const auto lo = std::max<std::int64_t>(std::int64_t(centre - support + 0.5), 0);
+        const auto hi = std::min<std::int64_t>(std::int64_t(centre + support + 0.5), inSize);
+        std::vector<std::pair<std::int64_t, double>> taps;
+        double total = 0;
+        for (std::int64_t j = lo; j < hi; ++j) {
+            const double t = std::fabs((double(j) - centre + 0.5) * inv);
+            const double w = t < 1 ? 1 - t : 0;
+            taps.emplace_back(j, w);
+            total += w;
+        }
+        for (auto& tap : taps)
+            tap.second = total > 0 ? tap.second / total : 0.0;
+        return taps;
+    }
+
+    // [self, output_size, align_corners, scales_h?, scales_w?, out, ret]: the antialiased bilinear resize of the last
+    // two dimensions (the scale as PyTorch's area_pixel_compute_scale gives it)
+    Result<void> upsampleBilinear2dAa()
+    {
+        PTE_CHECK(need(7));
+        PTE_TRY(auto in, tensorAt(0));
+        PTE_TRY(const auto size, intList(arg(1)));
+        PTE_TRY(const double alignCorners, scalarAt(2));
+        PTE_TRY(auto out, tensorAt(5));
+        if (in->sizes.size() != 4 || size.size() != 2)
+            return invalid("needs a 4-D input and two output sizes");
+        const auto H = in->sizes[2], W = in->sizes[3];
+        const auto OH = size[0], OW = size[1];
+        auto scaleOf = [&](std::int64_t inSize, std::int64_t outSize, std::size_t scaleArg) -> Result<double> {
+            if (alignCorners != 0)
+                return outSize > 1 ? double(inSize - 1) / double(outSize - 1) : 0.0;
+            if (!d.isNull(arg(scaleArg))) {
+                PTE_TRY(const double s, scalarAt(scaleArg));
+                if (s > 0)
+                    return 1.0 / s;
+            }
+            return double(inSize) / double(outSize);
+        };
+        PTE_TRY(const double scaleH, scaleOf(H, OH, 3));
+        PTE_TRY(const double scaleW, scaleOf(W, OW, 4));
+        PTE_CHECK(resize(*out, { in->sizes[0], in->sizes[1], OH, OW }));
+        const std::int64_t planes = in->sizes[0] * in->sizes[1];
+        std::vector<double> r(out->numel());
+        for (std::int64_t y = 0; y < OH; ++y) {
+            const auto ty = antialiasTaps(scaleH, H, y);
+            for (std::int64_t x = 0; x < OW; ++x) {
+                const auto tx = antialiasTaps(scaleW, W, x);
+                for (std::int64_t p = 0; p < planes; ++p) {
+                    double acc = 0;
+                    for (const auto& [jy, wy] : ty)
+                        for (const auto& [jx, wx] : tx)
+                            acc += wy * wx * in->get(std::size_t((p * H + jy) * W + jx));
+                    r[std::size_t((p * OH + y) * OW + x)] = acc;
+                }
+            }
+        }
+        store(*out, r);
+        return {};
+    }
+
+    // [grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices, grad_input, ret]: each output
+    // gradient added at the input position its index (within the plane) names; zero elsewhere
+    Result<void> maxPool2dWithIndicesBackward()
+    {
+        PTE_CHECK(need(10));
+        PTE_TRY(auto go, tensorAt(0));
+        PTE_TRY(auto self, tensorAt(1));
+        PTE_TRY(auto indices, tensorAt(7));
+        PTE_TRY(auto out, tensorAt(8));
+        const std::size_t rank = self->sizes.size();
+        if ((rank != 3 && rank != 4) || go->numel() != indices->numel() || go->sizes.size() != rank)
+            return invalid("needs a 3-D or 4-D input and matching gradient and indices");
+        const auto plane = std::size_t(self->sizes[rank - 2] * self->sizes[rank - 1]);
+        const auto outPlane = std::size_t(go->sizes[rank - 2] * go->sizes[rank - 1]);
+        PTE_CHECK(resize(*out, self->sizes));
+        std::vector<double> r(self->numel(), 0.0);
+        for (std::size_t e = 0; e < go->numel(); ++e) {
+            const auto index = std::int64_t(indices->get(e));
+            if (index < 0 || std::size_t(index) >= plane)
+                return invalid("index " + std::to_string(index) + " out of range");
+            r[(e / std::max<std::size_t>(outPlane, 1)) * plane + std::size_t(index)] += go->get(e);
+        }
+        store(*out, r);
+        return {};
+    }
+
+    // [grad_output, input, weight, bias_sizes?, stride, padding, dilation, transposed, output_padding, groups,
+    // output_mask, grad_input, grad_weight, grad_bias, ret]: the gradients of a (not transposed) 1-D or 2-D
+    // convolution by definition; an output that is None is skipped
+    Result<void> convolutionBackward()
+    {
+        PTE_CHECK(need(15));
+        PTE_TRY(auto go, tensorAt(0));
+        PTE_TRY(auto in, tensorAt(1));
+        PTE_TRY(auto w, tensorAt(2));
+        PTE_TRY(auto stride, intList(arg(4)));
+        PTE_TRY(auto padding, intList(arg(5)));
+        PTE_TRY(auto dilation, intList(arg(6)));
+        PTE_TRY(const double transposed, scalarAt(7));
+        PTE_TRY(const double groupsD, scalarAt(9));
+        PTE_TRY(auto gradInput, d.optionalTensor(arg(11)));
+        PTE_TRY(auto gradWeight, d.optionalTensor(arg(12)));
+        PTE_TRY(auto gradBias, d.optionalTensor(arg(13)));
+        const bool oneD = in->sizes.size() == 3 && w->sizes.size() == 3 && go->sizes.size() == 3 && stride.size() == 1
+            && padding.size() == 1 && dilation.size() == 1;
+        if (oneD) {
+            stride.insert(stride.begin(), 1);
+            padding.insert(padding.begin(), 0);
+            dilation.insert(dilation.begin(), 1);
+        }
+        if ((!oneD && (in->sizes.size() != 4 || w->sizes.size() != 4 || go->sizes.size() != 4)) || transposed != 0
+            || stride.size() != 2 || padding.size() != 2 || dilation.size() != 2)
+            return fail(
+                ErrorCode::Unsupported, where() + ": " + op + ": only the gradients of plain 1-D and 2-D convolutions");
+        const auto N = in->sizes[0], C = in->sizes[1], H = oneD ? 1 : in->sizes[2], W = in->sizes.back();
+        const auto O = w->sizes[0], Cg = w->sizes[1], KH = oneD ? 1 : w->sizes[2], KW = w->sizes.back();
+        const auto OH = oneD ? 1 : go->sizes[2], OW = go->sizes.back();
+        const auto G = std::int64_t(groupsD);
+        if (G <= 0 || Cg * G != C || O % G != 0 || go->sizes[0] != N || go->sizes[1] != O)
+            return invalid("the gradient, input and weight do not match");
+        std::vector<double> gi(in->numel(), 0.0), gw(w->numel(), 0.0), gb(std::size_t(O), 0.0);
+        for (std::int64_t n = 0; n < N; ++n)
+            for (std::int64_t o = 0; o < O; ++o) {
+                const std::int64_t g = o / (O / G);
+                for (std::int64_t y = 0; y < OH; ++y)
+                    for (std::int64_t x = 0; x < OW; ++x) {
+                        const double grad = go->get(std::size_t(((n * O + o) * OH + y) * OW + x));
+                        gb[std::size_t(o)] += grad;
+                        for (std::int64_t c = 0; c < Cg; ++c)
+                            for (std::int64_t ky = 0; ky < KH; ++ky)
+                                for (std::int64_t kx = 0; kx < KW; ++kx) {
+                                    const auto iy = y * stride[0] - padding[0] + ky * dilation[0];
+                                    const auto ix = x * stride[1] - padding[1] + kx * dilation[1];
+                                    if (iy < 0 || iy >= H || ix < 0 || ix >= W)
+                                        continue;
+                                    const auto inAt = std::size_t(((n * C + g * Cg + c) * H + iy) * W + ix);
+                                    const auto wAt = std::size_t(((o * Cg + c) * KH + ky) * KW + kx);
+                                    gi[inAt] += grad * w->get(wAt);
+                                    gw[wAt] += grad * in->get(inAt);
+                                }
+                    }
+            }
+        if (gradInput) {
+            PTE_CHECK(resize(*gradInput, in->sizes));
+            store(*gradInput, gi);
+        }
+        if (gradWeight) {
+            PTE_CHECK(resize(*gradWeight, w->sizes));
+            store(*gradWeight, gw);
+        }
+        if (gradBias) {
+            PTE_CHECK(resize(*gradBias, { O }));
+            store(*gradBias, gb);
+        }
+        return {};
+    }
 };
 
 } // namespace
@@ -571,6 +793,10 @@ void registerNnKernels(KernelRegistry& registry)
     registry.add("aten::upsample_nearest2d.vec_out", invoke<F, &F::upsampleNearest2d>);
     registry.add("aten::upsample_bilinear2d.vec_out", invoke<F, &F::upsampleNearest2d>);
     registry.add("aten::native_group_norm.out", invoke<F, &F::nativeGroupNorm>);
+    registry.add("aten::grid_sampler_2d.out", invoke<F, &F::gridSampler2d>);
+    registry.add("aten::_upsample_bilinear2d_aa.out", invoke<F, &F::upsampleBilinear2dAa>);
+    registry.add("aten::max_pool2d_with_indices_backward.grad_input", invoke<F, &F::maxPool2dWithIndicesBackward>);
+    registry.add("aten::convolution_backward.out", invoke<F, &F::convolutionBackward>);
 }
 
 } // namespace pte::interp
