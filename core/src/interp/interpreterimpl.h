@@ -30,6 +30,8 @@ struct Slot
     std::vector<bool> bools;
 };
 
+struct KernelEntry;
+
 /** Writes computed element values into a tensor (after all inputs were read, so outputs may alias inputs). */
 void store(TensorState& out, const std::vector<double>& values);
 
@@ -59,9 +61,14 @@ public:
     Result<void> execute();
     /** Executes the instruction at `pc` and moves `pc` on. */
     Result<void> executeOne(const Instruction& ins);
+    /** The kernel of each of the plan's operators (nullptr: the interpreter has none), looked up once at load. */
+    std::vector<const interp::KernelEntry*> kernels;
+    /** Fills `kernels` from the kernel registry (kernel.h). */
+    Result<void> resolveKernels();
+    /** Runs `entry` (the kernel of `op`; nullptr when there is none: an error naming `op`) on the arguments `a`. */
+    Result<void> runKernel(const interp::KernelEntry* entry, const std::string& op, const std::vector<std::int32_t>& a);
+    /** Runs the kernel of `op`, looked up by name. */
     Result<void> kernel(const std::string& op, const std::vector<std::int32_t>& a);
-    /** The kernels of morekernels.cpp: true when it ran one for `op`. */
-    Result<bool> moreKernel(const std::string& op, const std::vector<std::int32_t>& a);
     /** A DelegateCall through `delegateHandler`. */
     Result<void> delegate(const DelegateCall& call);
     /** Value `id` as ReferenceInterpreter::value() returns it. */

@@ -98,7 +98,7 @@ Result<void> ReferenceInterpreter::Impl::prepare()
         }
         s.t = std::move(st);
     }
-    return {};
+    return resolveKernels();
 }
 
 ReferenceInterpreter::ReferenceInterpreter(std::unique_ptr<Impl> impl)
@@ -308,7 +308,8 @@ Result<void> ReferenceInterpreter::Impl::executeOne(const Instruction& ins)
     if (const auto* k = std::get_if<KernelCall>(&ins.args)) {
         if (k->opIndex < 0 || std::size_t(k->opIndex) >= plan->operators.size())
             return fail(ErrorCode::InvalidInput, where() + ": operator index out of range");
-        PTE_CHECK(kernel(plan->operators[std::size_t(k->opIndex)].qualifiedName(), k->args));
+        const auto index = std::size_t(k->opIndex);
+        PTE_CHECK(runKernel(kernels[index], plan->operators[index].qualifiedName(), k->args));
         if (kernelObserver)
             kernelObserver(pc);
         ++pc;
