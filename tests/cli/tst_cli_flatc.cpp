@@ -7,6 +7,7 @@
 // (tst_corpus_pte) are the same comparison on real ExecuTorch files.
 #include "flatcjson.h"
 #include "pte/dumpreader.h"
+#include "pte/emittedoutput.h"
 #include "pte/emitter.h"
 #include "pte/ptereader.h"
 #include "pte/ptewriter.h"

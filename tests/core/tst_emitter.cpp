@@ -4,6 +4,7 @@
 // derived by hand from docs/emission.md (value order, argument order/defaults, greedy planning).
 #include "errorcheck.h"
 #include "pte/dumpreader.h"
+#include "pte/emittedoutput.h"
 #include "pte/emitter.h"
 #include "pte/kernelcoverage.h"
 #include "pte/programequality.h"

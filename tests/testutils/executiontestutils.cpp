@@ -3,6 +3,7 @@
 #include "executiontestutils.h"
 
 #include "pte/delegatecall.h"
+#include "pte/emittedoutput.h"
 #include "pte/ptewriter.h"
 #include "testutils.h"
 

@@ -7,6 +7,7 @@
 #include "models/diagnosticmodel.h"
 #include "models/instructionmodel.h"
 #include "pte/dumpreader.h"
+#include "pte/emittedoutput.h"
 #include "pte/emitter.h"
 #include "pte/ptewriter.h"
 #include "pte/syntheticprogram.h"

@@ -16,6 +16,7 @@
 #include "models/signaturemodel.h"
 #include "models/text.h"
 #include "pte/dumpreader.h"
+#include "pte/emittedoutput.h"
 #include "pte/emitter.h"
 #include "pte/mappedfile.h"
 #include "pte/ptereader.h"

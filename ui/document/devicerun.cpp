@@ -3,6 +3,7 @@
 #include "document/devicerun.h"
 
 #include "document/profiledata.h"
+#include "pte/emittedoutput.h"
 #include "pte/emitter.h"
 #include "pte/ptewriter.h"
 

@@ -5,6 +5,7 @@
 #include "document/delegateinspection.h"
 #include "models/text.h"
 #include "pte/dumpreader.h"
+#include "pte/emittedoutput.h"
 #include "pte/etdump.h"
 #include "pte/ptereader.h"
 #include "pte/ptewriter.h"

@@ -6,6 +6,7 @@
 #include "command.h"
 #include "printederror.h"
 #include "pte/dumpreader.h"
+#include "pte/emittedoutput.h"
 #include "pte/emitter.h"
 #include "pte/mappedfile.h"
 #include "pte/ptewriter.h"

@@ -7,6 +7,7 @@
 #include "command.h"
 #include "jsonoutput.h"
 #include "pte/dumpreader.h"
+#include "pte/emittedoutput.h"
 #include "pte/emitter.h"
 #include "pte/graphtext.h"
 

@@ -1,5 +1,6 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
+#include "pte/emittedoutput.h"
 #include "pte/emitter.h"
 
 #include <nlohmann/json.hpp>
