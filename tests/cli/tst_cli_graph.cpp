@@ -311,7 +311,10 @@ private Q_SLOTS:
                   "  input 0 %0; writes %0\n"
                   "  input 1 %1; writes %1\n"
                   "  #0 aten::add.out; reads %0 <- input 0, %1 <- input 1; writes %2\n"
-                  "  output; reads %2 <- #0\n");
+                  "  output; reads %2 <- #0\n"
+                  "  planned %0: memory 1 [32, 36), used #0..#0\n"
+                  "  planned %1: memory 1 [16, 20), used #0..#0\n"
+                  "  planned %2: memory 1 [0, 4), used #0..#0\n");
         // stress_mlp: index_select reads the clamp's output through an elided view (issue #16).
         const QString mlp =
             corpusPath("pte/corey-cole_djl-executorch-engine__src__test__resources__models__stress__stress_mlp.pte");
@@ -339,6 +342,18 @@ private Q_SLOTS:
         QCOMPARE(through, 2);
         QVERIFY(m["memory_aliases"] == nlohmann::json::parse(R"([{"value": 37, "written_value": 31},
             {"value": 38, "written_value": 34}])"));
+        // The planned values with their lifetimes: the clamp's output %31 is referenced by the clamp only; its view
+        // %37, on the same bytes, by the index_select: what the edge through memory joins.
+        int found = 0;
+        for (const auto& v : m["planned_values"])
+            if (v["value"].get<int>() == 31 || v["value"].get<int>() == 37) {
+                ++found;
+                QCOMPARE(v["memory_id"].get<int>(), 1);
+                QCOMPARE(v["offset"].get<int>(), 98304);
+                QCOMPARE(v["first"].get<int>(), v["value"].get<int>() == 31 ? 9 : 11);
+                QVERIFY(v["last"] == v["first"]);
+            }
+        QCOMPARE(found, 2);
         // A bundled program shows the program inside; an unknown method is a usage error.
         const QString bpte =
             corpusPath("pte/pytorch_executorch__extension__module__test__resources__bundled_program.bpte");

@@ -5,7 +5,8 @@
 // emission does not return), nodes with targets and tensor metadata, weights, lowered delegates with their
 // named data, and the sample inputs kept with the program. For a program (.pte, .bpte), the instruction graph the
 // GUI draws: per method its inputs, instructions and outputs, the values each reads and writes, the edges between
-// them and the reads that go through planned memory another value wrote (pte/methoddataflow.h).
+// them and the reads that go through planned memory another value wrote (pte/methoddataflow.h), and the planned
+// values with their lifetimes (pte/valuelifetimes.h).
 #include "command.h"
 #include "jsonoutput.h"
 #include "pte/dumpreader.h"
@@ -13,6 +14,7 @@
 #include "pte/graphtext.h"
 #include "pte/methoddataflow.h"
 #include "pte/ptereader.h"
+#include "pte/valuelifetimes.h"
 
 #include <QCommandLineParser>
 
@@ -528,6 +530,21 @@ Json methodFlowJson(const pte::ExecutionPlan& plan, const pte::MethodDataFlow& f
     for (const auto& a : flow.aliases())
         aliases.push_back(Json { { "value", a.value }, { "written_value", a.writtenValue } });
     m["memory_aliases"] = std::move(aliases);
+    // The planned tensors with their lifetimes (instruction ids; null when nothing references the value), as the
+    // Values view's memory plan shows a loaded program.
+    const auto lifetimes = pte::valueLifetimes(plan);
+    Json planned = Json::array();
+    for (std::size_t v = 0; v < plan.values.size(); ++v) {
+        const auto* t = plan.values[v].tensor();
+        if (!t || !t->allocationInfo)
+            continue;
+        const auto& l = lifetimes[v];
+        planned.push_back(Json { { "value", v }, { "memory_id", t->allocationInfo->memoryId },
+            { "offset", t->allocationInfo->offset() }, { "nbytes", t->nbytes().value_or(0) },
+            { "first", l.used() ? Json(l.first) : Json(nullptr) },
+            { "last", l.used() ? Json(l.last) : Json(nullptr) } });
+    }
+    m["planned_values"] = std::move(planned);
     return m;
 }
 
@@ -560,6 +577,18 @@ void printMethodFlowText(std::string& out, const pte::ExecutionPlan& plan, const
         if (!writes.empty())
             line += "; writes " + writes;
         out += line + "\n";
+    }
+    const auto lifetimes = pte::valueLifetimes(plan);
+    for (std::size_t v = 0; v < plan.values.size(); ++v) {
+        const auto* t = plan.values[v].tensor();
+        if (!t || !t->allocationInfo)
+            continue;
+        const auto& l = lifetimes[v];
+        const std::uint64_t begin = t->allocationInfo->offset();
+        out += "  planned %" + std::to_string(v) + ": memory " + std::to_string(t->allocationInfo->memoryId) + " ["
+            + std::to_string(begin) + ", " + std::to_string(begin + t->nbytes().value_or(0)) + "), "
+            + (l.used() ? "used #" + std::to_string(l.first) + "..#" + std::to_string(l.last) : std::string("unused"))
+            + "\n";
     }
 }
 
@@ -621,7 +650,7 @@ int runGraph(const QStringList& args)
         "Show a graph dump (PT2 archive, legacy torch.export zip, ETRecord or exported-program JSON), or "
         "a program's (.pte, .bpte) instruction graph: per method its inputs, instructions and outputs, "
         "the values each reads and writes, the edges between them, and the reads that go through "
-        "planned memory another value wrote."));
+        "planned memory another value wrote; and the planned values with their lifetimes."));
     parser.addHelpOption();
     parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("The graph dump or program to read."));
     const QCommandLineOption methodOpt(
