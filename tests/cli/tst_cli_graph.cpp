@@ -296,6 +296,73 @@ private Q_SLOTS:
         QCOMPARE(m["weights"].size(), std::size_t(30));
         QCOMPARE(m["node_count"].get<int>(), 34);
     }
+
+    /** A program's instruction graph: the edges the GUI draws, those through planned memory, in text and JSON. */
+    void showsProgramDataFlow()
+    {
+        PTE_REQUIRE_CORPUS();
+        QByteArray out;
+        QByteArray err;
+        QCOMPARE(runCli({ "graph", corpusPath("pte/pytorch_executorch__add.pte") }, &out, &err), 0);
+        QCOMPARE(out.toStdString(),
+            corpusPath("pte/pytorch_executorch__add.pte").toStdString()
+                + ": program, 1 method(s)\n"
+                  "method forward: 2 input(s), 1 instruction(s), 1 output(s); 3 edge(s), 0 through planned memory\n"
+                  "  input 0 %0; writes %0\n"
+                  "  input 1 %1; writes %1\n"
+                  "  #0 aten::add.out; reads %0 <- input 0, %1 <- input 1; writes %2\n"
+                  "  output; reads %2 <- #0\n"
+                  "  planned %0: memory 1 [32, 36), used #0..#0\n"
+                  "  planned %1: memory 1 [16, 20), used #0..#0\n"
+                  "  planned %2: memory 1 [0, 4), used #0..#0\n");
+        // stress_mlp: index_select reads the clamp's output through an elided view (issue #16).
+        const QString mlp =
+            corpusPath("pte/corey-cole_djl-executorch-engine__src__test__resources__models__stress__stress_mlp.pte");
+        QCOMPARE(runCli({ "graph", mlp }, &out, &err), 0);
+        QVERIFY2(out.contains("19 edge(s), 2 through planned memory\n"), out.constData());
+        QVERIFY2(
+            out.contains("  #11 aten::index_select.out; reads %37 <- #9 (through %31's planned memory); writes %39\n"),
+            out.constData());
+        QCOMPARE(runCli({ "graph", "--json", "--method", "forward", mlp }, &out, &err), 0);
+        const auto j = nlohmann::json::parse(out.constData(), out.constData() + out.size(), nullptr, false);
+        QVERIFY(!j.is_discarded());
+        QCOMPARE(j["container"].get<std::string>(), std::string("program"));
+        const auto& m = j["methods"][0];
+        QCOMPARE(m["name"].get<std::string>(), std::string("forward"));
+        QCOMPARE(m["nodes"].size(), std::size_t(2 + 14 + 1));
+        QCOMPARE(m["nodes"][13]["kind"].get<std::string>(), std::string("instruction"));
+        QCOMPARE(m["nodes"][13]["index"].get<int>(), 11);
+        QCOMPARE(m["nodes"][13]["label"].get<std::string>(), std::string("aten::index_select.out"));
+        QVERIFY(m["nodes"][13]["reads"][0]["through_memory"].get<bool>());
+        QCOMPARE(m["nodes"][13]["reads"][0]["from"].get<int>(), 11);
+        QCOMPARE(m["edges"].size(), std::size_t(19));
+        int through = 0;
+        for (const auto& e : m["edges"])
+            through += e["through_memory"].get<bool>() ? 1 : 0;
+        QCOMPARE(through, 2);
+        QVERIFY(m["memory_aliases"] == nlohmann::json::parse(R"([{"value": 37, "written_value": 31},
+            {"value": 38, "written_value": 34}])"));
+        // The planned values with their lifetimes: the clamp's output %31 is referenced by the clamp only; its view
+        // %37, on the same bytes, by the index_select: what the edge through memory joins.
+        int found = 0;
+        for (const auto& v : m["planned_values"])
+            if (v["value"].get<int>() == 31 || v["value"].get<int>() == 37) {
+                ++found;
+                QCOMPARE(v["memory_id"].get<int>(), 1);
+                QCOMPARE(v["offset"].get<int>(), 98304);
+                QCOMPARE(v["first"].get<int>(), v["value"].get<int>() == 31 ? 9 : 11);
+                QVERIFY(v["last"] == v["first"]);
+            }
+        QCOMPARE(found, 2);
+        // A bundled program shows the program inside; an unknown method is a usage error.
+        const QString bpte =
+            corpusPath("pte/pytorch_executorch__extension__module__test__resources__bundled_program.bpte");
+        QCOMPARE(runCli({ "graph", "--json", bpte }, &out, &err), 0);
+        QCOMPARE(
+            nlohmann::json::parse(out.toStdString())["container"].get<std::string>(), std::string("bundled-program"));
+        QCOMPARE(runCli({ "graph", "--method", "nope", mlp }, &out, &err), 2);
+        QVERIFY2(err.contains("has no method 'nope' (methods: forward)"), err.constData());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCliGraph)

@@ -5,14 +5,17 @@
 #include "addmulrun.h"
 #include "etdumptestutils.h"
 #include "executiontestutils.h"
+#include "pte/bundledprogram.h"
 #include "pte/dumpreader.h"
 #include "pte/etdumpjoin.h"
+#include "pte/ptereader.h"
 #include "testutils.h"
 
 #include <QFile>
 #include <QTest>
 
 #include <cmath>
+#include <cstring>
 #include <nlohmann/json.hpp>
 
 using namespace pte;
@@ -273,6 +276,75 @@ private Q_SLOTS:
         QCOMPARE(test::runCli({ QStringLiteral("dump"), rewritten, QStringLiteral("--json") }, &out), 0);
         const Json again = parseJson(out);
         QVERIFY(again["method_test_suites"] == j["method_test_suites"]);
+    }
+
+    void bundledProgramOutputsAgainstTheirTestCase()
+    {
+        PTE_REQUIRE_CORPUS();
+        const QString bpte = test::corpusPath(
+            QStringLiteral("pte/pytorch_executorch__extension__module__test__resources__bundled_program.bpte"));
+        // One execution of test case 3 of the corpus program (3 KernelCalls, output %7, i32[2, 2]) logging its output:
+        // the expected output with element 2 off by 2.
+        const auto file = pte::readPteFile(bpte.toStdString());
+        QVERIFY(file && (*file)->bundled);
+        const auto& want = (*file)->bundled->testSuites[0].testCases[3].expectedOutputs[0].data;
+        QCOMPARE(want.size(), std::size_t(16));
+        std::vector<std::uint8_t> logged(want.data(), want.data() + want.size());
+        std::int32_t element = 0;
+        std::memcpy(&element, logged.data() + 8, 4);
+        element += 2;
+        std::memcpy(logged.data() + 8, &element, 4);
+        test::EtdumpBuilder b;
+        b.loadBlock();
+        b.block("Execute", 3);
+        for (int i = 0; i < 3; ++i)
+            b.profile("OPERATOR_CALL", 0, i, 100 * i, 100 * i + 50);
+        b.profile("Method::execute", -1, 0, 0, 400);
+        b.debugTensor(-1, 0, ScalarType::Int, { 2, 2 }, 0, true);
+        writeTemp(QStringLiteral("bundled_case3.bin"), logged);
+        const QString etdump = writeTemp(QStringLiteral("bundled_case3.etdp"), b.bytes());
+        QVERIFY(!etdump.isEmpty());
+        QByteArray out;
+        QByteArray err;
+        const QStringList args { QStringLiteral("profile"), etdump, QStringLiteral("--program"), bpte };
+        QCOMPARE(test::runCli(args + QStringList { QStringLiteral("--json") }, &out, &err), 0);
+        const Json j = parseJson(out);
+        QVERIFY2(!j.is_discarded(), err.constData());
+        QVERIFY(!j["join"]["mismatch"].get<bool>());
+        QCOMPARE(j["bundled"].size(), std::size_t(1));
+        const Json& m = j["bundled"][0];
+        QCOMPARE(m["method"].get<std::string>(), std::string("forward"));
+        QCOMPARE(m["run"].get<int>(), 1);
+        QCOMPARE(m["test_case"].get<int>(), 3);
+        QVERIFY(m["test_case_from_block"].get<bool>());
+        QCOMPARE(m["outputs"].size(), std::size_t(1));
+        const Json& o = m["outputs"][0];
+        QCOMPARE(o["output"].get<int>(), 0);
+        QCOMPARE(o["value"].get<int>(), 7);
+        QCOMPARE(o["mse"].get<double>(), 1.0); // (2^2) / 4 elements
+        QCOMPARE(o["l1"].get<double>(), 2.0);
+        QVERIFY(o["snr"].is_number());
+        QVERIFY(o["reason"].is_null());
+        // The text says which test case and lists the output.
+        QCOMPARE(test::runCli(args, &out, &err), 0);
+        QVERIFY2(out.contains("Bundled expected outputs of 'forward' (block 1 against test case 3, the block's bundled "
+                              "input):"),
+            out.constData());
+        QVERIFY2(out.contains("\nout0    7      1.000000000   2.000000      "), out.constData());
+        // Without a bundled program there is no such section or field.
+        QCOMPARE(test::runCli({ QStringLiteral("profile"), etdump, QStringLiteral("--json") }, &out), 0);
+        QVERIFY(!parseJson(out).contains("bundled"));
+        // The tutorial's ETDump logged no outputs: the section says so.
+        const QString tutorial =
+            test::corpusPath(QStringLiteral("pte/pytorch_executorch__docs__source__tutorials_source__etdump.etdp"));
+        const QString tutorialProgram = test::corpusPath(
+            QStringLiteral("pte/pytorch_executorch__docs__source__tutorials_source__bundled_program.bp"));
+        QCOMPARE(test::runCli(
+                     { QStringLiteral("profile"), tutorial, QStringLiteral("--program"), tutorialProgram }, &out, &err),
+            0);
+        QVERIFY2(out.contains("Bundled expected outputs of 'forward' (block 1 against test case 1, the last):\n  no "
+                              "program output logged"),
+            out.constData());
     }
 };
 

@@ -3,11 +3,14 @@
 #include "document/profiledata.h"
 
 #include "document/snapshot.h"
+#include "pte/bundledgap.h"
 #include "pte/bundledprogram.h"
 #include "pte/referencegap.h"
 #include "pte/tensortext.h"
 
 #include <set>
+#include <unordered_map>
+#include <utility>
 
 namespace pte::ui {
 
@@ -54,6 +57,13 @@ void collectLoggedValues(ProfileData& out, const Snapshot& snapshot)
     const auto& dump = *out.dump;
     const auto& join = *out.join;
     const pte::BundledProgram* bundled = snapshot.pteFile ? snapshot.pteFile->bundled.get() : nullptr;
+    // The logged outputs against the bundled program's expected outputs, by debug event.
+    std::unordered_map<std::uint32_t, std::pair<pte::GapMetrics, std::size_t>> bundledGaps;
+    if (bundled)
+        for (const auto& g : pte::bundledOutputGaps(join, *bundled))
+            for (const auto& row : g.rows)
+                if (row.gap)
+                    bundledGaps.emplace(row.event, std::pair(*row.gap, g.testCase));
     std::set<int> seen;
     for (std::size_t r = 0; r < dump.runs.size(); ++r) {
         const auto& rj = join.runs[r];
@@ -61,15 +71,6 @@ void collectLoggedValues(ProfileData& out, const Snapshot& snapshot)
             continue;
         const std::string method = out.methodName(rj.method);
         auto& values = out.loggedValues[method];
-        const auto* suite = bundled ? bundled->suite(method) : nullptr;
-        const pte::BundledTestCase* expected = nullptr;
-        std::size_t caseIndex = 0;
-        if (suite && !suite->testCases.empty()) {
-            const int idx = dump.runs[r].bundledInputIndex;
-            caseIndex =
-                idx >= 0 && std::size_t(idx) < suite->testCases.size() ? std::size_t(idx) : suite->testCases.size() - 1;
-            expected = &suite->testCases[caseIndex];
-        }
         const auto& run = dump.runs[r];
         for (std::uint32_t i = run.firstEvent; i < run.firstEvent + run.eventCount; ++i) {
             const auto& j = join.events[i];
@@ -85,14 +86,9 @@ void collectLoggedValues(ProfileData& out, const Snapshot& snapshot)
                 auto numbers = pte::loggedTensorValues(dump, v->tensors.front(), std::size_t(1) << 24);
                 if (numbers) {
                     lv.stats = pte::tensorStats(*numbers);
-                    if (expected && j.outputIndex >= 0
-                        && std::size_t(j.outputIndex) < expected->expectedOutputs.size()) {
-                        auto want = pte::bundledTensorValues(expected->expectedOutputs[std::size_t(j.outputIndex)]);
-                        if (want)
-                            if (auto gap = pte::numericGap(*want, *numbers)) {
-                                lv.gap = *gap;
-                                lv.expectedFrom = "bundled test case " + std::to_string(caseIndex);
-                            }
+                    if (const auto it = bundledGaps.find(i); it != bundledGaps.end()) {
+                        lv.gap = it->second.first;
+                        lv.expectedFrom = "bundled test case " + std::to_string(it->second.second);
                     }
                 } else {
                     lv.problem = numbers.error().message;

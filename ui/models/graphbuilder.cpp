@@ -6,15 +6,13 @@
 #include "pte/delegatecall.h"
 #include "pte/graphtext.h"
 #include "pte/kernelarguments.h"
+#include "pte/methoddataflow.h"
 #include "pte/operatorname.h"
 
 #include <QHash>
 
 #include <algorithm>
-#include <map>
-#include <optional>
 #include <set>
-#include <tuple>
 #include <unordered_map>
 
 namespace pte::ui {
@@ -130,70 +128,6 @@ void addEdge(GraphData& g, std::set<std::pair<int, int>>& seen, int from, int to
     if (seen.insert({ from, to }).second)
         g.edges.push_back(GraphEdge { from, to, throughMemory });
 }
-
-/**
- * The last writer of each byte of planned memory, per memory id: disjoint [begin, end) segments, each with the
- * diagram node that wrote it and the value it wrote. A value read after another value was written to (part of)
- * its bytes reads what that one wrote: an elided view, or memory the plan shares.
- */
-class PlannedMemoryWrites
-{
-public:
-    struct Writer
-    {
-        int node = -1;
-        std::int32_t value = -1;
-    };
-    void write(std::uint32_t memoryId, std::uint64_t begin, std::uint64_t end, Writer writer)
-    {
-        if (begin >= end)
-            return;
-        auto& segs = m_memory[memoryId];
-        auto it = segs.lower_bound(begin);
-        if (it != segs.begin()) {
-            auto prev = std::prev(it);
-            if (prev->second.end > begin) {
-                if (prev->second.end > end)
-                    segs.emplace(end, prev->second); // the part after the new write keeps its writer
-                prev->second.end = begin;
-            }
-        }
-        it = segs.lower_bound(begin);
-        while (it != segs.end() && it->first < end) {
-            if (it->second.end > end) {
-                const Segment rest = it->second;
-                segs.erase(it);
-                segs.emplace(end, rest);
-                break;
-            }
-            it = segs.erase(it);
-        }
-        segs[begin] = Segment { end, writer };
-    }
-    /** The latest writer of any byte in [begin, end), or node -1. */
-    [[nodiscard]] Writer latest(std::uint32_t memoryId, std::uint64_t begin, std::uint64_t end) const
-    {
-        Writer best;
-        const auto m = m_memory.find(memoryId);
-        if (m == m_memory.end() || begin >= end)
-            return best;
-        auto it = m->second.upper_bound(begin);
-        if (it != m->second.begin())
-            --it;
-        for (; it != m->second.end() && it->first < end; ++it)
-            if (it->second.end > begin && it->second.writer.node > best.node)
-                best = it->second.writer;
-        return best;
-    }
-
-private:
-    struct Segment
-    {
-        std::uint64_t end = 0;
-        Writer writer;
-    };
-    std::map<std::uint32_t, std::map<std::uint64_t, Segment>> m_memory;
-};
 
 /** Groups nodes by `key` (empty key = keep the node); edges are merged. */
 GraphData collapse(const GraphData& in, const std::vector<QString>& keys, const QString& clusterSuffix)
@@ -448,61 +382,16 @@ GraphData buildInstructionGraph(
     GraphData out;
     out.method = toQString(entry.name);
     out.instructionGraph = true;
-    std::vector<int> producer(plan.values.size(), -1); ///< value id -> diagram node that last wrote it
-    PlannedMemoryWrites memory;
-    std::set<std::pair<int, int>> seen;
-    auto isConstantValue = [&](std::int32_t v) {
-        const auto* t = plan.values[std::size_t(v)].tensor();
-        return !t || (t->dataBufferIdx > 0 && !t->allocationInfo);
-    };
-    auto valid = [&](std::int32_t v) { return v >= 0 && std::size_t(v) < plan.values.size() && !isConstantValue(v); };
-    auto region = [&](std::int32_t v) -> std::optional<std::tuple<std::uint32_t, std::uint64_t, std::uint64_t>> {
-        const auto* t = plan.values[std::size_t(v)].tensor();
-        if (!t || !t->allocationInfo)
-            return std::nullopt;
-        const std::uint64_t begin = t->allocationInfo->offset();
-        return std::tuple(t->allocationInfo->memoryId, begin, begin + t->nbytes().value_or(0));
-    };
-    auto write = [&](std::int32_t v, int node) {
-        if (!valid(v))
-            return;
-        producer[std::size_t(v)] = node;
-        if (const auto r = region(v))
-            memory.write(std::get<0>(*r), std::get<1>(*r), std::get<2>(*r), { node, v });
-    };
-    // The edge into a reader: from the last writer of the value, or from a later write to its planned bytes by
-    // another value (drawn as flowing through memory).
-    auto read = [&](std::int32_t v, int node) {
-        if (!valid(v))
-            return;
-        int from = producer[std::size_t(v)];
-        bool throughMemory = false;
-        if (const auto r = region(v)) {
-            const auto w = memory.latest(std::get<0>(*r), std::get<1>(*r), std::get<2>(*r));
-            if (w.node > from && w.value != v) {
-                from = w.node;
-                throughMemory = true;
-            }
-        }
-        addEdge(out, seen, from, node, throughMemory);
-    };
-    // A value and, for a TensorList, its items.
-    auto withItems = [&](std::int32_t v, auto&& f) {
-        f(v);
-        if (v >= 0 && std::size_t(v) < plan.values.size())
-            if (const auto* tl = std::get_if<pte::TensorList>(&plan.values[std::size_t(v)].val))
-                for (const auto item : tl->items)
-                    f(item);
-    };
+    // Which node writes and reads which value, through planned memory where values share bytes (core).
+    auto flow = pte::methodDataFlow(plan, cancel);
+    if (!flow)
+        return {};
     for (const auto v : plan.inputs) {
         GraphNode n;
         n.kind = GraphNode::Kind::Input;
         n.label = QStringLiteral("input ") + valueRef(v);
-        const int index = int(out.nodes.size());
-        if (v >= 0 && std::size_t(v) < plan.values.size()) {
+        if (v >= 0 && std::size_t(v) < plan.values.size())
             n.subtitle = describeValue(plan.values[std::size_t(v)]);
-            write(v, index);
-        }
         n.members << n.label;
         n.details = QStringLiteral("Method input value %1\n%2").arg(v).arg(n.subtitle);
         out.nodes.push_back(std::move(n));
@@ -523,7 +412,7 @@ GraphData buildInstructionGraph(
         n.instruction = int(i);
         n.subtitle = QStringLiteral("#%1").arg(i);
         std::vector<std::int32_t> args;
-        const std::vector<pte::KernelArgumentInfo>* schema = nullptr; ///< which arguments the kernel writes
+        const std::vector<pte::KernelArgumentInfo>* schema = nullptr; ///< the arguments' names
         if (const auto* k = std::get_if<pte::KernelCall>(&ins.args)) {
             n.label = k->opIndex >= 0 && k->opIndex < opNames.size() ? opNames[k->opIndex] : QStringLiteral("?");
             args = k->args;
@@ -563,7 +452,6 @@ GraphData buildInstructionGraph(
         n.details = QStringLiteral("Instruction %1: %2\n%3\n\nArguments:\n")
                         .arg(i)
                         .arg(QLatin1String(pte::instructionKindName(ins.kind())), n.label);
-        const int index = int(out.nodes.size());
         for (std::size_t k = 0; k < args.size(); ++k) {
             const auto a = args[k];
             const QString name = schema ? toQString((*schema)[k].name) + QStringLiteral(": ") : QString();
@@ -578,31 +466,6 @@ GraphData buildInstructionGraph(
         if (n.members.size() > 1)
             n.details += QStringLiteral("Graph nodes: %1\n").arg(n.members.mid(1).join(QStringLiteral(", ")));
         out.nodes.push_back(std::move(n));
-        if (schema) {
-            // Reads first, then writes; an argument written in place (Tensor(a!) self) is read too.
-            for (std::size_t k = 0; k < args.size(); ++k)
-                if (!(*schema)[k].written
-                    || (!(*schema)[k].isReturn && valid(args[k]) && producer[std::size_t(args[k])] >= 0))
-                    withItems(args[k], [&](std::int32_t v) { read(v, index); });
-            for (std::size_t k = 0; k < args.size(); ++k)
-                if ((*schema)[k].written)
-                    withItems(args[k], [&](std::int32_t v) { write(v, index); });
-        } else if (const auto* m = std::get_if<pte::MoveCall>(&ins.args)) {
-            read(m->moveFrom, index);
-            write(m->moveTo, index);
-        } else {
-            // No schema (delegates, custom ops): the first instruction to reference a value is taken as its writer
-            // (out-variant kernels and delegate calls write their trailing arguments).
-            for (const auto a : args)
-                withItems(a, [&](std::int32_t v) {
-                    if (!valid(v))
-                        return;
-                    if (producer[std::size_t(v)] < 0)
-                        write(v, index);
-                    else
-                        read(v, index);
-                });
-        }
     }
     GraphNode output;
     output.kind = GraphNode::Kind::Output;
@@ -610,14 +473,15 @@ GraphData buildInstructionGraph(
     output.subtitle = counted(qint64(plan.outputs.size()), QStringLiteral("value"));
     output.members << QStringLiteral("output");
     output.details = QStringLiteral("Method outputs:\n");
-    const int outIndex = int(out.nodes.size());
     for (const auto v : plan.outputs) {
         if (v < 0 || std::size_t(v) >= plan.values.size())
             continue;
         output.details += QStringLiteral("  %1 %2\n").arg(valueRef(v), describeValue(plan.values[std::size_t(v)]));
-        read(v, outIndex);
     }
     out.nodes.push_back(std::move(output));
+    // The flow's nodes are these nodes: the inputs, the instructions, the outputs.
+    for (const auto& e : flow->edges)
+        out.edges.push_back(GraphEdge { e.from, e.to, e.throughMemory });
     out.originalNodeCount = int(out.nodes.size());
     if (int(out.nodes.size()) <= threshold)
         return out;

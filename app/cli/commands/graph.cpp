@@ -3,16 +3,23 @@
 // `ptelens-cli graph FILE [--method NAME] [--json]`: what a graph dump (PT2 archive, legacy torch.export
 // zip, ETRecord, bare exported-program JSON) holds: methods, input and output specs (marking the outputs
 // emission does not return), nodes with targets and tensor metadata, weights, lowered delegates with their
-// named data, and the sample inputs kept with the program.
+// named data, and the sample inputs kept with the program. For a program (.pte, .bpte), the instruction graph the
+// GUI draws: per method its inputs, instructions and outputs, the values each reads and writes, the edges between
+// them and the reads that go through planned memory another value wrote (pte/methoddataflow.h), and the planned
+// values with their lifetimes (pte/valuelifetimes.h).
 #include "command.h"
 #include "jsonoutput.h"
 #include "pte/dumpreader.h"
 #include "pte/emittedoutput.h"
 #include "pte/emitter.h"
 #include "pte/graphtext.h"
+#include "pte/methoddataflow.h"
+#include "pte/ptereader.h"
+#include "pte/valuelifetimes.h"
 
 #include <QCommandLineParser>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
@@ -442,13 +449,211 @@ void printMethodText(std::string& out, const std::string& name, const pte::Expor
             + (r.maxVal ? std::to_string(*r.maxVal) : "inf") + "]\n";
 }
 
+/** A data-flow node as the GUI names it: "input 0", "#3", "output". */
+std::string flowNodeName(const pte::MethodDataFlow& flow, std::int32_t node)
+{
+    const auto& n = flow.nodes[std::size_t(node)];
+    switch (n.kind) {
+    case pte::DataFlowNode::Kind::Input:
+        return "input " + std::to_string(n.index);
+    case pte::DataFlowNode::Kind::Instruction:
+        return "#" + std::to_string(n.index);
+    case pte::DataFlowNode::Kind::Output:
+        return "output";
+    }
+    return "?";
+}
+
+const char* flowNodeKind(pte::DataFlowNode::Kind k)
+{
+    switch (k) {
+    case pte::DataFlowNode::Kind::Input:
+        return "input";
+    case pte::DataFlowNode::Kind::Instruction:
+        return "instruction";
+    case pte::DataFlowNode::Kind::Output:
+        return "output";
+    }
+    return "?";
+}
+
+/** What an instruction is, as the GUI labels its node: the operator, the delegate's backend, "move", ... */
+std::string instructionLabel(const pte::ExecutionPlan& plan, const pte::Instruction& ins)
+{
+    if (const auto* k = std::get_if<pte::KernelCall>(&ins.args))
+        return k->opIndex >= 0 && std::size_t(k->opIndex) < plan.operators.size()
+            ? plan.operators[std::size_t(k->opIndex)].qualifiedName()
+            : "?";
+    if (const auto* d = std::get_if<pte::DelegateCall>(&ins.args))
+        return d->delegateIndex >= 0 && std::size_t(d->delegateIndex) < plan.delegates.size()
+            ? plan.delegates[std::size_t(d->delegateIndex)].id
+            : "delegate";
+    if (std::holds_alternative<pte::MoveCall>(ins.args))
+        return "move";
+    if (const auto* j = std::get_if<pte::JumpFalseCall>(&ins.args))
+        return "jump_false -> " + std::to_string(j->destinationInstruction);
+    if (std::holds_alternative<pte::FreeCall>(ins.args))
+        return "free";
+    return "NONE";
+}
+
+std::string flowNodeLabel(const pte::ExecutionPlan& plan, const pte::DataFlowNode& n)
+{
+    if (n.kind == pte::DataFlowNode::Kind::Input)
+        return "%" + std::to_string(plan.inputs[std::size_t(n.index)]);
+    if (n.kind == pte::DataFlowNode::Kind::Instruction)
+        return instructionLabel(plan, plan.chains[0].instructions[std::size_t(n.index)]);
+    return "output";
+}
+
+Json methodFlowJson(const pte::ExecutionPlan& plan, const pte::MethodDataFlow& flow)
+{
+    Json m;
+    m["name"] = plan.name;
+    Json nodes = Json::array();
+    for (std::size_t i = 0; i < flow.nodes.size(); ++i) {
+        const auto& n = flow.nodes[i];
+        Json reads = Json::array();
+        for (const auto& r : n.reads)
+            reads.push_back(Json { { "value", r.value }, { "from", r.from >= 0 ? Json(r.from) : Json(nullptr) },
+                { "written_value", r.from >= 0 ? Json(r.writtenValue) : Json(nullptr) },
+                { "through_memory", r.throughMemory() } });
+        nodes.push_back(Json { { "node", i }, { "kind", flowNodeKind(n.kind) }, { "index", n.index },
+            { "label", flowNodeLabel(plan, n) }, { "reads", std::move(reads) }, { "writes", n.writes } });
+    }
+    m["nodes"] = std::move(nodes);
+    Json edges = Json::array();
+    for (const auto& e : flow.edges)
+        edges.push_back(Json { { "from", e.from }, { "to", e.to }, { "value", e.value },
+            { "written_value", e.writtenValue }, { "through_memory", e.throughMemory } });
+    m["edges"] = std::move(edges);
+    Json aliases = Json::array();
+    for (const auto& a : flow.aliases())
+        aliases.push_back(Json { { "value", a.value }, { "written_value", a.writtenValue } });
+    m["memory_aliases"] = std::move(aliases);
+    // The planned tensors with their lifetimes (instruction ids; null when nothing references the value), as the
+    // Values view's memory plan shows a loaded program.
+    const auto lifetimes = pte::valueLifetimes(plan);
+    Json planned = Json::array();
+    for (std::size_t v = 0; v < plan.values.size(); ++v) {
+        const auto* t = plan.values[v].tensor();
+        if (!t || !t->allocationInfo)
+            continue;
+        const auto& l = lifetimes[v];
+        planned.push_back(Json { { "value", v }, { "memory_id", t->allocationInfo->memoryId },
+            { "offset", t->allocationInfo->offset() }, { "nbytes", t->nbytes().value_or(0) },
+            { "first", l.used() ? Json(l.first) : Json(nullptr) },
+            { "last", l.used() ? Json(l.last) : Json(nullptr) } });
+    }
+    m["planned_values"] = std::move(planned);
+    return m;
+}
+
+void printMethodFlowText(std::string& out, const pte::ExecutionPlan& plan, const pte::MethodDataFlow& flow)
+{
+    const auto through =
+        std::count_if(flow.edges.begin(), flow.edges.end(), [](const pte::DataFlowEdge& e) { return e.throughMemory; });
+    out += "method " + plan.name + ": " + std::to_string(flow.inputCount) + " input(s), "
+        + std::to_string(flow.nodes.size() - std::size_t(flow.inputCount) - 1) + " instruction(s), "
+        + std::to_string(plan.outputs.size()) + " output(s); " + std::to_string(flow.edges.size()) + " edge(s), "
+        + std::to_string(through) + " through planned memory\n";
+    for (std::size_t i = 0; i < flow.nodes.size(); ++i) {
+        const auto& n = flow.nodes[i];
+        std::string line = "  " + flowNodeName(flow, std::int32_t(i));
+        if (n.kind != pte::DataFlowNode::Kind::Output)
+            line += " " + flowNodeLabel(plan, n);
+        std::string reads;
+        for (const auto& r : n.reads) {
+            reads += (reads.empty() ? "" : ", ") + ("%" + std::to_string(r.value));
+            if (r.from >= 0)
+                reads += " <- " + flowNodeName(flow, r.from);
+            if (r.throughMemory())
+                reads += " (through %" + std::to_string(r.writtenValue) + "'s planned memory)";
+        }
+        std::string writes;
+        for (const auto v : n.writes)
+            writes += (writes.empty() ? "%" : ", %") + std::to_string(v);
+        if (!reads.empty())
+            line += "; reads " + reads;
+        if (!writes.empty())
+            line += "; writes " + writes;
+        out += line + "\n";
+    }
+    const auto lifetimes = pte::valueLifetimes(plan);
+    for (std::size_t v = 0; v < plan.values.size(); ++v) {
+        const auto* t = plan.values[v].tensor();
+        if (!t || !t->allocationInfo)
+            continue;
+        const auto& l = lifetimes[v];
+        const std::uint64_t begin = t->allocationInfo->offset();
+        out += "  planned %" + std::to_string(v) + ": memory " + std::to_string(t->allocationInfo->memoryId) + " ["
+            + std::to_string(begin) + ", " + std::to_string(begin + t->nbytes().value_or(0)) + "), "
+            + (l.used() ? "used #" + std::to_string(l.first) + "..#" + std::to_string(l.last) : std::string("unused"))
+            + "\n";
+    }
+}
+
+/** `graph` on a program (.pte, .bpte): each method's data flow. */
+int runProgramGraph(const pte::PteFile& file, const std::string& wanted, bool json)
+{
+    const pte::Program& program = *file.program;
+    if (!wanted.empty()
+        && std::none_of(program.executionPlan.begin(), program.executionPlan.end(),
+            [&](const pte::ExecutionPlan& p) { return p.name == wanted; })) {
+        std::string names;
+        for (const auto& p : program.executionPlan)
+            names += (names.empty() ? "" : ", ") + p.name;
+        std::fprintf(stderr, "ptelens-cli graph: %s has no method '%s' (methods: %s)\n", file.path.c_str(),
+            wanted.c_str(), names.c_str());
+        return ExitUsage;
+    }
+    Json methods = Json::array();
+    std::string text = file.path + ": program, " + std::to_string(program.executionPlan.size()) + " method(s)\n";
+    for (const auto& plan : program.executionPlan) {
+        if (!wanted.empty() && plan.name != wanted)
+            continue;
+        auto flow = pte::methodDataFlow(plan);
+        if (!flow) {
+            printError(flow.error());
+            return ExitInternal;
+        }
+        if (json)
+            methods.push_back(methodFlowJson(plan, *flow));
+        else
+            printMethodFlowText(text, plan, *flow);
+    }
+    if (!json) {
+        printOut(text);
+        return ExitOk;
+    }
+    Json root;
+    root["file"] = file.path;
+    root["container"] = file.bundled ? "bundled-program" : "program";
+    root["methods"] = std::move(methods);
+    Json diags = Json::array();
+    for (const auto& d : file.diagnostics) {
+        Json j;
+        j["severity"] = pte::severityName(d.severity);
+        j["message"] = d.message;
+        j["file"] = d.file;
+        j["field_path"] = d.fieldPath;
+        diags.push_back(std::move(j));
+    }
+    root["diagnostics"] = std::move(diags);
+    printJson(root);
+    return ExitOk;
+}
+
 int runGraph(const QStringList& args)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("Show a graph dump (PT2 archive, legacy torch.export zip, ETRecord or exported-program JSON)."));
+    parser.setApplicationDescription(QStringLiteral(
+        "Show a graph dump (PT2 archive, legacy torch.export zip, ETRecord or exported-program JSON), or "
+        "a program's (.pte, .bpte) instruction graph: per method its inputs, instructions and outputs, "
+        "the values each reads and writes, the edges between them, and the reads that go through "
+        "planned memory another value wrote; and the planned values with their lifetimes."));
     parser.addHelpOption();
-    parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("The graph dump to read."));
+    parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("The graph dump or program to read."));
     const QCommandLineOption methodOpt(
         QStringLiteral("method"), QStringLiteral("Show only this method."), QStringLiteral("name"));
     const QCommandLineOption jsonOpt(QStringLiteral("json"), QStringLiteral("Print JSON."));
@@ -462,6 +667,15 @@ int runGraph(const QStringList& args)
     const QStringList pos = parser.positionalArguments();
     const std::string path = pos[0].toStdString();
     auto loaded = pte::readDump(path);
+    if (!loaded && loaded.error().code != pte::ErrorCode::Internal && !parser.isSet(loadOnlyOpt)) {
+        // Not a graph dump: a program shows its instruction graph; anything else keeps the dump reader's error.
+        if (auto file = pte::readPteFile(path)) {
+            for (const auto& d : (*file)->diagnostics)
+                if (d.severity != pte::Severity::Info)
+                    printDiagnostic(d);
+            return runProgramGraph(**file, parser.value(methodOpt).toStdString(), parser.isSet(jsonOpt));
+        }
+    }
     if (!loaded) {
         printError(loaded.error());
         return loaded.error().code == pte::ErrorCode::Internal ? ExitInternal : ExitInvalidInput;

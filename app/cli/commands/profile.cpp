@@ -3,12 +3,14 @@
 // `ptelens-cli profile ETDUMP [--program P.pte] [--etrecord E] [--debug-buffer B] [--reference-inputs SPEC]
 // [--json|--tsv|--csv]`: ExecuTorch's Inspector table for an ETDump (same columns, same values: times scaled the way
 // the Inspector does), joined with the program and ETRecord when given, then where the time went by operator, backend
-// and module; with --reference-inputs, each logged value against ptelens' reference interpreter (MSE, L1, SNR).
+// and module; with --reference-inputs, each logged value against ptelens' reference interpreter (MSE, L1, SNR); with
+// a bundled program (.bpte), each logged program output against the expected output of its test case.
 // Exit codes: 0 ok; 1 unreadable input, or an ETDump that does not match the program (the rows are still printed,
 // unjoined); 2 usage.
 #include "command.h"
 #include "jsonoutput.h"
 #include "printederror.h"
+#include "pte/bundledgap.h"
 #include "pte/dumpreader.h"
 #include "pte/etdump.h"
 #include "pte/etdumpjoin.h"
@@ -173,6 +175,40 @@ std::string referenceText(const std::vector<pte::ReferenceGap>& gaps)
     return t;
 }
 
+/** A logged program output against the bundled program's expected output, as JSON (SNR "inf", NaN null). */
+Json bundledRowJson(const pte::BundledOutputGapRow& row)
+{
+    Json j { { "event", row.event }, { "value", row.value }, { "output", row.outputIndex } };
+    j["mse"] = row.gap ? number(row.gap->mse) : Json(nullptr);
+    j["l1"] = row.gap ? number(row.gap->l1) : Json(nullptr);
+    j["snr"] = row.gap ? number(row.gap->snr) : Json(nullptr);
+    j["reason"] = row.gap ? Json(nullptr) : Json(row.reason);
+    return j;
+}
+
+std::string bundledText(const std::vector<pte::BundledOutputGap>& gaps)
+{
+    std::string t;
+    for (const auto& g : gaps) {
+        t += "\nBundled expected outputs of '" + g.method + "' (block " + std::to_string(g.run) + " against test case "
+            + std::to_string(g.testCase) + (g.fromBlock ? ", the block's bundled input" : ", the last") + "):\n";
+        if (g.rows.empty()) {
+            t += "  no program output logged in the block (the run kept no output tensors)\n";
+            continue;
+        }
+        t += pad("output", 8) + pad("value", 7) + pad("MSE", 14) + pad("L1", 14) + pad("SNR dB", 10) + "reason\n";
+        for (const auto& row : g.rows) {
+            auto snr = [](double v) { return std::isinf(v) ? std::string(v > 0 ? "inf" : "-inf") : fixed(v, 2); };
+            t += pad("out" + std::to_string(row.outputIndex), 8) + pad(std::to_string(row.value), 7)
+                + (row.gap
+                        ? pad(fixed(row.gap->mse, 9), 14) + pad(fixed(row.gap->l1, 6), 14) + pad(snr(row.gap->snr), 10)
+                        : pad("-", 14) + pad("-", 14) + pad("-", 10) + row.reason)
+                + "\n";
+        }
+    }
+    return t;
+}
+
 int runProfile(const QStringList& args)
 {
     QCommandLineParser parser;
@@ -180,7 +216,8 @@ int runProfile(const QStringList& args)
         "Prints ExecuTorch's Inspector table for an ETDump: one row per event (per event block, identical runs merged, "
         "with p10/p50/p90/avg/min/max over the runs), joined with the program (instructions, operators, backends) and "
         "the ETRecord (debug handles, op types, stack traces, module hierarchy) when given; then the time by operator, "
-        "by backend and by module. --tsv and --csv print the table only (the Inspector's to_dataframe() columns)."));
+        "by backend and by module; with a bundled program, the logged program outputs against its test case's expected "
+        "outputs (MSE, L1, SNR). --tsv and --csv print the table only (the Inspector's to_dataframe() columns)."));
     parser.addHelpOption();
     parser.addPositionalArgument(QStringLiteral("ETDUMP"), QStringLiteral("The .etdp / .etdump file."));
     const QCommandLineOption programOpt(QStringLiteral("program"),
@@ -327,6 +364,10 @@ int runProfile(const QStringList& args)
             gaps.push_back(std::move(gap).value());
         }
     }
+    // A bundled program: the logged program outputs against its test cases' expected outputs.
+    const std::vector<pte::BundledOutputGap> bundledGaps = join && pte && pte->bundled
+        ? pte::bundledOutputGaps(*join, *pte->bundled)
+        : std::vector<pte::BundledOutputGap> {};
     const auto& d = **dump;
     const std::string unit = std::string(" ") + pte::timeScaleName(profileOptions.target);
 
@@ -445,6 +486,17 @@ int runProfile(const QStringList& args)
             }
             j["reference"] = std::move(methods);
         }
+        if (join && pte && pte->bundled) {
+            Json methods = Json::array();
+            for (const auto& g : bundledGaps) {
+                Json rowsJson = Json::array();
+                for (const auto& row : g.rows)
+                    rowsJson.push_back(bundledRowJson(row));
+                methods.push_back(Json { { "method", g.method }, { "run", g.run }, { "test_case", g.testCase },
+                    { "test_case_from_block", g.fromBlock }, { "outputs", std::move(rowsJson) } });
+            }
+            j["bundled"] = std::move(methods);
+        }
         Json diags = Json::array();
         for (const auto& diag : diagnostics) {
             Json dj = diagnosticJson(diag);
@@ -492,6 +544,7 @@ int runProfile(const QStringList& args)
     t += summaryText("By backend:", summary.byBackend, unit.c_str());
     t += summaryText("By module:", summary.byModule, unit.c_str());
     t += referenceText(gaps);
+    t += bundledText(bundledGaps);
     printOut(t);
     for (const auto& diag : diagnostics)
         if (diag.severity != pte::Severity::Info)

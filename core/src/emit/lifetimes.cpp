@@ -18,6 +18,10 @@
 
 namespace pte::emitcore {
 
+// The lifetimes of the lowered graph's values, which the memory planner packs. Not pte::valueLifetimes (the
+// lifetimes a serialized ExecutionPlan shows, core/src/ptefile/valuelifetimes.cpp): this one counts on what
+// serialization drops (labels and backward jumps of loops, views kept alive with their base, mutable buffers), so the
+// two share no code, only the rule "first to last instruction that references the value".
 void Lowering::computeLifetimes()
 {
     std::int64_t pc = 0;
