@@ -15,7 +15,7 @@ namespace pte {
 
 namespace dump {
 
-void Decoder::onStreamedNode(json&& item, std::size_t index)
+void ExportedProgramDecoder::onStreamedNode(json&& item, std::size_t index)
 {
     if (streamError)
         return;
@@ -26,7 +26,7 @@ void Decoder::onStreamedNode(json&& item, std::size_t index)
         streamedNodes.push_back(std::move(n).value());
 }
 
-void Decoder::onStreamedTensorValue(json&& item, const std::string& key)
+void ExportedProgramDecoder::onStreamedTensorValue(json&& item, const std::string& key)
 {
     if (streamError)
         return;
@@ -37,7 +37,7 @@ void Decoder::onStreamedTensorValue(json&& item, const std::string& key)
         streamedTensorValues.insert_or_assign(key, std::move(m).value());
 }
 
-Result<void> Decoder::fixArgument(Argument& a, const std::string& path)
+Result<void> ExportedProgramDecoder::fixArgument(Argument& a, const std::string& path)
 {
     if (a.kind == ArgKind::ScalarType && !a.ints.empty()) {
         a.scalarType = convertDtype(table, a.ints[0]);
@@ -51,7 +51,7 @@ Result<void> Decoder::fixArgument(Argument& a, const std::string& path)
     return {};
 }
 
-Result<void> Decoder::fixDtypes(Graph& g, const std::string& path)
+Result<void> ExportedProgramDecoder::fixDtypes(Graph& g, const std::string& path)
 {
     for (auto& [name, m] : g.tensorValues) {
         const auto t = convertDtype(table, m.rawDtype);
@@ -74,7 +74,7 @@ Result<void> Decoder::fixDtypes(Graph& g, const std::string& path)
     }
     return {};
 }
-Result<void> Decoder::version(const json& j, ExportedProgram& ep)
+Result<void> ExportedProgramDecoder::version(const json& j, ExportedProgram& ep)
 {
     const json& sv = field(j, "schema_version");
     if (sv.is_number_integer()) {
@@ -133,7 +133,7 @@ Result<void> Decoder::version(const json& j, ExportedProgram& ep)
     return {};
 }
 
-Result<std::shared_ptr<ExportedProgram>> Decoder::program(const json& j, int depth)
+Result<std::shared_ptr<ExportedProgram>> ExportedProgramDecoder::program(const json& j, int depth)
 {
     if (!j.is_object())
         return bad("", "expected an ExportedProgram object, found " + describe(j));
@@ -246,7 +246,7 @@ Result<std::shared_ptr<ExportedProgram>> decodeProgram(
     std::string_view text, const std::string& source, Diagnostics& diags, std::uint64_t maxEntrySize)
 {
     Diagnostics local;
-    Decoder d(source, local);
+    ExportedProgramDecoder d(source, local);
     d.maxEntrySize = static_cast<std::int64_t>(std::min<std::uint64_t>(maxEntrySize, INT64_MAX));
     d.deferDtypes = true;
     std::shared_ptr<ExportedProgram> ep;
@@ -276,9 +276,9 @@ Result<std::shared_ptr<ExportedProgram>> decodeProgram(
 }
 
 /** A decoder for TensorMeta JSON embedded in `ep`'s pickles (fake tensors), with the program's dtype table. */
-Decoder metaDecoder(const ExportedProgram& ep, const std::string& label, Diagnostics& diags)
+ExportedProgramDecoder metaDecoder(const ExportedProgram& ep, const std::string& label, Diagnostics& diags)
 {
-    Decoder dec(label, diags);
+    ExportedProgramDecoder dec(label, diags);
     dec.table = dtypeTableFor(ep);
     dec.executorchSerde = ep.executorchSerde;
     return dec;

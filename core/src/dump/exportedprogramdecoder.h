@@ -35,10 +35,10 @@ using detail::joinPath;
  * its types first: errors are InvalidInput naming the source and the JSON path; non-fatal findings go to the
  * Diagnostics given to the constructor. One decoder decodes one program (it gathers the program's lowered modules).
  */
-class Decoder
+class ExportedProgramDecoder
 {
 public:
-    Decoder(const std::string& source, Diagnostics& diags)
+    ExportedProgramDecoder(const std::string& source, Diagnostics& diags)
         : m_source(source)
         , m_diags(diags)
     { }
@@ -137,6 +137,6 @@ Result<std::shared_ptr<ExportedProgram>> decodeProgram(
     std::string_view text, const std::string& source, Diagnostics& diags, std::uint64_t maxEntrySize);
 
 /** A decoder for TensorMeta JSON embedded in `ep`'s pickles (fake tensors), with the program's dtype table. */
-Decoder metaDecoder(const ExportedProgram& ep, const std::string& label, Diagnostics& diags);
+ExportedProgramDecoder metaDecoder(const ExportedProgram& ep, const std::string& label, Diagnostics& diags);
 
 } // namespace pte::dump

@@ -7,7 +7,7 @@
 
 namespace pte::dump {
 
-Result<std::shared_ptr<const LoweredModule>> Decoder::loweredModule(
+Result<std::shared_ptr<const LoweredModule>> ExportedProgramDecoder::loweredModule(
     const std::string& text, const std::string& name, const std::string& path, int depth)
 {
     const std::string label = m_source + " (" + path + ")";
@@ -38,7 +38,7 @@ Result<std::shared_ptr<const LoweredModule>> Decoder::loweredModule(
     }
     const json& om = field(j, "original_module");
     if (om.is_object()) {
-        Decoder nested(m_source + " (" + joinPath(path, "original_module") + ")", m_diags);
+        ExportedProgramDecoder nested(m_source + " (" + joinPath(path, "original_module") + ")", m_diags);
         nested.maxEntrySize = maxEntrySize;
         PTE_TRY(auto ep, nested.program(om, depth + 1));
         const json& osd = field(j, "original_state_dict");

@@ -5,14 +5,14 @@
 
 namespace pte::dump {
 
-Result<std::string> Decoder::tensorName(const json& j, const std::string& path) const
+Result<std::string> ExportedProgramDecoder::tensorName(const json& j, const std::string& path) const
 {
     if (j.is_string())
         return j.get<std::string>(); // 2.1 OptionalTensorArgument.as_tensor
     return toString(field(j, "name"), joinPath(path, "name"));
 }
 
-Result<Argument> Decoder::argument(const json& j, const std::string& path, int depth)
+Result<Argument> ExportedProgramDecoder::argument(const json& j, const std::string& path, int depth)
 {
     if (depth > 64)
         return bad(path, "arguments nest too deeply");
@@ -189,7 +189,7 @@ Result<Argument> Decoder::argument(const json& j, const std::string& path, int d
     return a;
 }
 
-Result<Argument> Decoder::tensorArg(const json& j, const std::string& path) const
+Result<Argument> ExportedProgramDecoder::tensorArg(const json& j, const std::string& path) const
 {
     PTE_TRY(auto n, tensorName(j, path));
     return Argument::tensor(std::move(n));

@@ -8,7 +8,7 @@
 
 namespace pte::dump {
 
-std::vector<std::int64_t> Decoder::parseHandles(const std::string& s)
+std::vector<std::int64_t> ExportedProgramDecoder::parseHandles(const std::string& s)
 {
     std::vector<std::int64_t> out;
     std::size_t i = 0;
@@ -25,7 +25,7 @@ std::vector<std::int64_t> Decoder::parseHandles(const std::string& s)
     return out;
 }
 
-Result<Node> Decoder::node(const json& j, const std::string& path, int depth)
+Result<Node> ExportedProgramDecoder::node(const json& j, const std::string& path, int depth)
 {
     if (!j.is_object())
         return bad(path, "expected a node object, found " + describe(j));
@@ -84,7 +84,7 @@ Result<Node> Decoder::node(const json& j, const std::string& path, int depth)
     return n;
 }
 
-Result<Graph> Decoder::graph(const json& j, const std::string& path, int depth)
+Result<Graph> ExportedProgramDecoder::graph(const json& j, const std::string& path, int depth)
 {
     if (depth > 32)
         return bad(path, "subgraphs nest too deeply");

@@ -5,7 +5,7 @@
 
 namespace pte::dump {
 
-Result<GraphSignature> Decoder::signature(const json& j, const std::string& path, const Graph& g)
+Result<GraphSignature> ExportedProgramDecoder::signature(const json& j, const std::string& path, const Graph& g)
 {
     GraphSignature sig;
     if (!j.is_object())
@@ -104,7 +104,7 @@ Result<GraphSignature> Decoder::signature(const json& j, const std::string& path
     return sig;
 }
 
-Result<GraphSignature> Decoder::legacySignature(const json& j, const std::string& path, const Graph& g)
+Result<GraphSignature> ExportedProgramDecoder::legacySignature(const json& j, const std::string& path, const Graph& g)
 {
     warn(path, "torch 2.1 dict-style graph signature: converted for display", Severity::Info);
     GraphSignature sig;

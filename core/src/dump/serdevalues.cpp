@@ -9,12 +9,12 @@
 
 namespace pte::dump {
 
-Unexpected Decoder::bad(const std::string& path, const std::string& what, ErrorCode code) const
+Unexpected ExportedProgramDecoder::bad(const std::string& path, const std::string& what, ErrorCode code) const
 {
     return fail(code, m_source + ": " + what + " at " + (path.empty() ? std::string("the top level") : path), {}, path);
 }
 
-void Decoder::warn(const std::string& path, const std::string& what, Severity sev)
+void ExportedProgramDecoder::warn(const std::string& path, const std::string& what, Severity sev)
 {
     Diagnostic d;
     d.severity = sev;
@@ -25,7 +25,7 @@ void Decoder::warn(const std::string& path, const std::string& what, Severity se
     m_diags.push_back(std::move(d));
 }
 
-Result<std::int64_t> Decoder::toInt(const json& j, const std::string& path) const
+Result<std::int64_t> ExportedProgramDecoder::toInt(const json& j, const std::string& path) const
 {
     if (j.is_number_integer() && !j.is_number_unsigned())
         return j.get<std::int64_t>();
@@ -40,7 +40,7 @@ Result<std::int64_t> Decoder::toInt(const json& j, const std::string& path) cons
     return bad(path, "expected an integer, found " + describe(j));
 }
 
-Result<double> Decoder::toFloat(const json& j, const std::string& path) const
+Result<double> ExportedProgramDecoder::toFloat(const json& j, const std::string& path) const
 {
     if (j.is_number())
         return j.get<double>();
@@ -56,14 +56,14 @@ Result<double> Decoder::toFloat(const json& j, const std::string& path) const
     return bad(path, "expected a float, found " + describe(j));
 }
 
-Result<std::string> Decoder::toString(const json& j, const std::string& path) const
+Result<std::string> ExportedProgramDecoder::toString(const json& j, const std::string& path) const
 {
     if (!j.is_string())
         return bad(path, "expected a string, found " + describe(j));
     return j.get<std::string>();
 }
 
-Result<bool> Decoder::toBool(const json& j, const std::string& path) const
+Result<bool> ExportedProgramDecoder::toBool(const json& j, const std::string& path) const
 {
     if (j.is_boolean())
         return j.get<bool>();
@@ -72,7 +72,8 @@ Result<bool> Decoder::toBool(const json& j, const std::string& path) const
     return bad(path, "expected a boolean, found " + describe(j));
 }
 
-Result<std::pair<std::string, const json*>> Decoder::unionAlt(const json& j, const std::string& path) const
+Result<std::pair<std::string, const json*>> ExportedProgramDecoder::unionAlt(
+    const json& j, const std::string& path) const
 {
     if (!j.is_object())
         return bad(path, "expected a union object, found " + describe(j));
@@ -104,7 +105,7 @@ Result<std::pair<std::string, const json*>> Decoder::unionAlt(const json& j, con
     return bad(path, "union object has no alternative set");
 }
 
-Result<SymInt> Decoder::symInt(const json& j, const std::string& path) const
+Result<SymInt> ExportedProgramDecoder::symInt(const json& j, const std::string& path) const
 {
     if (j.is_number_integer())
         return SymInt { *toInt(j, path), {}, {} }; // bare int (storage_offset in <= 2.2)
@@ -145,7 +146,7 @@ Result<SymInt> Decoder::symInt(const json& j, const std::string& path) const
     return s;
 }
 
-Result<ScalarType> Decoder::dtype(const json& j, const std::string& path, std::int32_t* raw) const
+Result<ScalarType> ExportedProgramDecoder::dtype(const json& j, const std::string& path, std::int32_t* raw) const
 {
     PTE_TRY(const auto code, toInt(j, path));
     if (raw)
@@ -160,7 +161,7 @@ Result<ScalarType> Decoder::dtype(const json& j, const std::string& path, std::i
     return *t;
 }
 
-Result<TensorMeta> Decoder::tensorMeta(const json& jIn, const std::string& pathIn) const
+Result<TensorMeta> ExportedProgramDecoder::tensorMeta(const json& jIn, const std::string& pathIn) const
 {
     // <= 2.2 wraps it: {"meta": TensorMeta}.
     const bool wrapped = jIn.is_object() && jIn.size() == 1 && jIn.contains("meta");
@@ -209,7 +210,8 @@ Result<TensorMeta> Decoder::tensorMeta(const json& jIn, const std::string& pathI
     return m;
 }
 
-Result<TensorMeta> Decoder::fakeTensorMeta(const SavedTensor& s, const std::string& where, const char* what)
+Result<TensorMeta> ExportedProgramDecoder::fakeTensorMeta(
+    const SavedTensor& s, const std::string& where, const char* what)
 {
     auto parsed = parseJsonText(s.fakeMetaJson, s.tensor.source);
     Result<TensorMeta> meta = parsed ? tensorMeta(*parsed, "") : Result<TensorMeta>(std::move(parsed).error());
