@@ -31,8 +31,8 @@ template <typename T> double load(const std::uint8_t* p)
 }
 
 /** The element at `p` as a number, or nullopt for dtypes compared only as bytes. */
-using Decoder = double (*)(const std::uint8_t*);
-Decoder decoderFor(ScalarType t)
+using ElementDecoder = double (*)(const std::uint8_t*);
+ElementDecoder decoderFor(ScalarType t)
 {
     switch (t) {
     case ScalarType::Byte:
@@ -145,7 +145,7 @@ Result<NumericDifference> compareElements(const Bytes& a, const Bytes& b, Scalar
                 + ") do not match the shape (" + std::to_string(elements) + " elements)");
     NumericDifference out;
     out.elements = elements;
-    const Decoder decode = decoderFor(type);
+    const ElementDecoder decode = decoderFor(type);
     double sumAbs = 0;
     ChunkReader ra(a, kChunk);
     ChunkReader rb(b, kChunk);

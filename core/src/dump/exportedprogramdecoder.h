@@ -3,9 +3,13 @@
 #pragma once
 
 // Private to the graph-dump reader: torch.export's ExportedProgram JSON -> the graph model (graph.h). The decoder
-// is shared with the weight and sample-input readers, which decode TensorMeta JSON with it.
+// is shared with the weight and sample-input readers, which decode TensorMeta JSON with it. Its members are defined
+// by concern: the document and streaming (exportedprogramdecoder.cpp), scalars, unions and TensorMetas
+// (serdevalues.cpp), arguments (serdearguments.cpp), nodes and graphs (serdegraph.cpp), signatures
+// (serdesignature.cpp), lowered modules (loweredmodule.cpp); the dtype tables are dtypetable.*, base64 base64.*.
 
 #include "base/fieldpath.h"
+#include "dump/dtypetable.h"
 #include "dump/jsontext.h"
 #include "dump/pickle/unpickler.h"
 #include "pte/dumpreader.h"
@@ -25,31 +29,16 @@ namespace pte::dump {
 using detail::indexPath;
 using detail::joinPath;
 
-/** dtype tables: the same code means different types depending on the writer and the schema version. */
-enum class DtypeTable
-{
-    TorchUpTo7, ///< float8 at 23..26 (torch 2.5 snapshot)
-    Torch8Early, ///< 8.0-8.6: float8_e4m3fn 14, float8_e5m2 15, uint16 28
-    Torch8Current, ///< 8.7+: uint16 28, float8 29..32, e8m0fnu 33, uint32 34, uint64 35
-    ExecuTorch, ///< exir serde 5.x: uint16 14, float8_e5m2 15, float8_e4m3fn 16
-};
-
-/** The scalar type a dtype code means in `table`; nullopt for an unknown code. */
-std::optional<ScalarType> convertDtype(DtypeTable table, std::int64_t code);
-
-/** Standard or URL-safe base64 (padding and line breaks ignored); nullopt on any other character. */
-std::optional<std::vector<std::uint8_t>> decodeBase64(std::string_view s);
-
 /**
  * Decodes torch.export's ExportedProgram JSON (torch's serde and ExecuTorch's exir serde, every schema version) into
  * the graph model, and TensorMeta JSON for the weight and sample-input readers. Every member that reads JSON checks
  * its types first: errors are InvalidInput naming the source and the JSON path; non-fatal findings go to the
  * Diagnostics given to the constructor. One decoder decodes one program (it gathers the program's lowered modules).
  */
-class Decoder
+class ExportedProgramDecoder
 {
 public:
-    Decoder(const std::string& source, Diagnostics& diags)
+    ExportedProgramDecoder(const std::string& source, Diagnostics& diags)
         : m_source(source)
         , m_diags(diags)
     { }
@@ -147,10 +136,7 @@ private:
 Result<std::shared_ptr<ExportedProgram>> decodeProgram(
     std::string_view text, const std::string& source, Diagnostics& diags, std::uint64_t maxEntrySize);
 
-/** The dtype table of `ep`'s writer and schema version. */
-DtypeTable dtypeTableFor(const ExportedProgram& ep);
-
 /** A decoder for TensorMeta JSON embedded in `ep`'s pickles (fake tensors), with the program's dtype table. */
-Decoder metaDecoder(const ExportedProgram& ep, const std::string& label, Diagnostics& diags);
+ExportedProgramDecoder metaDecoder(const ExportedProgram& ep, const std::string& label, Diagnostics& diags);
 
 } // namespace pte::dump

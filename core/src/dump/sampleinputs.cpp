@@ -166,7 +166,7 @@ private:
     static constexpr std::size_t kMaxVisits = std::size_t(1) << 16;
     TorchSaveReader& m_reader;
     Diagnostics& m_diags;
-    Decoder m_decoder;
+    ExportedProgramDecoder m_decoder;
     SampleInputs m_out;
     std::vector<const PickleValue*> m_enclosing; ///< containers on the current path (cycles)
     std::size_t m_visits = 0;

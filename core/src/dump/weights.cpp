@@ -50,7 +50,7 @@ Result<void> loadPayloadConfig(const ZipArchive& zip, const ZipEntry& configEntr
     const std::string label = zip.entryLabel(configEntry);
     PTE_TRY(const Bytes text, zip.read(configEntry));
     PTE_TRY(const json root, parseJsonText(text.asStringView(), label));
-    Decoder dec(label, diags);
+    ExportedProgramDecoder dec(label, diags);
     dec.table = DtypeTable::Torch8Current;
     const json& cfg = field(root, "config");
     if (!cfg.is_object())
@@ -148,7 +148,7 @@ Result<void> loadPickledWeights(const ZipArchive& zip, const ZipEntry& e, Export
     if (blob.empty())
         return {}; // 0 bytes = none
     PTE_TRY(auto saved, readTorchSave(blob, zip.entryLabel(e), maxEntrySize));
-    Decoder dec = metaDecoder(ep, zip.entryLabel(e), diags);
+    ExportedProgramDecoder dec = metaDecoder(ep, zip.entryLabel(e), diags);
     for (auto& s : saved) {
         if (s.tensor.fake) {
             auto meta = dec.fakeTensorMeta(s, "", "weight");

@@ -35,12 +35,9 @@ struct FileFacts
     std::vector<PlanOffsets> plans;
     /** File offsets of program-level tables by field path ("segments[2]", "constant_segment"). */
     std::map<std::string, std::uint64_t> offsets;
-
-    /** The offset of the innermost decoded table on `fieldPath`, if known. */
-    [[nodiscard]] std::optional<std::uint64_t> locate(const std::string& fieldPath) const;
 };
 
-/** Runs every model-level check; with facts, the file-dependent ones too, and fills missing offsets. */
+/** Runs every model-level check; with facts, the file-dependent ones too, and the byte offset of each finding. */
 Diagnostics checkProgramImpl(
     const Program& program, const std::optional<ExternalData>& external, const FileFacts* facts);
 

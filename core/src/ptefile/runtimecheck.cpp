@@ -6,7 +6,9 @@
 #include "ptefile/ptereader_p.h"
 
 #include <algorithm>
+#include <optional>
 #include <set>
+#include <string_view>
 
 namespace pte::detail {
 
@@ -29,6 +31,23 @@ std::string layoutText(ScalarType t, const std::vector<std::int32_t>& sizes, con
     return std::string(scalarTypeShortName(t)) + "(" + std::to_string(int(t)) + ") sizes " + listText(sizes)
         + " dim_order " + listText(dimOrder);
 }
+
+/**
+ * A diagnostic's field path and the file offset of the innermost decoded table on it, known where the path is made:
+ * a field or item inside a table keeps the table's offset.
+ */
+struct At
+{
+    std::string path;
+    std::optional<std::uint64_t> offset;
+
+    [[nodiscard]] At operator+(std::string_view field) const { return At { path + std::string(field), offset }; }
+};
+
+using detail::indexPath;
+
+/** "list[i]" inside the same table as `list`. */
+[[nodiscard]] At indexPath(const At& list, std::size_t i) { return At { indexPath(list.path, i), list.offset }; }
 
 /** Sets a field for the lifetime of the scope, then restores it. */
 template <typename T> class Scoped
@@ -65,42 +84,57 @@ public:
         for (std::size_t p = 0; p < m_p.executionPlan.size(); ++p) {
             const auto& plan = m_p.executionPlan[p];
             const Scoped method(m_at.method, plan.name);
+            const Scoped offsets(m_po, m_facts && p < m_facts->plans.size() ? &m_facts->plans[p] : nullptr);
+            const At path { indexPath("execution_plan", p), m_po ? std::optional(m_po->plan) : std::nullopt };
             if (!names.insert(plan.name).second)
                 warn(ErrorCode::InvalidProgram,
                     "method name '" + plan.name
                         + "' is used by more than one execution plan; the runtime finds only the first",
-                    indexPath("execution_plan", p) + ".name");
-            checkPlan(plan, indexPath("execution_plan", p));
+                    path + ".name");
+            checkPlan(plan, path);
         }
-        if (m_facts)
-            locate();
         return std::move(m_diags);
     }
 
 private:
-    void add(Severity s, ErrorCode c, std::string msg, std::string path)
+    void add(Severity s, ErrorCode c, std::string msg, At at)
     {
         m_diags.push_back(Diagnostic {
-            s, c, std::move(msg), std::nullopt, std::move(path), m_facts ? m_facts->name : std::string(), m_at });
+            s, c, std::move(msg), at.offset, std::move(at.path), m_facts ? m_facts->name : std::string(), m_at });
     }
-    void error(ErrorCode c, std::string msg, std::string path)
+    void error(ErrorCode c, std::string msg, At at) { add(Severity::Error, c, std::move(msg), std::move(at)); }
+    void warn(ErrorCode c, std::string msg, At at) { add(Severity::Warning, c, std::move(msg), std::move(at)); }
+
+    /** A program-level table ("constant_segment", "segments[2]"), with its offset when the reader recorded one. */
+    [[nodiscard]] At programTable(std::string path) const
     {
-        add(Severity::Error, c, std::move(msg), std::move(path));
-    }
-    void warn(ErrorCode c, std::string msg, std::string path)
-    {
-        add(Severity::Warning, c, std::move(msg), std::move(path));
+        std::optional<std::uint64_t> offset;
+        if (m_facts)
+            if (const auto it = m_facts->offsets.find(path); it != m_facts->offsets.end())
+                offset = it->second;
+        return At { std::move(path), offset };
     }
 
-    /** Fills missing byte offsets from the decoded tables' positions. */
-    void locate()
+    /** Item `i` of one of the method's tables (`list` after the method's path); the method's offset if unknown. */
+    [[nodiscard]] At planItem(const At& plan, const char* list, std::size_t i,
+        std::vector<std::uint64_t> FileFacts::PlanOffsets::*offsets) const
     {
-        for (auto& d : m_diags)
-            if (!d.offset && !d.fieldPath.empty())
-                d.offset = m_facts->locate(d.fieldPath);
+        std::optional<std::uint64_t> offset;
+        if (m_po)
+            offset = i < (m_po->*offsets).size() ? (m_po->*offsets)[i] : m_po->plan;
+        return At { indexPath(plan.path + list, i), offset };
     }
 
-    bool segmentUsable(std::uint32_t index, const std::string& what, const std::string& path)
+    /** Instruction `k` of chain `c`; the chain's offset if unknown. */
+    [[nodiscard]] At instructionAt(const At& chain, std::size_t c, std::size_t k) const
+    {
+        std::optional<std::uint64_t> offset = chain.offset;
+        if (m_po && c < m_po->instructions.size() && k < m_po->instructions[c].size())
+            offset = m_po->instructions[c][k];
+        return At { indexPath(chain.path + ".instructions", k), offset };
+    }
+
+    bool segmentUsable(std::uint32_t index, const std::string& what, const At& path)
     {
         if (index >= m_p.segments.size()) {
             error(ErrorCode::OutOfRange,
@@ -112,7 +146,7 @@ private:
         return true;
     }
 
-    bool needsHeader(const std::string& what, const std::string& path)
+    bool needsHeader(const std::string& what, const At& path)
     {
         if (m_facts && !m_facts->hasHeader) {
             error(ErrorCode::BadExtendedHeader,
@@ -126,51 +160,52 @@ private:
     void checkProgramLevel()
     {
         if (m_p.executionPlan.empty())
-            warn(ErrorCode::InvalidProgram, "the program has no methods", "execution_plan");
+            warn(ErrorCode::InvalidProgram, "the program has no methods", programTable("execution_plan"));
         const auto& cs = m_p.constantSegment;
         if (cs && cs->offsets.size() > 1) {
             if (!m_p.constantBuffer.empty())
                 error(ErrorCode::InvalidProgram,
                     "both constant_segment (" + std::to_string(cs->offsets.size())
                         + " offsets) and the legacy constant_buffer are used; the runtime refuses this",
-                    "constant_buffer");
-            if (segmentUsable(cs->segmentIndex, "constant_segment", "constant_segment.segment_index"))
-                needsHeader("the constant segment", "constant_segment");
+                    programTable("constant_buffer"));
+            if (segmentUsable(
+                    cs->segmentIndex, "constant_segment", programTable("constant_segment") + ".segment_index"))
+                needsHeader("the constant segment", programTable("constant_segment"));
             for (std::size_t i = 1; i + 1 < cs->offsets.size(); ++i)
                 if (cs->offsets[i] % kConstantAlignment != 0) {
                     warn(ErrorCode::Misaligned,
                         "constant offset " + std::to_string(cs->offsets[i])
                             + " is not a multiple of 16 (EXIR aligns every constant tensor)",
-                        indexPath("constant_segment.offsets", i));
+                        indexPath(programTable("constant_segment") + ".offsets", i));
                     break;
                 }
             if (cs->offsets[0] != 0)
                 warn(ErrorCode::InvalidProgram,
                     "constant_segment.offsets[0] is " + std::to_string(cs->offsets[0])
                         + "; EXIR writes the reserved placeholder 0",
-                    "constant_segment.offsets[0]");
+                    programTable("constant_segment") + ".offsets[0]");
         } else if (!m_p.constantBuffer.empty() && m_p.constantBuffer.size() > 1) {
             warn(ErrorCode::Unsupported,
                 "constants are stored in the deprecated constant_buffer (the runtime logs !!DEPRECATED!! and refuses "
                 "it "
                 "when built with ET_ENABLE_DEPRECATED_CONSTANT_BUFFER=0)",
-                "constant_buffer");
+                programTable("constant_buffer"));
         }
         if (m_p.mutableDataSegments) {
             if (m_p.mutableDataSegments->size() > 1)
                 warn(ErrorCode::InvalidProgram,
                     "mutable_data_segments has " + std::to_string(m_p.mutableDataSegments->size())
                         + " entries; the runtime only ever reads entry 0",
-                    "mutable_data_segments");
+                    programTable("mutable_data_segments"));
             for (std::size_t i = 0; i < m_p.mutableDataSegments->size(); ++i)
                 segmentUsable((*m_p.mutableDataSegments)[i].segmentIndex, "mutable_data_segments entry",
-                    indexPath("mutable_data_segments", i) + ".segment_index");
+                    programTable(indexPath("mutable_data_segments", i)) + ".segment_index");
         }
         if (m_p.namedData) {
             std::set<std::string> keys;
             for (std::size_t i = 0; i < m_p.namedData->size(); ++i) {
                 const auto& nd = (*m_p.namedData)[i];
-                const std::string path = indexPath("named_data", i);
+                const At path = programTable(indexPath("named_data", i));
                 if (!keys.insert(nd.key).second)
                     warn(ErrorCode::InvalidProgram, "named data key '" + nd.key + "' appears more than once",
                         path + ".key");
@@ -190,7 +225,7 @@ private:
                 path());
     }
 
-    void checkPlan(const ExecutionPlan& plan, const std::string& path)
+    void checkPlan(const ExecutionPlan& plan, const At& path)
     {
         const std::size_t nValues = plan.values.size();
         const auto& sizes = plan.nonConstBufferSizes;
@@ -219,7 +254,7 @@ private:
 
         for (std::size_t i = 0; i < nValues; ++i) {
             const Scoped value(m_at.value, std::int64_t(i));
-            checkValue(plan, i, [&] { return indexPath(path + ".values", i); });
+            checkValue(plan, i, [&] { return planItem(path, ".values", i, &FileFacts::PlanOffsets::values); });
         }
 
         for (std::size_t i = 0; i < plan.operators.size(); ++i) {
@@ -228,17 +263,17 @@ private:
                 error(ErrorCode::InvalidProgram,
                     "operator '" + qn + "' is " + std::to_string(qn.size())
                         + " characters; the runtime's kernel lookup key must be shorter than 100",
-                    indexPath(path + ".operators", i));
+                    planItem(path, ".operators", i, &FileFacts::PlanOffsets::operators));
         }
         for (std::size_t i = 0; i < plan.delegates.size(); ++i)
-            checkDelegate(plan.delegates[i], indexPath(path + ".delegates", i));
+            checkDelegate(plan.delegates[i], planItem(path, ".delegates", i, &FileFacts::PlanOffsets::delegates));
 
         if (plan.chains.empty())
             error(ErrorCode::InvalidProgram, "the method has no chains (the runtime needs at least one)",
                 path + ".chains");
         for (std::size_t c = 0; c < plan.chains.size(); ++c) {
             const Scoped chain(m_at.chain, std::int64_t(c));
-            checkChain(plan, plan.chains[c], indexPath(path + ".chains", c));
+            checkChain(plan, plan.chains[c], c, planItem(path, ".chains", c, &FileFacts::PlanOffsets::chains));
         }
 
         if (plan.nonConstBufferDevice) {
@@ -254,7 +289,7 @@ private:
         }
     }
 
-    void checkDelegate(const BackendDelegate& d, const std::string& path)
+    void checkDelegate(const BackendDelegate& d, const At& path)
     {
         if (d.id.empty())
             warn(ErrorCode::InvalidProgram, "a delegate has an empty backend id", path + ".id");
@@ -276,7 +311,7 @@ private:
         }
     }
 
-    void checkChain(const ExecutionPlan& plan, const Chain& chain, const std::string& path)
+    void checkChain(const ExecutionPlan& plan, const Chain& chain, std::size_t c, const At& path)
     {
         const std::size_t n = plan.values.size();
         const std::size_t nInstr = chain.instructions.size();
@@ -288,7 +323,7 @@ private:
         for (std::size_t k = 0; k < nInstr; ++k) {
             const Scoped instruction(m_at.instruction, std::int64_t(k));
             const auto& in = chain.instructions[k];
-            auto ip = [&] { return indexPath(path + ".instructions", k); };
+            auto ip = [&] { return instructionAt(path, c, k); };
             auto ap = [&] { return ip() + ".instr_args"; };
             auto args = [&](const std::vector<std::int32_t>& a) {
                 for (std::size_t j = 0; j < a.size(); ++j)
@@ -660,69 +695,10 @@ private:
     const FileFacts* m_facts;
     Diagnostics m_diags;
     Location m_at; ///< what the check under way is about; stamped on each diagnostic
+    const FileFacts::PlanOffsets* m_po = nullptr; ///< the decoded tables' offsets of the method under way, if known
 };
 
 } // namespace
-
-std::optional<std::uint64_t> FileFacts::locate(const std::string& fieldPath) const
-{
-    // "execution_plan[P](.values[I] | .chains[C](.instructions[K])? | .operators[I] | .delegates[I])?..."
-    auto number = [&](std::size_t& pos, const char* prefix, std::size_t& out) {
-        const std::size_t len = std::char_traits<char>::length(prefix);
-        if (fieldPath.compare(pos, len, prefix) != 0)
-            return false;
-        std::size_t end = pos + len;
-        std::size_t v = 0;
-        bool any = false;
-        while (end < fieldPath.size() && fieldPath[end] >= '0' && fieldPath[end] <= '9') {
-            v = v * 10 + std::size_t(fieldPath[end] - '0');
-            ++end;
-            any = true;
-        }
-        if (!any || end >= fieldPath.size() + 1 || (end < fieldPath.size() && fieldPath[end] != ']')
-            || end == fieldPath.size())
-            return false;
-        pos = end + 1;
-        out = v;
-        return true;
-    };
-    std::size_t pos = 0, p = 0, i = 0, k = 0;
-    if (number(pos, "execution_plan[", p)) {
-        if (p >= plans.size())
-            return std::nullopt;
-        const auto& po = plans[p];
-        auto pick = [](const std::vector<std::uint64_t>& v, std::size_t idx, std::uint64_t fallback) {
-            return idx < v.size() ? v[idx] : fallback;
-        };
-        const std::size_t at = pos;
-        if (number(pos, ".values[", i))
-            return pick(po.values, i, po.plan);
-        pos = at;
-        if (number(pos, ".chains[", i)) {
-            if (number(pos, ".instructions[", k) && i < po.instructions.size())
-                return pick(po.instructions[i], k, pick(po.chains, i, po.plan));
-            return pick(po.chains, i, po.plan);
-        }
-        pos = at;
-        if (number(pos, ".operators[", i))
-            return pick(po.operators, i, po.plan);
-        pos = at;
-        if (number(pos, ".delegates[", i))
-            return pick(po.delegates, i, po.plan);
-        return po.plan;
-    }
-    std::string path = fieldPath;
-    while (!path.empty()) {
-        const auto it = offsets.find(path);
-        if (it != offsets.end())
-            return it->second;
-        const auto cut = path.find_last_of(".[");
-        if (cut == std::string::npos)
-            break;
-        path.resize(cut);
-    }
-    return std::nullopt;
-}
 
 Diagnostics checkProgramImpl(
     const Program& program, const std::optional<ExternalData>& external, const FileFacts* facts)
