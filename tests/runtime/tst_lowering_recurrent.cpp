@@ -387,6 +387,28 @@ std::vector<std::pair<const char*, Rnn>> configurations()
     return v;
 }
 
+/** An mkldnn_rnn_layer node of oneDNN cell `mode` without biases over a 3-step input, returning `output`. */
+Result<std::shared_ptr<ExportedProgram>> mkldnnLayerDump(int mode, const std::string& output)
+{
+    const int S = 3, N = 2, In = 3, H = 4;
+    Dump dump;
+    dump.weight("w_ih", "lstm.weight_ih_l0", { 4 * H, In }, values(4 * H * In, 1));
+    dump.weight("w_hh", "lstm.weight_hh_l0", { 4 * H, H }, values(4 * H * H, 2));
+    dump.input("x", { S, N, In });
+    dump.input("h0", { 1, N, H });
+    dump.input("c0", { 1, N, H });
+    dump.tupleNode("mkldnn_rnn_layer", "mkldnn_rnn_layer.default",
+        json::array({ arg("input", T("x")), arg("weight0", T("w_ih")), arg("weight1", T("w_hh")),
+            arg("weight2", T("w_ih")), arg("weight3", T("w_hh")), arg("hx_", T("h0")), arg("cx_", T("c0")),
+            arg("reverse", B(false)), arg("batch_sizes", Ints({})), arg("mode", I(mode)), arg("hidden_size", I(H)),
+            arg("num_layers", I(1)), arg("has_biases", B(false)), arg("bidirectional", B(false)),
+            arg("batch_first", B(false)), arg("train", B(false)) }),
+        { { "getitem", { S, N, H } }, { "getitem_1", { 1, N, H } }, { "getitem_2", { 1, N, H } },
+            { "getitem_3", { 0 } } });
+    dump.output(output);
+    return dump.build("recurrent mkldnn");
+}
+
 } // namespace
 
 class TestLoweringRecurrent : public QObject
@@ -653,23 +675,7 @@ private Q_SLOTS:
 
     void mkldnnRnnLayerOfAnotherCellIsRefused()
     {
-        const int S = 3, N = 2, In = 3, H = 4;
-        Dump dump;
-        dump.weight("w_ih", "lstm.weight_ih_l0", { 4 * H, In }, values(4 * H * In, 1));
-        dump.weight("w_hh", "lstm.weight_hh_l0", { 4 * H, H }, values(4 * H * H, 2));
-        dump.input("x", { S, N, In });
-        dump.input("h0", { 1, N, H });
-        dump.input("c0", { 1, N, H });
-        dump.tupleNode("mkldnn_rnn_layer", "mkldnn_rnn_layer.default",
-            json::array({ arg("input", T("x")), arg("weight0", T("w_ih")), arg("weight1", T("w_hh")),
-                arg("weight2", T("w_ih")), arg("weight3", T("w_hh")), arg("hx_", T("h0")), arg("cx_", T("c0")),
-                arg("reverse", B(false)), arg("batch_sizes", Ints({})), arg("mode", I(1)), arg("hidden_size", I(H)),
-                arg("num_layers", I(1)), arg("has_biases", B(false)), arg("bidirectional", B(false)),
-                arg("batch_first", B(false)), arg("train", B(false)) }),
-            { { "getitem", { S, N, H } }, { "getitem_1", { 1, N, H } }, { "getitem_2", { 1, N, H } },
-                { "getitem_3", { 0 } } });
-        dump.output("getitem");
-        auto ep = dump.build("recurrent mkldnn mode 1");
+        auto ep = mkldnnLayerDump(1, "getitem");
         QVERIFY_RESULT(ep);
         QVERIFY_ERROR(emitProgram({ { "forward", *ep } }), ErrorCode::Unsupported, "node 'mkldnn_rnn_layer'", "mode 1",
             "oneDNN's LSTM");
@@ -678,23 +684,7 @@ private Q_SLOTS:
     void mkldnnWorkspaceIsRefusedWhereRead()
     {
         // The fourth output (oneDNN's workspace) is not computed: a graph that returns it is refused by name.
-        const int S = 2, N = 1, In = 2, H = 2;
-        Dump dump;
-        dump.weight("w_ih", "lstm.weight_ih_l0", { 4 * H, In }, values(4 * H * In, 1));
-        dump.weight("w_hh", "lstm.weight_hh_l0", { 4 * H, H }, values(4 * H * H, 2));
-        dump.input("x", { S, N, In });
-        dump.input("h0", { 1, N, H });
-        dump.input("c0", { 1, N, H });
-        dump.tupleNode("mkldnn_rnn_layer", "mkldnn_rnn_layer.default",
-            json::array({ arg("input", T("x")), arg("weight0", T("w_ih")), arg("weight1", T("w_hh")),
-                arg("weight2", T("w_ih")), arg("weight3", T("w_hh")), arg("hx_", T("h0")), arg("cx_", T("c0")),
-                arg("reverse", B(false)), arg("batch_sizes", Ints({})), arg("mode", I(2)), arg("hidden_size", I(H)),
-                arg("num_layers", I(1)), arg("has_biases", B(false)), arg("bidirectional", B(false)),
-                arg("batch_first", B(false)), arg("train", B(false)) }),
-            { { "getitem", { S, N, H } }, { "getitem_1", { 1, N, H } }, { "getitem_2", { 1, N, H } },
-                { "getitem_3", { 0 } } });
-        dump.output("getitem_3");
-        auto ep = dump.build("recurrent mkldnn workspace");
+        auto ep = mkldnnLayerDump(2, "getitem_3");
         QVERIFY_RESULT(ep);
         QVERIFY_ERROR(emitProgram({ { "forward", *ep } }), ErrorCode::Unsupported, "getitem_3",
             "output 3 of node 'mkldnn_rnn_layer' (mkldnn_rnn_layer)", "does not compute");
