@@ -4,6 +4,7 @@
 #include "pte/interpreterrun.h"
 
 #include "interp/tensorstate.h"
+#include "pte/delegateinterpreter.h"
 #include "pte/etdumpjoin.h"
 #include "pte/etdumpwriter.h"
 #include "pte/kernelarguments.h"
@@ -140,6 +141,7 @@ MethodRun runMethod(
     }
     ReferenceInterpreter& interpreter = **loaded;
     const ExecutionPlan& plan = *program.method(method);
+    interpreter.setDelegateHandler(referenceDelegateHandler(program, method, options.external));
     const auto& instructions = plan.chains.front().instructions;
     std::map<std::uint32_t, std::vector<std::int32_t>> logged; // per KernelCall, computed once
     RunExecution* current = nullptr;
