@@ -44,7 +44,8 @@ struct RunInstruction
     std::uint32_t instruction = 0; ///< index in chain 0
     std::uint64_t start = 0; ///< nanoseconds since RunOptions::origin
     std::uint64_t end = 0;
-    /** KernelCall, with RunOptions::intermediates: the values ExecuTorch's wrapper logs (kernelLoggedValues). */
+    /** With RunOptions::intermediates: a KernelCall's values ExecuTorch's wrapper logs (kernelLoggedValues); a
+     *  DelegateCall's outputs (the arguments the delegate wrote, its last ones), which the ETDump does not log. */
     std::vector<RunValue> outputs;
 };
 

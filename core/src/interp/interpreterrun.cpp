@@ -141,7 +141,15 @@ MethodRun runMethod(
     }
     ReferenceInterpreter& interpreter = **loaded;
     const ExecutionPlan& plan = *program.method(method);
-    interpreter.setDelegateHandler(referenceDelegateHandler(program, method, options.external));
+    // The delegate's outputs are the call's last arguments: how many, its handler says by what it returns.
+    std::size_t delegateOutputs = 0;
+    if (auto handler = referenceDelegateHandler(program, method, options.external))
+        interpreter.setDelegateHandler(
+            [&delegateOutputs, handler = std::move(handler)](std::size_t index, const std::vector<HostTensor>& args) {
+                auto out = handler(index, args);
+                delegateOutputs = out ? out->size() : 0;
+                return out;
+            });
     const auto& instructions = plan.chains.front().instructions;
     std::map<std::uint32_t, std::vector<std::int32_t>> logged; // per KernelCall, computed once
     RunExecution* current = nullptr;
@@ -162,6 +170,15 @@ MethodRun runMethod(
         open = false;
         RunInstruction& ins = current->instructions.back();
         ins.end = now;
+        if (const auto* d = std::get_if<DelegateCall>(&instructions[index].args)) {
+            // The values the delegate wrote (its outputs, the call's last arguments), as a kernel's are recorded.
+            if (options.intermediates)
+                for (std::size_t a = d->args.size() - std::min(delegateOutputs, d->args.size()); a < d->args.size();
+                     ++a)
+                    ins.outputs.push_back(
+                        readValue(interpreter, plan, std::int32_t(d->args[a]), options.maxRecordedElements));
+            return;
+        }
         const auto* k = std::get_if<KernelCall>(&instructions[index].args);
         if (!options.intermediates || !k)
             return;
