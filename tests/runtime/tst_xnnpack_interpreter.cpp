@@ -7,8 +7,12 @@
 // the interpreter cannot run must be listed in kExpectedUnsupported with the node kind and why; one listed there
 // that runs fails too, so the list cannot go stale. Also: `ptelens-cli run` goes through the delegates.
 // Skipped without the corpus or the runner; fails in CI (CI=true) instead.
+#include "../core/delegatetestutils.h"
+#include "../core/dumptestutils.h"
 #include "etrunner.h"
+#include "executiontestutils.h"
 #include "pte/delegatepayload.h"
+#include "pte/dumpreader.h"
 #include "pte/interpreterrun.h"
 #include "pte/ptereader.h"
 #include "testutils.h"
@@ -19,6 +23,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -27,6 +32,7 @@ using Json = nlohmann::json;
 
 namespace {
 
+using namespace pte::test;
 using namespace pte::test::xnnpackfixtures;
 
 /**
@@ -160,6 +166,221 @@ const Fixture kFixtures[] = {
 /** Programs with a node the interpreter cannot run yet: fixture name -> node kind and why. Empty: all run. */
 const std::map<std::string, std::string> kExpectedUnsupported = {};
 
+using T = XnnGraphBuilder::Tag;
+
+/** A graph built node by node over delegate_edge.json's two float32 [2, 2] inputs x and y, to one [2, 2] output. */
+using GraphBuilder = std::function<void(XnnGraphBuilder& b, std::uint32_t x, std::uint32_t y, std::uint32_t out)>;
+
+/** out = kind(x), or kind(|x|) for the kinds defined on non-negative numbers only. */
+GraphBuilder unaryOf(T kind, bool nonNegative = false)
+{
+    return [kind, nonNegative](XnnGraphBuilder& b, std::uint32_t x, std::uint32_t, std::uint32_t out) {
+        std::uint32_t in = x;
+        if (nonNegative) {
+            in = b.tensor({ 2, 2 });
+            b.unary(T::XNNAbs, x, in, 1);
+        }
+        b.unary(kind, in, out, 2);
+    };
+}
+
+GraphBuilder binaryOf(T kind)
+{
+    return [kind](XnnGraphBuilder& b, std::uint32_t x, std::uint32_t y, std::uint32_t out) {
+        b.binary(kind, x, y, out, 1);
+    };
+}
+
+/** x as [1, 2, 2, 1] (NHWC, one channel). */
+std::uint32_t asImage(XnnGraphBuilder& b, std::uint32_t x)
+{
+    const std::vector<std::uint32_t> shape { 1, 2, 2, 1 };
+    const auto r = b.tensor(shape);
+    b.node(T::XNNStaticReshape, xf::CreateXNNStaticReshapeDirect(b.fbb(), 4, &shape, x, r, 0).Union(), 1);
+    return r;
+}
+/** A [1, 2, 2, 1] image back to [2, 2] into `out`. */
+void fromImage(XnnGraphBuilder& b, std::uint32_t image, std::uint32_t out)
+{
+    const std::vector<std::uint32_t> shape { 2, 2 };
+    b.node(T::XNNStaticReshape, xf::CreateXNNStaticReshapeDirect(b.fbb(), 2, &shape, image, out, 0).Union(), 9);
+}
+void pooling(XnnGraphBuilder& b, T kind, std::uint32_t in, std::uint32_t out, std::uint32_t window, std::uint32_t pad)
+{
+    b.node(
+        kind, xf::Create_XNNPooling2D(b.fbb(), pad, pad, pad, pad, window, window, 1, 1, 1, 1, in, out, 0).Union(), 3);
+}
+
+/** A graph over x and y, with the float weights its constant "weights_0" holds (none: no constant). */
+struct BuiltGraph
+{
+    const char* name;
+    GraphBuilder build;
+    std::vector<float> weights;
+};
+
+/** The graphs of builtGraphsMatchRuntime: the node kinds the corpus does not use, each as XNNPACK runs it. */
+const std::vector<BuiltGraph>& builtGraphs()
+{
+    static const std::vector<BuiltGraph> graphs = {
+        { "Hardswish", unaryOf(T::XNNHardswish) },
+        { "Sigmoid", unaryOf(T::XNNSigmoid) },
+        { "Tanh", unaryOf(T::XNNTanh) },
+        { "Exp", unaryOf(T::XNNExp) },
+        { "Log", unaryOf(T::XNNLog, true) },
+        { "SquareRoot", unaryOf(T::XNNSquareRoot, true) },
+        { "ReciprocalSquareRoot", unaryOf(T::XNNReciprocalSquareRoot, true) },
+        { "Abs", unaryOf(T::XNNAbs) },
+        { "Negate", unaryOf(T::XNNNegate) },
+        { "Square", unaryOf(T::XNNSquare) },
+        { "Floor", unaryOf(T::XNNFloor) },
+        { "Ceiling", unaryOf(T::XNNCeiling) },
+        { "Gelu", unaryOf(T::XNNGelu) },
+        { "Sin", unaryOf(T::XNNSin) },
+        { "Cos", unaryOf(T::XNNCos) },
+        { "Copy", unaryOf(T::XNNCopy) },
+        { "Softmax", unaryOf(T::XNNSoftmax) },
+        { "Subtract", binaryOf(T::XNNSubtract) },
+        { "Div", binaryOf(T::XNNDiv) },
+        { "Minimum", binaryOf(T::XNNMinimum) },
+        { "Maximum", binaryOf(T::XNNMaximum) },
+        { "Clamp",
+            [](XnnGraphBuilder& b, std::uint32_t x, std::uint32_t, std::uint32_t out) {
+                b.node(T::XNNClamp, xf::Create_XNNNode1x1(b.fbb(), x, out, 0).Union(), 1, std::pair { -0.5f, 0.75f });
+            } },
+        { "LeakyReLU",
+            [](XnnGraphBuilder& b, std::uint32_t x, std::uint32_t, std::uint32_t out) {
+                b.node(T::XNNLeakyReLU, xf::CreateXNNLeakyReLU(b.fbb(), 0.125f, x, out, 0).Union(), 1);
+            } },
+        { "ELU",
+            [](XnnGraphBuilder& b, std::uint32_t x, std::uint32_t, std::uint32_t out) {
+                b.node(T::XNNELU, xf::CreateXNNELU(b.fbb(), 0.5f, x, out, 0).Union(), 1);
+            } },
+        { "Concatenate2 + StaticSlice",
+            [](XnnGraphBuilder& b, std::uint32_t x, std::uint32_t y, std::uint32_t out) {
+                const auto c = b.tensor({ 2, 4 });
+                b.node(T::XNNConcatenate2, xf::Create_XNNCat(b.fbb(), 1, x, y, 0, 0, c, 0, 0).Union(), 1);
+                const std::vector<std::uint32_t> offsets { 0, 1 }, sizes { 2, 2 };
+                b.node(T::XNNStaticSlice,
+                    xf::CreateXNNStaticSliceDirect(b.fbb(), 2, &offsets, &sizes, c, out, 0).Union(), 2);
+            } },
+        { "StaticTranspose",
+            [](XnnGraphBuilder& b, std::uint32_t x, std::uint32_t, std::uint32_t out) {
+                const std::vector<std::uint32_t> perm { 1, 0 };
+                b.node(
+                    T::XNNStaticTranspose, xf::CreateXNNStaticTransposeDirect(b.fbb(), 2, &perm, x, out, 0).Union(), 1);
+            } },
+        { "StaticConstantPad + AvgPooling2d",
+            [](XnnGraphBuilder& b, std::uint32_t x, std::uint32_t, std::uint32_t out) {
+                const auto image = asImage(b, x);
+                const std::vector<std::uint32_t> pre { 0, 1, 1, 0 }, post { 0, 1, 1, 0 };
+                const auto padded = b.tensor({ 1, 4, 4, 1 });
+                b.node(T::XNNStaticConstantPad,
+                    xf::CreateXNNStaticConstantPadDirect(b.fbb(), &pre, &post, 0.5f, image, padded, 0).Union(), 2);
+                const auto pooled = b.tensor({ 1, 2, 2, 1 });
+                pooling(b, T::XNNAvgPooling2d, padded, pooled, 3, 0);
+                fromImage(b, pooled, out);
+            } },
+        { "MaxPooling2d (padded)",
+            [](XnnGraphBuilder& b, std::uint32_t x, std::uint32_t, std::uint32_t out) {
+                const auto pooled = b.tensor({ 1, 2, 2, 1 });
+                pooling(b, T::XNNMaxPooling2d, asImage(b, x), pooled, 3, 1);
+                fromImage(b, pooled, out);
+            } },
+        { "StaticResizeBilinear2D",
+            [](XnnGraphBuilder& b, std::uint32_t x, std::uint32_t, std::uint32_t out) {
+                const auto big = b.tensor({ 1, 5, 3, 1 });
+                b.node(T::XNNStaticResizeBilinear2D,
+                    xf::CreateXNNStaticResizeBilinear2D(b.fbb(), 5, 3, asImage(b, x), big, 0).Union(), 2);
+                const auto pooled = b.tensor({ 1, 2, 2, 1 });
+                b.node(T::XNNMaxPooling2d,
+                    xf::Create_XNNPooling2D(b.fbb(), 0, 0, 0, 0, 2, 2, 3, 1, 1, 1, big, pooled, 0).Union(), 3);
+                fromImage(b, pooled, out);
+            } },
+        { "StaticResizeBilinear2D (align corners)",
+            [](XnnGraphBuilder& b, std::uint32_t x, std::uint32_t, std::uint32_t out) {
+                const auto big = b.tensor({ 1, 5, 3, 1 });
+                b.node(T::XNNStaticResizeBilinear2D,
+                    xf::CreateXNNStaticResizeBilinear2D(b.fbb(), 5, 3, asImage(b, x), big, 0x8).Union(), 2);
+                const auto pooled = b.tensor({ 1, 2, 2, 1 });
+                b.node(T::XNNMaxPooling2d,
+                    xf::Create_XNNPooling2D(b.fbb(), 0, 0, 0, 0, 2, 2, 3, 1, 1, 1, big, pooled, 0).Union(), 3);
+                fromImage(b, pooled, out);
+            } },
+        { "GlobalAvgPooling2d + broadcast Multiply",
+            [](XnnGraphBuilder& b, std::uint32_t x, std::uint32_t y, std::uint32_t out) {
+                const auto g = b.tensor({ 1, 1, 1, 1 });
+                b.unary(T::XNNGlobalAvgPooling2d, asImage(b, x), g, 2, 0x40);
+                const std::vector<std::uint32_t> shape { 1, 1 };
+                const auto g2 = b.tensor({ 1, 1 });
+                b.node(T::XNNStaticReshape, xf::CreateXNNStaticReshapeDirect(b.fbb(), 2, &shape, g, g2, 0).Union(), 3);
+                b.binary(T::XNNMultiply, y, g2, out, 4);
+            } },
+        { "FullyConnected (transposed weights)",
+            [](XnnGraphBuilder& b, std::uint32_t x, std::uint32_t, std::uint32_t out) {
+                const auto w = b.tensor({ 2, 2 }, xf::XNNDatatype::fp32, b.namedConstant("weights_0", 16));
+                b.node(T::XNNFullyConnected, xf::CreateXNNFullyConnected(b.fbb(), x, w, kNone, out, 0x1).Union(), 1,
+                    std::pair { -2.f, 2.f });
+            },
+            { 1.5f, -2, 0.25f, 3 } },
+        { "Conv2d (padded, 2 channels out of 1)",
+            [](XnnGraphBuilder& b, std::uint32_t x, std::uint32_t, std::uint32_t out) {
+                const auto filter = b.tensor({ 2, 3, 3, 1 }, xf::XNNDatatype::fp32, b.namedConstant("weights_0", 72));
+                const auto conv = b.tensor({ 1, 2, 2, 2 });
+                b.conv(T::XNNConv2d, asImage(b, x), filter, kNone, conv, 3, 1, 1, 1, 2, 2);
+                // out = channel 0 + channel 1.
+                const std::vector<std::uint32_t> o0 { 0, 0, 0, 0 }, o1 { 0, 0, 0, 1 }, sz { 1, 2, 2, 1 };
+                const auto c0 = b.tensor({ 1, 2, 2, 1 });
+                const auto c1 = b.tensor({ 1, 2, 2, 1 });
+                b.node(T::XNNStaticSlice, xf::CreateXNNStaticSliceDirect(b.fbb(), 4, &o0, &sz, conv, c0, 0).Union(), 3);
+                b.node(T::XNNStaticSlice, xf::CreateXNNStaticSliceDirect(b.fbb(), 4, &o1, &sz, conv, c1, 0).Union(), 4);
+                const auto sum = b.tensor({ 1, 2, 2, 1 });
+                b.binary(T::XNNAdd, c0, c1, sum, 5);
+                fromImage(b, sum, out);
+            },
+            { 0.5f, -0.75f, 0.25f, 1, -1.25f, 0.125f, 2, -0.5f, 0.75f, -1, 1.5f, 0.375f, -0.25f, 0.625f, -2, 1.25f,
+                0.875f, -0.375f } },
+    };
+    return graphs;
+}
+
+/** Graphs with a node the interpreter does not run: it must stop naming that node (kind and index). */
+const std::vector<BuiltGraph>& unsupportedGraphs()
+{
+    static const std::vector<BuiltGraph> graphs = {
+        { "PReLU", binaryOf(T::XNNPReLU) },
+    };
+    return graphs;
+}
+
+/** delegate_edge.json with the graph as its payload and its weights as the named data "weights_0" (in place of the
+ *  dump's 4 bytes 1, 2, 3, 4), emitted: out = delegate(x, y) * y. */
+Result<test::Emitted> emitBuilt(const BuiltGraph& graph)
+{
+    const char* name = graph.name;
+    const GraphBuilder& build = graph.build;
+    XnnGraphBuilder b;
+    const auto x = b.input({ 2, 2 });
+    const auto y = b.input({ 2, 2 });
+    const auto out = b.output({ 2, 2 });
+    build(b, x, y, out);
+    QByteArray json = withPayload(readDumpData(QStringLiteral("delegate_edge.json")), b.finish());
+    if (json.isEmpty() || json.count("AQIDBA==") != 1)
+        return fail(ErrorCode::Internal, "delegate_edge.json does not carry the stock payload and weights_0");
+    if (!graph.weights.empty())
+        json.replace("AQIDBA==",
+            QByteArray(reinterpret_cast<const char*>(graph.weights.data()), qsizetype(4 * graph.weights.size()))
+                .toBase64());
+    const QString path =
+        test::tempDir() + QStringLiteral("/built_") + QString::number(qHash(QByteArray(name))) + ".json";
+    if (!writeFile(path, json))
+        return fail(ErrorCode::Io, "cannot write " + path.toStdString());
+    PTE_TRY(auto dump, readDump(path.toStdString()));
+    EmitOptions options;
+    options.zeroFillMissingWeights = true;
+    return test::emitAndReload(dump->methods, std::string("built_") + name, options);
+}
+
 void requireXnnpackRunner()
 {
     if (test::etRunnerXnnpackPath().isEmpty()) {
@@ -273,6 +494,101 @@ private slots:
                     what.c_str(), r.values.size(), maxError, scale, maxShare);
             }
         }
+    }
+
+    void builtGraphsMatchRuntime_data()
+    {
+        QTest::addColumn<int>("graph");
+        for (int i = 0; i < int(builtGraphs().size()); ++i)
+            QTest::newRow(builtGraphs()[std::size_t(i)].name) << i;
+    }
+
+    /** The node kinds the corpus does not use, in small graphs built node by node, against XNNPACK. Tolerance: a
+     *  node or two and the portable multiply by y after them: 16 eps relative, plus 16 eps of the largest magnitude
+     *  squared among inputs and outputs as the floor (XNNPACK's transcendental functions are polynomials within a few
+     *  ulp; its pooling and convolution sums round relative to their terms, which are inputs; the reference rounds
+     *  the exact value once; the multiply by y scales both by up to the inputs' magnitude). */
+    void builtGraphsMatchRuntime()
+    {
+        requireXnnpackRunner();
+        QFETCH(int, graph);
+        const BuiltGraph& built = builtGraphs()[std::size_t(graph)];
+        const char* name = built.name;
+        auto emitted = emitBuilt(built);
+        QVERIFY2(emitted, emitted ? "" : emitted.error().toString().c_str());
+        const PteFile& file = *emitted->file;
+        const ExecutionPlan& plan = *file.program->method("forward");
+        const auto inputs = test::sampleInputs(plan);
+        test::RunnerOptions options;
+        options.xnnpack = true;
+        options.methods = std::vector<std::string> { "forward" };
+        options.inputs["forward"] = test::runnerInputs(plan, inputs);
+        auto runtime = test::runEtRunner(file.path, options);
+        QVERIFY2(runtime, runtime ? "" : runtime.error().message.c_str());
+        QVERIFY2(runtime->exitCode == 0 && runtime->methods["forward"].execute == "Ok", runtime->message().c_str());
+        const MethodRun run = runMethod(*file.program, "forward", inputs);
+        QVERIFY2(run.ok(), run.executions.back().error ? run.executions.back().error->message.c_str() : "not ok");
+        const auto& r = runtime->methods["forward"].outputs.at(0).values;
+        const auto& h = run.executions.back().outputs.at(0).values;
+        QCOMPARE(r.size(), h.size());
+        constexpr double eps = 1.0 / (1 << 24);
+        // A reduction's rounding is relative to its terms, not its result: the inputs' magnitudes count too.
+        double scale = 0;
+        for (const double v : h)
+            scale = std::max(scale, std::fabs(v));
+        for (const auto& in : inputs)
+            for (const double v : in.values)
+                scale = std::max(scale, std::fabs(v));
+        for (std::size_t e = 0; e < r.size(); ++e) {
+            const double a = double(float(r[e])), b = double(float(h[e]));
+            QVERIFY2((std::isnan(a) && std::isnan(b)) || std::fabs(a - b) <= 16 * eps * (std::fabs(b) + scale * scale),
+                (std::string(name) + " element " + std::to_string(e) + ": runtime " + number(a) + ", reference "
+                    + number(b))
+                    .c_str());
+        }
+    }
+
+    void unsupportedNodeStopsTheRun()
+    {
+        for (const auto& built : unsupportedGraphs()) {
+            const std::string name = built.name;
+            auto emitted = emitBuilt(built);
+            QVERIFY2(emitted, emitted ? "" : emitted.error().toString().c_str());
+            const PteFile& file = *emitted->file;
+            const auto inputs = test::sampleInputs(*file.program->method("forward"));
+            const MethodRun run = runMethod(*file.program, "forward", inputs);
+            QVERIFY(!run.ok());
+            const RunExecution& x = run.executions.back();
+            QCOMPARE(x.stop, RunStop::Unsupported);
+            QCOMPARE(x.stoppedAt, std::optional<std::uint32_t>(0));
+            QCOMPARE(x.stoppedOperator, std::string("DelegateCall XnnpackBackend"));
+            const std::string message = x.error ? x.error->message : std::string();
+            QVERIFY2(message.find("XNNPACK node 0 (" + name + ")") != std::string::npos, message.c_str());
+        }
+    }
+
+    /** With intermediates (the GUI's Run), the DelegateCall's record holds the values the delegate wrote. */
+    void delegateOutputsAreRecorded()
+    {
+        auto emitted = emitBuilt({ "record", binaryOf(T::XNNSubtract), {} });
+        QVERIFY2(emitted, emitted ? "" : emitted.error().toString().c_str());
+        const Program& program = *emitted->file->program;
+        const ExecutionPlan& plan = *program.method("forward");
+        const auto inputs = test::sampleInputs(plan);
+        RunOptions options;
+        options.intermediates = true;
+        const MethodRun run = runMethod(program, "forward", inputs, options);
+        QVERIFY(run.ok());
+        const auto& ins = plan.chains.front().instructions;
+        const auto& first = run.executions.back().instructions.at(0);
+        const auto* call = std::get_if<DelegateCall>(&ins.at(first.instruction).args);
+        QVERIFY(call);
+        QCOMPARE(first.outputs.size(), std::size_t(1));
+        QCOMPARE(first.outputs[0].value, call->args.back());
+        const auto& values = first.outputs[0].tensors.at(0).values;
+        QCOMPARE(values.size(), std::size_t(4));
+        for (std::size_t e = 0; e < 4; ++e)
+            QCOMPARE(values[e], double(float(inputs[0].values[e]) - float(inputs[1].values[e])));
     }
 
     /** `ptelens-cli run` no longer stops at an XNNPACK DelegateCall: it reports the outputs. */
