@@ -24,6 +24,7 @@
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <numeric>
 #include <set>
@@ -644,6 +645,46 @@ private slots:
         QCOMPARE(values.size(), std::size_t(4));
         for (std::size_t e = 0; e < 4; ++e)
             QCOMPARE(values[e], double(float(inputs[0].values[e]) - float(inputs[1].values[e])));
+    }
+
+    /** With delegateNodes, every inner node of every XNNPACK call has its expected value: as many records as the
+     *  payload has nodes, in order, the last one (a graph output here) being what the call wrote. */
+    void innerNodesAreRecorded()
+    {
+        PTE_REQUIRE_CORPUS();
+        auto file = readPteFile(test::corpusPath(kSimpleModel).toStdString());
+        QVERIFY2(file, file ? "" : file.error().toString().c_str());
+        const Program& program = *(*file)->program;
+        const ExecutionPlan& plan = *program.method("forward");
+        const PayloadDataSources sources { &program, nullptr, nullptr };
+        std::map<std::int32_t, std::size_t> nodesOf; // delegate index -> inner nodes
+        for (const auto& d : decodeProgramDelegates(program, sources, ""))
+            nodesOf[std::int32_t(d.delegateIndex)] = d.payload->nodes.size();
+        RunOptions options;
+        options.intermediates = true;
+        options.delegateNodes = true;
+        const MethodRun run = runMethod(program, "forward", test::sampleInputs(plan), options);
+        QVERIFY(run.ok());
+        std::size_t calls = 0;
+        for (const auto& ri : run.executions.back().instructions) {
+            const auto* call = std::get_if<DelegateCall>(&plan.chains.front().instructions.at(ri.instruction).args);
+            if (!call) {
+                QVERIFY(ri.innerNodes.empty());
+                continue;
+            }
+            ++calls;
+            QCOMPARE(ri.innerNodes.size(), nodesOf.at(call->delegateIndex));
+            for (std::size_t k = 0; k < ri.innerNodes.size(); ++k)
+                QCOMPARE(ri.innerNodes[k].node, std::uint32_t(k));
+            QCOMPARE(ri.outputs.size(), std::size_t(1));
+            QCOMPARE(ri.innerNodes.back().value.values, ri.outputs[0].tensors.at(0).values);
+        }
+        QCOMPARE(calls, nodesOf.size());
+        // Off by default.
+        options.delegateNodes = false;
+        const MethodRun plain = runMethod(program, "forward", test::sampleInputs(plan), options);
+        for (const auto& ri : plain.executions.back().instructions)
+            QVERIFY(ri.innerNodes.empty());
     }
 
     /** `ptelens-cli run` no longer stops at an XNNPACK DelegateCall: it reports the outputs. */

@@ -6,6 +6,8 @@
 #include "pte/ptereader.h"
 #include "pte/referenceinterpreter.h"
 
+#include <cstdint>
+#include <functional>
 #include <string>
 
 /**
@@ -24,7 +26,11 @@ namespace pte {
  * Unsupported naming the inner node index and kind for a node it cannot run, Unsupported for a payload that did not
  * decode, InvalidInput for arguments that do not fit the graph. `program` and `external` must outlive the handler.
  */
-[[nodiscard]] ReferenceInterpreter::DelegateHandler referenceDelegateHandler(
-    const Program& program, const std::string& method, const ExternalData* external = nullptr);
+/** Called after each inner node a delegate runs: the delegate's index in the method, the node's index in its payload,
+ *  the node's (first) output as a float tensor (quantized values dequantized). */
+using InnerNodeObserver = std::function<void(std::size_t delegateIndex, std::uint32_t node, const HostTensor& output)>;
+
+[[nodiscard]] ReferenceInterpreter::DelegateHandler referenceDelegateHandler(const Program& program,
+    const std::string& method, const ExternalData* external = nullptr, InnerNodeObserver observer = {});
 
 } // namespace pte

@@ -11,7 +11,7 @@
 namespace pte {
 
 ReferenceInterpreter::DelegateHandler referenceDelegateHandler(
-    const Program& program, const std::string& method, const ExternalData* external)
+    const Program& program, const std::string& method, const ExternalData* external, InnerNodeObserver observer)
 {
     const ExecutionPlan* plan = program.method(method);
     if (!plan || plan->delegates.empty())
@@ -24,7 +24,7 @@ ReferenceInterpreter::DelegateHandler referenceDelegateHandler(
     std::vector<std::string> backends;
     for (const auto& d : plan->delegates)
         backends.push_back(d.id);
-    return [payloads, backends](
+    return [payloads, backends, observer](
                std::size_t index, const std::vector<HostTensor>& args) -> Result<std::vector<HostTensor>> {
         const std::string name = index < backends.size() ? backends[index] : std::string("?");
         const auto found = payloads->find(index);
@@ -37,7 +37,17 @@ ReferenceInterpreter::DelegateHandler referenceDelegateHandler(
         if (!payload.graphDecoded)
             return fail(ErrorCode::Unsupported,
                 name + ": its XNNPACK payload did not decode, the reference interpreter cannot run it");
-        auto out = interp::runXnnpackGraph(payload, args);
+        interp::XnnpackNodeObserver nodes;
+        if (observer)
+            nodes = [&](std::size_t node, const interp::XnnTensor& t) {
+                HostTensor h;
+                h.sizes.assign(t.dims.begin(), t.dims.end());
+                h.values.reserve(t.numel());
+                for (std::size_t i = 0; i < t.numel(); ++i)
+                    h.values.push_back(t.real(i));
+                observer(index, std::uint32_t(node), h);
+            };
+        auto out = interp::runXnnpackGraph(payload, args, nodes);
         if (!out)
             return fail(out.error().code, name + ": " + out.error().message);
         return out;

@@ -141,20 +141,31 @@ MethodRun runMethod(
     }
     ReferenceInterpreter& interpreter = **loaded;
     const ExecutionPlan& plan = *program.method(method);
+    const auto& instructions = plan.chains.front().instructions;
+    std::map<std::uint32_t, std::vector<std::int32_t>> logged; // per KernelCall, computed once
+    RunExecution* current = nullptr;
+    bool record = false;
+    bool open = false; // an instruction started and has not finished
     // The delegate's outputs are the call's last arguments: how many, its handler says by what it returns.
     std::size_t delegateOutputs = 0;
-    if (auto handler = referenceDelegateHandler(program, method, options.external))
+    InnerNodeObserver innerNodes;
+    if (options.intermediates && options.delegateNodes)
+        innerNodes = [&](std::size_t, std::uint32_t node, const HostTensor& value) {
+            if (!record || !open)
+                return;
+            RunInnerNode n;
+            n.node = node;
+            if (value.values.size() <= options.maxRecordedElements)
+                n.value = value;
+            current->instructions.back().innerNodes.push_back(std::move(n));
+        };
+    if (auto handler = referenceDelegateHandler(program, method, options.external, std::move(innerNodes)))
         interpreter.setDelegateHandler(
             [&delegateOutputs, handler = std::move(handler)](std::size_t index, const std::vector<HostTensor>& args) {
                 auto out = handler(index, args);
                 delegateOutputs = out ? out->size() : 0;
                 return out;
             });
-    const auto& instructions = plan.chains.front().instructions;
-    std::map<std::uint32_t, std::vector<std::int32_t>> logged; // per KernelCall, computed once
-    RunExecution* current = nullptr;
-    bool record = false;
-    bool open = false; // an instruction started and has not finished
     interpreter.setInstructionObserver([&](std::size_t index, bool done) {
         if (!record)
             return;
