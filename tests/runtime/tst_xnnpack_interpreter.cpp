@@ -623,6 +623,50 @@ private slots:
         }
     }
 
+    /** A payload is untrusted: parameters that do not fit fail the run (InvalidInput), naming the node; nothing is
+     *  read out of bounds or allocated past reason. */
+    void malformedGraphsFailCleanly()
+    {
+        const std::vector<BuiltGraph> graphs = {
+            { "StaticTranspose",
+                [](XnnGraphBuilder& b, std::uint32_t x, std::uint32_t, std::uint32_t out) {
+                    const std::vector<std::uint32_t> perm { 0, 0 };
+                    b.node(T::XNNStaticTranspose,
+                        xf::CreateXNNStaticTransposeDirect(b.fbb(), 2, &perm, x, out, 0).Union(), 1);
+                },
+                {} },
+            { "StaticConstantPad",
+                [](XnnGraphBuilder& b, std::uint32_t x, std::uint32_t, std::uint32_t out) {
+                    const std::vector<std::uint32_t> pre { 0x7fffffff, 0x7fffffff }, post { 0, 0 };
+                    b.node(T::XNNStaticConstantPad,
+                        xf::CreateXNNStaticConstantPadDirect(b.fbb(), &pre, &post, 0.f, x, out, 0).Union(), 1);
+                },
+                {} },
+            { "Add",
+                [](XnnGraphBuilder& b, std::uint32_t x, std::uint32_t, std::uint32_t out) {
+                    // A constant whose dims claim far more than the 4 bytes of weights_0.
+                    const auto c =
+                        b.tensor({ 65536, 65536, 65536 }, xf::XNNDatatype::fp32, b.namedConstant("weights_0", 4));
+                    b.binary(T::XNNAdd, x, c, out, 1);
+                },
+                {} },
+        };
+        for (const auto& built : graphs) {
+            auto emitted = emitBuilt(built);
+            QVERIFY2(emitted, emitted ? "" : emitted.error().toString().c_str());
+            const Program& program = *emitted->file->program;
+            const MethodRun run = runMethod(program, "forward", test::sampleInputs(*program.method("forward")));
+            QVERIFY(!run.ok());
+            const RunExecution& x = run.executions.back();
+            QCOMPARE(x.stop, RunStop::Failed);
+            const std::string message = x.error ? x.error->message : std::string();
+            QVERIFY2(
+                message.find(built.name) != std::string::npos || message.find("constant value") != std::string::npos,
+                message.c_str());
+            qInfo("%s: %s", built.name, message.c_str());
+        }
+    }
+
     /** With intermediates (the GUI's Run), the DelegateCall's record holds the values the delegate wrote. */
     void delegateOutputsAreRecorded()
     {

@@ -28,30 +28,38 @@ Result<XnnTensor> loadConstant(const InnerValue& v)
 {
     XnnTensor t;
     t.dims.assign(v.dims.begin(), v.dims.end());
-    const std::size_t n = t.numel();
     const Bytes& data = v.constant->data;
     const std::string what = "constant value " + std::to_string(v.id) + " (" + v.dtype + ")";
-    auto need = [&](std::size_t bytes) -> Result<void> {
-        if (data.size() < bytes)
+    // The element count, without overflow: dims beyond the bytes present are refused before anything is read.
+    std::size_t n = 1;
+    for (const auto d : t.dims) {
+        if (d != 0 && n > data.size() / d)
+            return fail(
+                ErrorCode::InvalidInput, what + ": dims larger than its " + std::to_string(data.size()) + " bytes");
+        n *= d;
+    }
+    auto need = [&](std::size_t width) -> Result<void> {
+        if (n > data.size() / width)
             return fail(ErrorCode::InvalidInput,
-                what + " holds " + std::to_string(data.size()) + " bytes, " + std::to_string(bytes) + " needed");
+                what + " holds " + std::to_string(data.size()) + " bytes, " + std::to_string(n) + " elements of "
+                    + std::to_string(width) + " needed");
         return {};
     };
     if (v.dtype == "fp32") {
-        PTE_CHECK(need(n * 4));
+        PTE_CHECK(need(4));
         t.f = readLe<float>(data, n);
     } else if (v.quant && (v.dtype == "qint8" || v.dtype == "qcint8")) {
-        PTE_CHECK(need(n));
+        PTE_CHECK(need(1));
         t.quantized = true;
         t.q.resize(n);
         for (std::size_t i = 0; i < n; ++i)
             t.q[i] = std::int8_t(data.data()[i]);
     } else if (v.quant && (v.dtype == "quint8")) {
-        PTE_CHECK(need(n));
+        PTE_CHECK(need(1));
         t.quantized = true;
         t.q.assign(data.data(), data.data() + n);
     } else if (v.quant && (v.dtype == "qint32" || v.dtype == "qcint32")) {
-        PTE_CHECK(need(n * 4));
+        PTE_CHECK(need(4));
         t.quantized = true;
         t.q = readLe<std::int32_t>(data, n);
     } else {

@@ -260,6 +260,22 @@ std::string dimsText(const Dims& d)
     return s + "]";
 }
 
+/** Elements the interpreter allocates for one value at most (the payload is untrusted: its dims and parameters may
+ *  describe more than memory holds). */
+constexpr std::size_t kMaxElements = std::size_t(1) << 31;
+
+/** Refuses dims whose element count overflows or exceeds kMaxElements. */
+Result<void> fits(const std::vector<std::size_t>& dims)
+{
+    std::size_t n = 1;
+    for (const auto d : dims) {
+        if (d != 0 && n > kMaxElements / d)
+            return fail(ErrorCode::InvalidInput, "an output of more than 2^31 elements");
+        n *= d;
+    }
+    return {};
+}
+
 /** Row-major strides of `dims`. */
 Dims stridesOf(const Dims& dims)
 {
@@ -378,6 +394,7 @@ private:
         const Dims sa = stridesOf(da), sb = stridesOf(db);
         XnnTensor out;
         out.dims = dout;
+        PTE_CHECK(fits(out.dims));
         const std::size_t n = out.numel();
         out.f.resize(n);
         const std::string& kind = m_node.kind;
@@ -547,6 +564,7 @@ private:
         const bool quant = x->quantized;
         XnnTensor out;
         out.dims = { N, OH, OW, OC };
+        PTE_CHECK(fits(out.dims));
         out.quantized = quant;
         if (quant)
             out.q.resize(out.numel());
@@ -674,6 +692,7 @@ private:
         const std::size_t OH = (H + PT + PB - EH) / SH + 1, OW = (W + PL + PR - EW) / SW + 1;
         XnnTensor out;
         out.dims = { N, OH, OW, C };
+        PTE_CHECK(fits(out.dims));
         out.f.resize(out.numel());
         std::size_t o = 0;
         for (std::size_t n = 0; n < N; ++n)
@@ -768,9 +787,11 @@ private:
         if (perm.size() != x->dims.size())
             return fail(ErrorCode::InvalidInput, "perm does not have the input's rank");
         XnnTensor out;
+        std::vector<bool> seen(perm.size(), false);
         for (const auto p : perm) {
-            if (p >= x->dims.size())
-                return fail(ErrorCode::InvalidInput, "perm out of range");
+            if (p >= x->dims.size() || seen[p])
+                return fail(ErrorCode::InvalidInput, "perm is not a permutation of the input's dims");
+            seen[p] = true;
             out.dims.push_back(x->dims[p]);
         }
         const Dims sIn = stridesOf(x->dims);
@@ -853,6 +874,7 @@ private:
         XnnTensor out;
         for (std::size_t k = 0; k < x->dims.size(); ++k)
             out.dims.push_back(pre[k] + x->dims[k] + post[k]);
+        PTE_CHECK(fits(out.dims));
         const std::size_t n = out.numel(), rank = x->dims.size();
         const Dims sIn = stridesOf(x->dims);
         out.f.assign(n, clampOut(value[0]));
@@ -881,6 +903,8 @@ private:
             return fail(ErrorCode::InvalidInput, "resize needs an NHWC input and a new size");
         const bool alignCorners = (flags(m_node) & kAlignCorners) != 0;
         const std::size_t N = x->dims[0], H = x->dims[1], W = x->dims[2], C = x->dims[3], OH = size[0], OW = size[1];
+        if (H == 0 || W == 0)
+            return fail(ErrorCode::InvalidInput, "resize of an empty image");
         // Source coordinate of an output pixel: corners aligned, or half-pixel centres clamped at 0 (PyTorch's
         // align_corners=False, which ExecuTorch lowers to XNNPACK without flags).
         auto source = [&](std::size_t o, std::size_t in, std::size_t outSize) {
@@ -890,6 +914,7 @@ private:
         };
         XnnTensor out;
         out.dims = { N, OH, OW, C };
+        PTE_CHECK(fits(out.dims));
         out.f.resize(out.numel());
         std::size_t o = 0;
         for (std::size_t n = 0; n < N; ++n)
