@@ -364,7 +364,17 @@ private Q_SLOTS:
         w.resize(1400, 900);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        const QString dump = pte::test::testDataDir() + QStringLiteral("/dumps/delegate_edge.json");
+        // delegate_edge.json's delegate under a backend the reference interpreter does not run (it interprets
+        // XNNPACK graphs, so the dump as it is runs to the end).
+        QFile source(pte::test::testDataDir() + QStringLiteral("/dumps/delegate_edge.json"));
+        QVERIFY(source.open(QIODevice::ReadOnly));
+        QByteArray json = source.readAll();
+        QVERIFY(json.contains("XnnpackBackend"));
+        json.replace("XnnpackBackend", "VulkanBackend");
+        const QString dump = pte::test::tempDir() + QStringLiteral("/delegate_edge_vulkan.json");
+        QFile copy(dump);
+        QVERIFY(copy.open(QIODevice::WriteOnly) && copy.write(json) == json.size());
+        copy.close();
         QCOMPARE(fixtures::finishes(
                      *w.document(), &Document::loadFinished, &Document::loadFailed, [&] { w.openFiles({ dump }); }),
             QString());

@@ -466,7 +466,8 @@ int runRun(const QStringList& args)
         "--json the same JSON result etrt_runner --json writes (keys, %.9g floats, \"nan\"/\"inf\" strings, "
         "exit_code), so one script reads both. PROGRAM is a .pte, a bundled program (.bpte/.bp) or a graph dump "
         "(.pt2, JSON, ETRecord) emitted first. Inputs default to etrt_runner's --fill pattern. An instruction the "
-        "interpreter cannot run (an operator it has no kernel for, a delegate call) stops the method there: the "
+        "interpreter cannot run (an operator it has no kernel for, a delegate of another backend than XNNPACK, an "
+        "XNNPACK node kind it does not know) stops the method there: the "
         "report names the instruction and its operator and lists the values the instructions before it wrote.\n"
         "Exit codes: 0 every method ran (and every bundled case passed); 1 invalid input (an unreadable or invalid "
         "file or inputs, a method the interpreter refuses as the runtime would, a bundled case that failed); 2 "
@@ -632,7 +633,7 @@ int runRun(const QStringList& args)
     report["methods"] = Json::object();
     std::string text = "file: " + path
         + "\nruntime: ptelens reference interpreter (ExecuTorch program semantics; "
-          "portable kernels in C++, no delegates)\n";
+          "portable kernels in C++, XNNPACK delegates interpreted)\n";
     // Ends the run: the result line, the JSON (when asked) and the exit code.
     auto finish = [&](int exitCode, const std::string& result, const std::string& detail) -> int {
         text += "result: " + detail + "\n";

@@ -38,14 +38,24 @@ struct RunValue
     std::vector<HostTensor> tensors;
 };
 
+/** The output of one inner node of a delegate, as the reference interpreter computed it (its expected value). */
+struct RunInnerNode
+{
+    std::uint32_t node = 0; ///< the node's index in the delegate's payload
+    HostTensor value; ///< float (a quantized output dequantized); empty when above RunOptions::maxRecordedElements
+};
+
 /** One instruction executed. */
 struct RunInstruction
 {
     std::uint32_t instruction = 0; ///< index in chain 0
     std::uint64_t start = 0; ///< nanoseconds since RunOptions::origin
     std::uint64_t end = 0;
-    /** KernelCall, with RunOptions::intermediates: the values ExecuTorch's wrapper logs (kernelLoggedValues). */
+    /** With RunOptions::intermediates: a KernelCall's values ExecuTorch's wrapper logs (kernelLoggedValues); a
+     *  DelegateCall's outputs (the arguments the delegate wrote, its last ones), which the ETDump does not log. */
     std::vector<RunValue> outputs;
+    /** A DelegateCall, with RunOptions::delegateNodes: each inner node's output, in the order they ran. */
+    std::vector<RunInnerNode> innerNodes;
 };
 
 /** Why an execution stopped before its last instruction. */
@@ -105,6 +115,9 @@ struct RunOptions
     bool recordEveryExecution = true;
     const ExternalData* external = nullptr; ///< EXTERNAL constants (a .ptd); must outlive the call
     std::chrono::steady_clock::time_point origin = std::chrono::steady_clock::now(); ///< time 0 of the records
+    /** With intermediates: also record every inner node an XNNPACK delegate runs (RunInstruction::innerNodes). Off by
+     *  default: a convolutional network's inner values are many times its program values. */
+    bool delegateNodes = false;
     /** Elements above which an intermediate tensor is not recorded (its RunValue keeps no tensors). */
     std::size_t maxRecordedElements = std::size_t(1) << 24;
     /**

@@ -4,6 +4,7 @@
 #include "pte/interpreterrun.h"
 
 #include "interp/tensorstate.h"
+#include "pte/delegateinterpreter.h"
 #include "pte/etdumpjoin.h"
 #include "pte/etdumpwriter.h"
 #include "pte/kernelarguments.h"
@@ -145,6 +146,26 @@ MethodRun runMethod(
     RunExecution* current = nullptr;
     bool record = false;
     bool open = false; // an instruction started and has not finished
+    // The delegate's outputs are the call's last arguments: how many, its handler says by what it returns.
+    std::size_t delegateOutputs = 0;
+    InnerNodeObserver innerNodes;
+    if (options.intermediates && options.delegateNodes)
+        innerNodes = [&](std::size_t, std::uint32_t node, const HostTensor& value) {
+            if (!record || !open)
+                return;
+            RunInnerNode n;
+            n.node = node;
+            if (value.values.size() <= options.maxRecordedElements)
+                n.value = value;
+            current->instructions.back().innerNodes.push_back(std::move(n));
+        };
+    if (auto handler = referenceDelegateHandler(program, method, options.external, std::move(innerNodes)))
+        interpreter.setDelegateHandler(
+            [&delegateOutputs, handler = std::move(handler)](std::size_t index, const std::vector<HostTensor>& args) {
+                auto out = handler(index, args);
+                delegateOutputs = out ? out->size() : 0;
+                return out;
+            });
     interpreter.setInstructionObserver([&](std::size_t index, bool done) {
         if (!record)
             return;
@@ -160,6 +181,15 @@ MethodRun runMethod(
         open = false;
         RunInstruction& ins = current->instructions.back();
         ins.end = now;
+        if (const auto* d = std::get_if<DelegateCall>(&instructions[index].args)) {
+            // The values the delegate wrote (its outputs, the call's last arguments), as a kernel's are recorded.
+            if (options.intermediates)
+                for (std::size_t a = d->args.size() - std::min(delegateOutputs, d->args.size()); a < d->args.size();
+                     ++a)
+                    ins.outputs.push_back(
+                        readValue(interpreter, plan, std::int32_t(d->args[a]), options.maxRecordedElements));
+            return;
+        }
         const auto* k = std::get_if<KernelCall>(&instructions[index].args);
         if (!options.intermediates || !k)
             return;

@@ -47,6 +47,21 @@ struct Prim : Kernel
         return gather(*self, *out, self->sizes, [](std::size_t e) { return e; });
     }
 
+    Result<void> toCopy()
+    {
+        // aten::_to_copy.out [self, non_blocking, memory_format?, out, ret]: a copy converted to the out tensor's
+        // dtype. The portable kernel accepts no memory format but the default (None, or contiguous_format = 0).
+        PTE_CHECK(need(5));
+        PTE_TRY(auto self, tensor(arg(0)));
+        PTE_TRY(auto out, tensor(arg(3)));
+        if (!isNull(arg(2))) {
+            PTE_TRY(const double format, scalar(arg(2)));
+            if (format != 0)
+                return fail(ErrorCode::Unsupported, where() + ": _to_copy with a memory format other than contiguous");
+        }
+        return gather(*self, *out, self->sizes, [](std::size_t e) { return e; });
+    }
+
     // The unary prim ops [a, ret] (as PyTorch defines them: -a, float(a), not a) and sym_ite [cond, a, b, ret].
     Result<void> unaryScalar()
     {
@@ -189,6 +204,7 @@ void registerPrimKernels(KernelRegistry& registry)
     registry.add("aten::sym_size.int", invoke<F, &F::symSize>);
     registry.add("dim_order_ops::_to_dim_order_copy.out", invoke<F, &F::toDimOrderCopy>);
     registry.add("dim_order_ops::_clone_dim_order.out", invoke<F, &F::toDimOrderCopy>);
+    registry.add("aten::_to_copy.out", invoke<F, &F::toCopy>);
     for (const char* op : { "neg", "sym_float", "sym_not" })
         registry.add(std::string("executorch_prim::") + op + ".Scalar", invoke<F, &F::unaryScalar>);
     for (const char* op : { "ceil", "trunc", "sym_int", "round" })

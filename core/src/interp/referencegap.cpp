@@ -3,6 +3,7 @@
 // Logged values against the reference interpreter's run of the same method on the same inputs.
 #include "pte/referencegap.h"
 
+#include "pte/delegateinterpreter.h"
 #include "pte/referenceinterpreter.h"
 
 #include <map>
@@ -97,7 +98,7 @@ Result<ReferenceGap> referenceGap(const EtdumpJoin& join, const std::string& met
                         wantedValues[j.instruction].push_back(j.value);
                 }
             } else if (ins && std::holds_alternative<DelegateCall>(ins->args)) {
-                row.reason = "logged inside a delegate (the reference interpreter runs no delegates)";
+                row.reason = "logged inside a delegate (the reference interpreter gives no inner values here)";
             } else if (j.chain > 0) {
                 row.reason = "chain " + std::to_string(j.chain) + " (the reference interpreter runs chain 0 only)";
             } else {
@@ -119,6 +120,7 @@ Result<ReferenceGap> referenceGap(const EtdumpJoin& join, const std::string& met
         out.interpreterProblem = interpreter.error().message;
     } else {
         auto* rt = interpreter->get();
+        rt->setDelegateHandler(referenceDelegateHandler(program, method, options.external));
         std::map<std::int32_t, std::uint32_t> executions;
         rt->setKernelObserver([&](std::size_t pc) {
             const auto instruction = std::int32_t(pc);

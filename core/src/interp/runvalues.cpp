@@ -182,6 +182,11 @@ std::optional<StepValues> stepValues(const ExecutionPlan& plan, const MethodRun&
     out.step = *step;
     std::vector<std::int32_t> reads, writes;
     argumentsOf(plan, plan.chains.front().instructions[instruction], reads, writes);
+    if (!out.stopped && std::holds_alternative<DelegateCall>(plan.chains.front().instructions[instruction].args))
+        for (const auto& v : x->instructions[*step].outputs) { // the delegate's outputs: written, not read
+            writes.push_back(v.value);
+            reads.erase(std::remove(reads.begin(), reads.end(), v.value), reads.end());
+        }
     for (const auto id : reads) {
         // The last write before this step, else the method input, else what the program stores.
         std::optional<RunValueFacts> f;
