@@ -30,6 +30,18 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
+/** The diagnostics as every command writes them (jsonoutput.h), with the file each came from. */
+Json diagnosticsJson(const std::vector<pte::Diagnostic>& diagnostics)
+{
+    Json list = Json::array();
+    for (const auto& d : diagnostics) {
+        Json j = diagnosticJson(d);
+        j["file"] = d.file;
+        list.push_back(std::move(j));
+    }
+    return list;
+}
+
 const char* containerName(pte::DumpSet::Container c)
 {
     switch (c) {
@@ -630,16 +642,7 @@ int runProgramGraph(const pte::PteFile& file, const std::string& wanted, bool js
     root["file"] = file.path;
     root["container"] = file.bundled ? "bundled-program" : "program";
     root["methods"] = std::move(methods);
-    Json diags = Json::array();
-    for (const auto& d : file.diagnostics) {
-        Json j;
-        j["severity"] = pte::severityName(d.severity);
-        j["message"] = d.message;
-        j["file"] = d.file;
-        j["field_path"] = d.fieldPath;
-        diags.push_back(std::move(j));
-    }
-    root["diagnostics"] = std::move(diags);
+    root["diagnostics"] = diagnosticsJson(file.diagnostics);
     printJson(root);
     return ExitOk;
 }
@@ -720,16 +723,7 @@ int runGraph(const QStringList& args)
         root["other_programs"] = std::move(others);
         if (set.etrecordMaps) // the ETRecord layout, as `emit --debug-maps` writes it
             root["etrecord"] = Json::parse(pte::debugMapsJson(*set.etrecordMaps), nullptr, false);
-        Json diags = Json::array();
-        for (const auto& d : set.diagnostics) {
-            Json j;
-            j["severity"] = pte::severityName(d.severity);
-            j["message"] = d.message;
-            j["file"] = d.file;
-            j["field_path"] = d.fieldPath;
-            diags.push_back(std::move(j));
-        }
-        root["diagnostics"] = std::move(diags);
+        root["diagnostics"] = diagnosticsJson(set.diagnostics);
         printJson(root);
         return ExitOk;
     }
