@@ -9,6 +9,8 @@
 
 #include <QTest>
 
+#include <limits>
+
 using namespace pte;
 using namespace pte::test;
 
@@ -94,6 +96,37 @@ private Q_SLOTS:
         const auto swapped = events({ "Transpose (ND, X32) #1", "Convolution (NHWC, F32) IGEMM #1",
             "Convolution (NHWC, F32) DWConv #1", "Mean (ND) Reduce2 #1", "Transpose (ND, X32) #2" });
         QCOMPARE(alignXnnpackEvents(p, swapped).quality, AlignmentQuality::Failed);
+    }
+
+    // What ExecuTorch's runtime (XNNPACK 92a7ad501b95) logs for the bundled example's delegate, one Multiply(x, x)
+    // with output_min_max (0, +inf): XNNPACK runs a multiply by itself as Square, and its binary operators take no
+    // output range, so the range becomes a Clamp of its own. Both events belong to the one node.
+    void squareAndSplitClampOfOneNode()
+    {
+        auto multiplyByItself = [](std::optional<std::pair<float, float>> range) {
+            XnnGraphBuilder b;
+            const auto x = b.input({ 1, 4 });
+            const auto y = b.output({ 1, 4 });
+            b.node(T::XNNMultiply, ptelens_xnnpack::Create_XNNNode2x1(b.fbb(), x, x, y, 0).Union(), 2, range);
+            return decode(b);
+        };
+        const auto relu = multiplyByItself(std::pair { 0.0f, std::numeric_limits<float>::infinity() });
+        const auto a = alignXnnpackEvents(relu, events({ "Square (NC) #1", "Clamp (NC) #1" }));
+        QCOMPARE(a.quality, AlignmentQuality::Exact);
+        QCOMPARE(a.eventNode, (std::vector<std::int32_t> { 0, 0 }));
+        // An XNNPACK that fuses the range into the multiply logs one event: still exact, and a Multiply label fits.
+        QCOMPARE(alignXnnpackEvents(relu, events({ "Multiply (ND) #1" })).quality, AlignmentQuality::Exact);
+        // Without an output range there is no clamp to place.
+        const auto plain = multiplyByItself(std::nullopt);
+        QCOMPARE(
+            alignXnnpackEvents(plain, events({ "Square (NC) #1", "Clamp (NC) #1" })).quality, AlignmentQuality::Failed);
+        // Square is a multiply's label only when both operands are the same value.
+        XnnGraphBuilder b;
+        const auto x = b.input({ 1, 4 });
+        const auto z = b.input({ 1, 4 });
+        const auto y = b.output({ 1, 4 });
+        b.binary(T::XNNMultiply, x, z, y, 2);
+        QCOMPARE(alignXnnpackEvents(decode(b), events({ "Square (NC) #1" })).quality, AlignmentQuality::Failed);
     }
 
     void fusedClampIsSkipped()

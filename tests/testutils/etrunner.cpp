@@ -301,6 +301,25 @@ std::optional<std::string> compareOutputs(const std::vector<RunnerValue>& runner
     return std::nullopt;
 }
 
+std::optional<std::string> runXnnpackWithEtdump(
+    const QString& program, const QString& etdump, int runs, const QString& debugBuffer)
+{
+    QStringList args { QStringLiteral("--runs"), QString::number(runs), QStringLiteral("--etdump"), etdump };
+    if (!debugBuffer.isEmpty())
+        args << QStringLiteral("--debug-buffer") << debugBuffer << QStringLiteral("--debug-level")
+             << QStringLiteral("intermediates");
+    QProcess p;
+    p.start(etRunnerXnnpackPath(), args << program);
+    const bool finished = p.waitForFinished(240000);
+    const QByteArray report = p.readAllStandardOutput();
+    if (!finished || p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0 || !report.contains("etdump: "))
+        return "etrt_runner_xnnpack failed on " + program.toStdString() + " (exit " + std::to_string(p.exitCode())
+            + "):\n" + report.toStdString() + "\n" + p.readAllStandardError().toStdString();
+    if (QFileInfo(etdump).size() == 0)
+        return "etrt_runner_xnnpack wrote an empty ETDump for " + program.toStdString();
+    return std::nullopt;
+}
+
 QString CorpusXnnpackEtdumps::of(const QString& relative)
 {
     if (const auto it = m_paths.find(relative); it != m_paths.end())
@@ -310,18 +329,8 @@ QString CorpusXnnpackEtdumps::of(const QString& relative)
         return {};
     }
     const QString out = m_dir.filePath(QFileInfo(relative).completeBaseName() + QStringLiteral(".etdp"));
-    QProcess p;
-    p.start(etRunnerXnnpackPath(),
-        { QStringLiteral("--runs"), QString::number(m_runs), QStringLiteral("--etdump"), out, corpusPath(relative) });
-    const bool finished = p.waitForFinished(240000);
-    const QByteArray report = p.readAllStandardOutput();
-    if (!finished || p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0 || !report.contains("etdump: ")) {
-        qWarning("etrt_runner_xnnpack failed on %s (exit %d):\n%s\n%s", qPrintable(relative), p.exitCode(),
-            report.constData(), p.readAllStandardError().constData());
-        return {};
-    }
-    if (QFileInfo(out).size() == 0) {
-        qWarning("etrt_runner_xnnpack wrote an empty ETDump for %s", qPrintable(relative));
+    if (const auto problem = runXnnpackWithEtdump(corpusPath(relative), out, m_runs)) {
+        qWarning("%s", problem->c_str());
         return {};
     }
     m_paths[relative] = out;

@@ -92,6 +92,11 @@ std::vector<std::optional<HostTensor>> runnerInputs(const ExecutionPlan& plan, c
 std::optional<std::string> compareOutputs(const std::vector<RunnerValue>& runner,
     const std::vector<HostTensor>& reference, double rtol = 1e-5, const std::string& other = "reference interpreter");
 
+/** Runs `program` `runs` times on etrt_runner_xnnpack with --etdump `etdump` (and, when given, every intermediate
+ *  value logged into `debugBuffer`); the runner's report when it fails or writes no ETDump. */
+std::optional<std::string> runXnnpackWithEtdump(
+    const QString& program, const QString& etdump, int runs, const QString& debugBuffer = {});
+
 /**
  * ETDumps of corpus programs, each run `runs` times on etrt_runner_xnnpack with --etdump into a temporary folder, once
  * per program however often it is asked for. of() is empty (after a warning with the runner's output) when the

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 
 namespace pte::ui {
 
@@ -40,8 +41,8 @@ std::optional<std::pair<int, std::uint32_t>> DelegateTimes::nodeOfRow(const pte:
     return std::nullopt;
 }
 
-DelegateTimes alignDelegateTimes(const pte::EtDump& dump, const pte::EtdumpJoin* join, const pte::ProfileTable& table,
-    std::shared_ptr<const DelegateInspection> inspection)
+DelegateTimes delegateTimes(const pte::EtDump& dump, const pte::EtdumpDelegateAlignment& placed,
+    const pte::ProfileTable& table, std::shared_ptr<const DelegateInspection> inspection)
 {
     DelegateTimes out;
     out.inspection = std::move(inspection);
@@ -49,7 +50,6 @@ DelegateTimes alignDelegateTimes(const pte::EtDump& dump, const pte::EtdumpJoin*
         return out;
     const auto& all = out.inspection->delegates;
     out.delegates.resize(all.size());
-    const auto placed = pte::alignEtdumpDelegates(dump, join, all);
     out.problem = placed.problem;
     for (const auto& call : placed.calls) {
         const auto& g = placed.groups[call.group];
@@ -63,6 +63,9 @@ DelegateTimes alignDelegateTimes(const pte::EtDump& dump, const pte::EtdumpJoin*
         for (const auto& note : alignment.notes)
             if (std::find(timing.notes.begin(), timing.notes.end(), note) == timing.notes.end())
                 timing.notes.push_back(note);
+        // A node may run as several XNNPACK operators (a Square and the Clamp of its output range): its time in
+        // this call is their sum.
+        std::map<std::int32_t, std::size_t> callSample;
         for (std::size_t k = 0; k < g.events.size(); ++k) {
             const std::int32_t n = k < alignment.eventNode.size() ? alignment.eventNode[k] : pte::kUnplacedEvent;
             if (n == pte::kRuntimeInsertedNode) {
@@ -76,8 +79,12 @@ DelegateTimes alignDelegateTimes(const pte::EtDump& dump, const pte::EtdumpJoin*
             auto& node = timing.nodes[std::size_t(n)];
             const std::uint32_t event = g.events[k];
             node.events.push_back(event);
-            node.durations.push_back(pte::eventDuration(dump.events[event], table.options)
-                                         .value_or(std::numeric_limits<double>::quiet_NaN()));
+            const double duration = pte::eventDuration(dump.events[event], table.options)
+                                        .value_or(std::numeric_limits<double>::quiet_NaN());
+            if (const auto [it, added] = callSample.try_emplace(n, node.durations.size()); added)
+                node.durations.push_back(duration);
+            else
+                node.durations[it->second] += duration;
             if (node.label.empty())
                 node.label = g.group.events[k].label;
             takePart(node, alignment.quality);

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
+#include "pte/delegateetdump.h"
 #include "pte/delegateprofile.h"
 #include "pte/etdump.h"
 #include "pte/etdumpjoin.h"
@@ -23,7 +24,8 @@ struct DelegateInspection;
 struct InnerNodeTiming
 {
     std::vector<std::uint32_t> events; ///< EtDump::events indices, in file order
-    std::vector<double> durations; ///< per event, in the Profile table's unit (pte::eventDuration)
+    std::vector<double>
+        durations; ///< per delegate call (its events summed), in the Profile table's unit (pte::eventDuration)
     double p10 = 0, p50 = 0, p90 = 0; ///< numpy percentiles of `durations`; NaN without events
     std::string label; ///< the first event's name ("Fully Connected (NC, F32) GEMM #2")
     /** The worst alignment quality of the calls this node took part in (got an event, skipped or left unmatched). */
@@ -68,13 +70,13 @@ struct DelegateTimes
 };
 
 /**
- * Aligns every group of delegated events (per block and DelegateCall) with the inner nodes of the delegate that
- * call ran, for the blocks the join attributes to a method (a program of one method: every block) and joined: the
- * events of a block the join refused (another program's) are not aligned, and `problem` says why
- * (pte::alignEtdumpDelegates). Durations are
- * the Profile table's (its time unit); `table` gives each node its rows. Empty when `inspection` is null.
+ * Per inner node, the times of `placed` (pte::alignEtdumpDelegates over `inspection`'s delegates: every group of
+ * delegated events of the blocks the join attributes to a method and joined, aligned with the inner nodes of the
+ * delegate its call ran; a block the join refused, another program's, is not aligned and `problem` says why).
+ * Durations are the Profile table's (its time unit); `table` gives each node its rows. Empty when `inspection` is
+ * null.
  */
-[[nodiscard]] DelegateTimes alignDelegateTimes(const pte::EtDump& dump, const pte::EtdumpJoin* join,
+[[nodiscard]] DelegateTimes delegateTimes(const pte::EtDump& dump, const pte::EtdumpDelegateAlignment& placed,
     const pte::ProfileTable& table, std::shared_ptr<const DelegateInspection> inspection);
 
 } // namespace pte::ui

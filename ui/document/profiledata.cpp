@@ -2,7 +2,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "document/profiledata.h"
 
+#include "document/delegateinspection.h"
 #include "document/snapshot.h"
+#include "pte/alignedsources.h"
 #include "pte/bundledgap.h"
 #include "pte/bundledprogram.h"
 #include "pte/referencegap.h"
@@ -189,8 +191,14 @@ std::shared_ptr<const ProfileData> buildProfileData(std::shared_ptr<const pte::E
     if (auto t = pte::buildProfileTable(*dump, out->join.get()))
         out->table = std::move(t).value();
     out->diagnostics.insert(out->diagnostics.end(), out->table.diagnostics.begin(), out->table.diagnostics.end());
+    if (snapshot.delegates) {
+        // Delegate events aligned with inner nodes once: their times per node, and the rows' source nodes.
+        const auto& inspection = *snapshot.delegates;
+        const auto placed = pte::alignEtdumpDelegates(*dump, out->join.get(), inspection.delegates);
+        pte::attachAlignedSources(out->table, placed, inspection.delegates, inspection.links);
+        out->delegateTimes = delegateTimes(*dump, placed, out->table, snapshot.delegates);
+    }
     out->summary = pte::summarizeProfile(*dump, out->table, out->join.get());
-    out->delegateTimes = alignDelegateTimes(*dump, out->join.get(), out->table, snapshot.delegates);
     if (out->join) {
         collectLoggedValues(*out, snapshot);
         if (out->join->sources->program)

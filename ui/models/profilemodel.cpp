@@ -162,6 +162,10 @@ QVariant ProfileModel::cell(int r, int column, int role) const
                     "The delegate map of this call has no such identifier (not mapped to graph nodes)");
             case pte::DelegateMapping::NoMap:
                 return QStringLiteral("No delegate map for this call (no ETRecord or emission maps)");
+            case pte::DelegateMapping::Aligned:
+                return QStringLiteral("Tied to inner node handles %1 by aligning the delegate's events with its "
+                                      "inner nodes (no delegate map names this identifier)")
+                    .arg(formatIntList(pr.debugHandles));
             case pte::DelegateMapping::NotDelegate:
                 break;
             }

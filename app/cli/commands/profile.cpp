@@ -10,7 +10,11 @@
 #include "command.h"
 #include "jsonoutput.h"
 #include "printederror.h"
+#include "pte/alignedsources.h"
 #include "pte/bundledgap.h"
+#include "pte/delegateetdump.h"
+#include "pte/delegatelink.h"
+#include "pte/delegatepayload.h"
 #include "pte/dumpreader.h"
 #include "pte/etdump.h"
 #include "pte/etdumpjoin.h"
@@ -100,8 +104,40 @@ const char* mappingName(pte::DelegateMapping m)
         return "unmapped";
     case pte::DelegateMapping::NoMap:
         return "no_map";
+    case pte::DelegateMapping::Aligned:
+        return "aligned";
     }
     return "?";
+}
+
+/**
+ * XNNPACK's operator rows, which no delegate map resolves, tied to the inner nodes their events align with and through
+ * them to the ETRecord's source nodes (pte/alignedsources.h).
+ */
+void attachDelegateSources(pte::ProfileTable& table, const pte::EtDump& dump, const pte::EtdumpJoin* join,
+    const pte::PteFile& file, const pte::DumpSet* etrecord)
+{
+    const pte::PayloadDataSources sources { file.program.get(), file.externalData ? &*file.externalData : nullptr,
+        nullptr };
+    const auto delegates = pte::decodeProgramDelegates(*file.program, sources, file.path);
+    if (delegates.empty())
+        return;
+    pte::SourceGraphIndex index;
+    pte::DebugMapsView maps;
+    if (etrecord) {
+        for (const auto& [name, program] : etrecord->methods)
+            if (program)
+                index.add(name, *program);
+        if (etrecord->etrecordMaps) {
+            maps.debugHandleMap = &etrecord->etrecordMaps->debugHandleMap;
+            maps.delegateMap = &etrecord->etrecordMaps->delegateMap;
+        }
+    }
+    std::vector<pte::DelegateLinks> links;
+    links.reserve(delegates.size());
+    for (const auto& d : delegates)
+        links.push_back(pte::linkProgramDelegate(d, maps, index.empty() ? nullptr : &index));
+    pte::attachAlignedSources(table, pte::alignEtdumpDelegates(dump, join, delegates), delegates, links);
 }
 
 Json summaryJson(const std::vector<pte::ProfileSummaryEntry>& entries)
@@ -127,6 +163,27 @@ std::string pad(std::string s, std::size_t width)
     if (s.size() < width)
         s.append(width - s.size(), ' ');
     return s;
+}
+
+/**
+ * The MSE, L1 and SNR cells of a gap (fixed widths; magnitudes of a million or more in scientific notation, so a gap
+ * over garbage memory does not run into the next column), or dashes and the reason.
+ */
+std::string gapCells(const std::optional<pte::GapMetrics>& gap, const std::string& reason)
+{
+    if (!gap)
+        return pad("-", 14) + pad("-", 14) + pad("-", 10) + reason;
+    auto number = [](double v, int decimals) {
+        if (std::isfinite(v) && std::fabs(v) >= 1e6) {
+            char buf[32];
+            std::snprintf(buf, sizeof buf, "%.4e", v);
+            return std::string(buf);
+        }
+        return fixed(v, decimals);
+    };
+    const double snr = gap->snr;
+    return pad(number(gap->mse, 9), 14) + pad(number(gap->l1, 6), 14)
+        + pad(std::isinf(snr) ? std::string(snr > 0 ? "inf" : "-inf") : number(snr, 2), 10);
 }
 
 std::string summaryText(const char* title, const std::vector<pte::ProfileSummaryEntry>& entries, const char* unit)
@@ -164,12 +221,8 @@ std::string referenceText(const std::vector<pte::ReferenceGap>& gaps)
             const std::string where = row.outputIndex >= 0 ? "out" + std::to_string(row.outputIndex)
                 : row.instruction >= 0                     ? std::to_string(row.instruction)
                                                            : "-";
-            auto snr = [](double v) { return std::isinf(v) ? std::string(v > 0 ? "inf" : "-inf") : fixed(v, 2); };
             t += pad(where, 7) + pad(std::to_string(row.value), 7) + pad(row.op.empty() ? "-" : row.op, 34)
-                + (row.gap
-                        ? pad(fixed(row.gap->mse, 9), 14) + pad(fixed(row.gap->l1, 6), 14) + pad(snr(row.gap->snr), 10)
-                        : pad("-", 14) + pad("-", 14) + pad("-", 10) + row.reason)
-                + "\n";
+                + gapCells(row.gap, row.reason) + "\n";
         }
     }
     return t;
@@ -198,12 +251,8 @@ std::string bundledText(const std::vector<pte::BundledOutputGap>& gaps)
         }
         t += pad("output", 8) + pad("value", 7) + pad("MSE", 14) + pad("L1", 14) + pad("SNR dB", 10) + "reason\n";
         for (const auto& row : g.rows) {
-            auto snr = [](double v) { return std::isinf(v) ? std::string(v > 0 ? "inf" : "-inf") : fixed(v, 2); };
             t += pad("out" + std::to_string(row.outputIndex), 8) + pad(std::to_string(row.value), 7)
-                + (row.gap
-                        ? pad(fixed(row.gap->mse, 9), 14) + pad(fixed(row.gap->l1, 6), 14) + pad(snr(row.gap->snr), 10)
-                        : pad("-", 14) + pad("-", 14) + pad("-", 10) + row.reason)
-                + "\n";
+                + gapCells(row.gap, row.reason) + "\n";
         }
     }
     return t;
@@ -338,6 +387,8 @@ int runProfile(const QStringList& args)
     if (printedError(table))
         return ExitUsage;
     diagnostics.insert(diagnostics.end(), table->diagnostics.begin(), table->diagnostics.end());
+    if (pte && join)
+        attachDelegateSources(*table, **dump, join.get(), *pte, etrecord.get());
     const auto summary = pte::summarizeProfile(**dump, *table, join.get());
     const bool mismatch = join && join->hasMismatch();
     const int exitCode = mismatch ? ExitInvalidInput : ExitOk;

@@ -89,6 +89,9 @@ enum class DelegateMapping : std::uint8_t
     Mapped, ///< the identifier is a key of the call's delegate map
     Unmapped, ///< the call has a delegate map, without this identifier (XNNPACK's maps are empty)
     NoMap, ///< no delegate map for the call (no ETRecord or emission maps)
+    /** Not resolved through a map: the event was aligned with an inner node, whose handles it takes (XNNPACK's
+     *  labels; pte/alignedsources.h). */
+    Aligned,
 };
 
 struct EtdumpRunJoin

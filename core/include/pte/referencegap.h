@@ -31,7 +31,8 @@ struct ReferenceGapRow
     std::int32_t instruction = -1; ///< -1 for a program output logged after the last instruction
     std::int32_t value = -1; ///< the program value (-1: not tied to one)
     std::int32_t outputIndex = -1; ///< which method output (-1: an intermediate)
-    std::string op; ///< the KernelCall's operator ("aten::add.out"); "" for outputs and other instructions
+    /** The KernelCall's operator ("aten::add.out"), or "delegate XnnpackBackend" for a DelegateCall; "" otherwise. */
+    std::string op;
     std::optional<GapMetrics> gap; ///< set when both sides have numbers
     std::vector<double> expected; ///< the interpreter's elements (logical order), empty without a gap
     std::string reason; ///< why there is no gap (empty when there is one)

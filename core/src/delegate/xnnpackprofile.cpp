@@ -124,7 +124,29 @@ struct Expected
     std::int32_t node = kRuntimeInsertedNode;
     std::string kind;
     const InnerNode* inner = nullptr;
+    /** A second operator XNNPACK builds for `node` (a clamp it cannot fuse): optional, like fusable nodes. */
+    bool split = false;
 };
+
+/** Elementwise kinds whose runtime operator takes no output range: a non-default output_min_max becomes a clamp. */
+bool binaryElementwise(std::string_view kind)
+{
+    return kind == "Add" || kind == "Subtract" || kind == "Multiply" || kind == "Div" || kind == "Minimum"
+        || kind == "Maximum";
+}
+
+/** Whether the node's output_min_max narrows the range (not absent, not (-inf, +inf)). */
+bool clampsOutput(const InnerNode& n)
+{
+    const std::string mm = paramOf(n, "output_min_max");
+    return !mm.empty() && mm != "(-inf, +inf)";
+}
+
+/** A Multiply of a value by itself: XNNPACK runs it as its Square operator. */
+bool squares(const InnerNode& n)
+{
+    return n.kind == "Multiply" && n.inputs.size() == 2 && n.inputs[0].valueId == n.inputs[1].valueId;
+}
 
 bool compatible(const Expected& e, std::string_view family, std::string_view fullLabel)
 {
@@ -142,6 +164,8 @@ bool compatible(const Expected& e, std::string_view family, std::string_view ful
     }
     if (dwLabel && e.kind != "DepthwiseConv2d" && e.kind != "Conv2d")
         return false;
+    if (family == "square" && e.kind == "Multiply")
+        return e.inner && !e.split && squares(*e.inner);
     return std::find(it->second.begin(), it->second.end(), family) != it->second.end();
 }
 
@@ -172,6 +196,8 @@ EventAlignment alignXnnpackEvents(const DelegatePayload& payload, std::span<cons
                 expected.push_back({ kRuntimeInsertedNode, "Convert", nullptr });
     for (const auto& n : payload.nodes) {
         expected.push_back({ std::int32_t(n.index), n.kind, &n });
+        if (binaryElementwise(n.kind) && clampsOutput(n))
+            expected.push_back({ std::int32_t(n.index), "Clamp", &n, true });
         if (n.kind == "FullyConnected" && !n.outputs.empty())
             if (const auto* out = payload.value(n.outputs.front().valueId); out && out->dtype == "bf16")
                 expected.push_back({ kRuntimeInsertedNode, "Convert", nullptr });
@@ -200,7 +226,7 @@ EventAlignment alignXnnpackEvents(const DelegatePayload& payload, std::span<cons
             }
             if (!fusable(expected[at].kind) && expected[at].node != kRuntimeInsertedNode)
                 break;
-            if (expected[at].node >= 0)
+            if (expected[at].node >= 0 && !expected[at].split)
                 skipped.push_back(std::uint32_t(expected[at].node));
             ++at;
         }
@@ -217,7 +243,7 @@ EventAlignment alignXnnpackEvents(const DelegatePayload& payload, std::span<cons
         next = at + 1;
     }
     for (; next < expected.size(); ++next) {
-        if (expected[next].node < 0)
+        if (expected[next].node < 0 || expected[next].split)
             continue;
         if (fusable(expected[next].kind)) {
             a.skippedNodes.push_back(std::uint32_t(expected[next].node));
