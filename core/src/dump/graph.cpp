@@ -3,6 +3,7 @@
 #include "pte/graph.h"
 
 #include "pte/elementvalue.h"
+#include "pte/tensorshape.h"
 
 #include <charconv>
 
@@ -31,10 +32,8 @@ std::optional<std::vector<double>> tensorElements(const WeightTensor& t, std::si
                 return std::nullopt;
             strides.push_back(*s.value);
         }
-    } else { // contiguous
-        strides.assign(sizes.size(), 1);
-        for (std::size_t d = sizes.size(); d-- > 1;)
-            strides[d - 1] = strides[d] * std::max<std::int64_t>(sizes[d], 1);
+    } else {
+        strides = contiguousStrides(sizes);
     }
     std::vector<double> out;
     out.reserve(static_cast<std::size_t>(numel));
