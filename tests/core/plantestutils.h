@@ -2,8 +2,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
-// Hand-built ExecutionPlans for the tests of what core computes over a method's instructions (lifetimes, data flow).
+// Hand-built ExecutionPlans for the tests of what core computes over a method's instructions (lifetimes, data flow),
+// on the shared builders of programbuilders.h (ev, instr, makeTensor).
 
+#include "programbuilders.h"
 #include "pte/program.h"
 
 #include <cstdint>
@@ -13,57 +15,25 @@
 
 namespace pte::test {
 
-/** A float tensor of `sizes`; planned at (memoryId, offset) when `at` is given, else unplanned (an input or
- *  output the caller provides), or constant when `constant` names its buffer. */
+/** A float tensor of `sizes` (makeTensor); planned at (memoryId, offset) when `at` is given, else unplanned (an
+ *  input or output the caller provides), or constant when `constant` names its buffer. */
 inline EValue plannedTensor(std::vector<std::int32_t> sizes, std::optional<std::pair<std::uint32_t, std::uint64_t>> at,
     std::uint32_t constant = 0)
 {
-    Tensor t;
-    t.scalarType = ScalarType::Float;
-    t.sizes = std::move(sizes);
-    for (std::size_t i = 0; i < t.sizes.size(); ++i)
-        t.dimOrder.push_back(std::uint8_t(i));
-    t.dataBufferIdx = constant;
+    std::optional<AllocationDetails> alloc;
     if (at)
-        t.allocationInfo = AllocationDetails { at->first, std::uint32_t(at->second), std::uint32_t(at->second >> 32) };
-    EValue v;
-    v.val = std::move(t);
-    v.rawType = std::uint8_t(ValueKind::Tensor);
-    return v;
-}
-
-inline EValue intEValue(std::int64_t i)
-{
-    EValue v;
-    v.val = Int { i };
-    v.rawType = std::uint8_t(ValueKind::Int);
-    return v;
-}
-
-inline EValue tensorListEValue(std::vector<std::int32_t> items)
-{
-    EValue v;
-    v.val = TensorList { std::move(items) };
-    v.rawType = std::uint8_t(ValueKind::TensorList);
-    return v;
-}
-
-inline Instruction instruction(InstructionArgs args)
-{
-    Instruction i;
-    i.rawType = std::uint8_t(args.index());
-    i.args = std::move(args);
-    return i;
+        alloc = AllocationDetails { at->first, std::uint32_t(at->second), std::uint32_t(at->second >> 32) };
+    return ev(makeTensor(std::move(sizes), alloc, constant));
 }
 
 inline Instruction kernelCall(std::int32_t op, std::vector<std::int32_t> args)
 {
-    return instruction(KernelCall { op, std::move(args) });
+    return instr(KernelCall { op, std::move(args) });
 }
 
 inline Instruction delegateCall(std::int32_t delegate, std::vector<std::int32_t> args)
 {
-    return instruction(DelegateCall { delegate, std::move(args) });
+    return instr(DelegateCall { delegate, std::move(args) });
 }
 
 } // namespace pte::test

@@ -93,7 +93,7 @@ private Q_SLOTS:
         ExecutionPlan f;
         f.values = { plannedTensor({ 4 }, std::nullopt), plannedTensor({ 4 }, std::nullopt, 1),
             plannedTensor({ 4 }, std::pair(0u, 0ull)), plannedTensor({ 4 }, std::pair(0u, 16ull)),
-            tensorListEValue({ 2, 3 }), plannedTensor({ 4 }, std::pair(0u, 32ull)), intEValue(3) };
+            ev(TensorList { { 2, 3 } }), plannedTensor({ 4 }, std::pair(0u, 32ull)), ev(Int { 3 }) };
         f.inputs = { 0 };
         f.outputs = { 5 };
         BackendDelegate d;
@@ -101,8 +101,8 @@ private Q_SLOTS:
         f.delegates.push_back(d);
         Chain c;
         // No schema: the first reference writes (the delegate writes %2 and %3 through the list), later ones read.
-        c.instructions = { delegateCall(0, { 0, 1, 6, 4 }), kernelCall(0, { 4, 2, 5 }), instruction(MoveCall { 5, 3 }),
-            instruction(FreeCall { 2 }) };
+        c.instructions = { delegateCall(0, { 0, 1, 6, 4 }), kernelCall(0, { 4, 2, 5 }), instr(MoveCall { 5, 3 }),
+            instr(FreeCall { 2 }) };
         f.chains.push_back(c);
         f.operators = { Operator { "custom::thing", "out" } };
         const auto flow = methodDataFlow(f);

@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
 #include "errorcheck.h"
+#include "programbuilders.h"
 #include "pte/mappedfile.h"
 #include "pte/program.h"
 #include "pte/programequality.h"
@@ -22,25 +23,11 @@
 #include <unistd.h>
 
 using namespace pte;
+using pte::test::ev;
+using pte::test::instr;
 namespace fb = executorch_flatbuffer;
 
 namespace {
-
-EValue ev(KernelValue v)
-{
-    EValue e;
-    e.val = std::move(v);
-    e.rawType = std::uint8_t(e.val.index());
-    return e;
-}
-
-Instruction ins(InstructionArgs a)
-{
-    Instruction i;
-    i.args = std::move(a);
-    i.rawType = std::uint8_t(i.args.index());
-    return i;
-}
 
 Bytes pattern(std::size_t n, std::uint8_t seed)
 {
@@ -99,12 +86,12 @@ Program emittedProgram()
     fwd.outputs = { 4 };
     Chain c;
     c.instructions = {
-        ins(KernelCall { 0, { 4, 11, 1, 4, 4 } }),
-        ins(DelegateCall { 0, { 4, 4 } }),
-        ins(MoveCall { 4, 4 }),
-        ins(JumpFalseCall { 2, 4 }),
-        ins(FreeCall { 4 }),
-        ins(DelegateCall { 1, { 4 } }),
+        instr(KernelCall { 0, { 4, 11, 1, 4, 4 } }),
+        instr(DelegateCall { 0, { 4, 4 } }),
+        instr(MoveCall { 4, 4 }),
+        instr(JumpFalseCall { 2, 4 }),
+        instr(FreeCall { 4 }),
+        instr(DelegateCall { 1, { 4 } }),
     };
     c.stacktrace = std::vector<FrameList>(6,
         FrameList { { Frame { std::string("model.py"), 12, std::string("forward"), std::string("return x + w") } } });
@@ -127,7 +114,7 @@ Program emittedProgram()
     second.inputs = {};
     second.outputs = { 0 };
     Chain c2;
-    c2.instructions = { ins(MoveCall { 0, 0 }), ins(DelegateCall { 0, { 1 } }) };
+    c2.instructions = { instr(MoveCall { 0, 0 }), instr(DelegateCall { 0, { 1 } }) };
     second.chains = { c2 };
     BackendDelegate again;
     again.id = "XnnpackBackend";

@@ -17,13 +17,13 @@ ExecutionPlan addMulPlan()
     ExecutionPlan p;
     p.name = "forward";
     p.values = { plannedTensor({ 2, 3 }, std::pair(1u, 0ull)), plannedTensor({ 2, 3 }, std::nullopt, 1),
-        plannedTensor({ 2, 3 }, std::pair(1u, 32ull)), intEValue(1), plannedTensor({ 2, 3 }, std::pair(1u, 64ull)),
-        plannedTensor({ 2, 3 }, std::pair(1u, 0ull)), intEValue(7) };
+        plannedTensor({ 2, 3 }, std::pair(1u, 32ull)), ev(Int { 1 }), plannedTensor({ 2, 3 }, std::pair(1u, 64ull)),
+        plannedTensor({ 2, 3 }, std::pair(1u, 0ull)), ev(Int { 7 }) };
     p.inputs = { 0 };
     p.outputs = { 5 };
     Chain c;
     c.instructions = { kernelCall(0, { 0, 1, 3, 2, 2 }), delegateCall(0, { 2, 4 }), kernelCall(1, { 4, 4, 5, 5 }),
-        instruction(FreeCall { 2 }) };
+        instr(FreeCall { 2 }) };
     p.chains.push_back(c);
     return p;
 }
@@ -60,8 +60,7 @@ private Q_SLOTS:
         p.inputs = { 1 };
         p.outputs = { 2, 2 };
         Chain c;
-        c.instructions = { instruction(MoveCall { 0, 0 }), instruction(MoveCall { 0, 1 }),
-            instruction(JumpFalseCall { 0, 0 }) };
+        c.instructions = { instr(MoveCall { 0, 0 }), instr(MoveCall { 0, 1 }), instr(JumpFalseCall { 0, 0 }) };
         p.chains.push_back(c);
         const auto l = valueLifetimes(p);
         QCOMPARE(l[0].first, 0);
@@ -76,7 +75,7 @@ private Q_SLOTS:
     {
         ExecutionPlan p;
         p.values = { plannedTensor({ 1 }, std::pair(0u, 0ull)), plannedTensor({ 1 }, std::pair(0u, 16ull)),
-            tensorListEValue({ 0, 1, 9 }), plannedTensor({ 2 }, std::pair(0u, 32ull)) };
+            ev(TensorList { { 0, 1, 9 } }), plannedTensor({ 2 }, std::pair(0u, 32ull)) };
         Chain c;
         c.instructions = { kernelCall(0, { 0, 0 }), kernelCall(0, { 1, 1 }), kernelCall(1, { 2, 3 }) };
         p.chains.push_back(c);
@@ -91,7 +90,7 @@ private Q_SLOTS:
     {
         ExecutionPlan p;
         QVERIFY(valueLifetimes(p).empty());
-        p.values = { intEValue(42) };
+        p.values = { ev(Int { 42 }) };
         p.outputs = { 0, 5, -1 }; // out-of-range indices are ignored
         p.inputs = { 3 };
         const auto noChain = valueLifetimes(p);
@@ -99,7 +98,7 @@ private Q_SLOTS:
         QCOMPARE(noChain[0].first, 0);
         QCOMPARE(noChain[0].last, 0);
         Chain c;
-        c.instructions = { kernelCall(0, { -1, 17 }), instruction(std::monostate {}) };
+        c.instructions = { kernelCall(0, { -1, 17 }), instr(std::monostate {}) };
         p.chains.push_back(c);
         const auto l = valueLifetimes(p);
         QCOMPARE(l[0].last, 1);

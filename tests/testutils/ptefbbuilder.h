@@ -7,6 +7,7 @@
 // independently of the production writer, and splices an eh00 header and the segments in by hand. Options can omit
 // fields the model cannot express as absent, to produce files the runtime refuses.
 
+#include "programbuilders.h"
 #include "pte/program.h"
 #include "pte/schema/flat_tensor_generated.h"
 #include "pte/schema/program_generated.h"
@@ -276,35 +277,9 @@ inline Bytes patternBytes(std::size_t n, std::uint8_t seed)
     return Bytes::fromVector(std::move(v));
 }
 
-inline Tensor makeTensor(
-    std::vector<std::int32_t> sizes, std::optional<AllocationDetails> alloc = {}, std::uint32_t dataBufferIdx = 0)
-{
-    Tensor t;
-    t.scalarType = ScalarType::Float;
-    t.dimOrder.resize(sizes.size());
-    for (std::size_t i = 0; i < sizes.size(); ++i)
-        t.dimOrder[i] = std::uint8_t(i);
-    t.sizes = std::move(sizes);
-    t.allocationInfo = alloc;
-    t.dataBufferIdx = dataBufferIdx;
-    return t;
-}
-
-inline EValue ev(KernelValue v)
-{
-    EValue e;
-    e.rawType = std::uint8_t(v.index());
-    e.val = std::move(v);
-    return e;
-}
-
-inline Instruction instr(InstructionArgs a)
-{
-    Instruction i;
-    i.rawType = std::uint8_t(a.index());
-    i.args = std::move(a);
-    return i;
-}
+using test::ev;
+using test::instr;
+using test::makeTensor;
 
 /**
  * A valid program using every EValue kind, all five instruction kinds, an inline and a segment delegate,

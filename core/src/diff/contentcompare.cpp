@@ -3,8 +3,8 @@
 // Comparing and hashing payloads in chunks, and the element-wise difference of two constant tensors.
 #include "diff/contentcompare.h"
 
-#include "base/float16.h"
 #include "pte/chunkreader.h"
+#include "pte/elementvalue.h"
 
 #include <cmath>
 #include <cstring>
@@ -22,53 +22,6 @@ constexpr std::size_t kChunk = std::size_t(4) << 20;
 bool cancelled(const std::atomic<bool>* cancel) { return cancel && cancel->load(std::memory_order_relaxed); }
 
 Unexpected cancelledError() { return fail(ErrorCode::Cancelled, "the comparison was cancelled"); }
-
-template <typename T> double load(const std::uint8_t* p)
-{
-    T v;
-    std::memcpy(&v, p, sizeof v);
-    return double(v);
-}
-
-/** The element at `p` as a number, or nullopt for dtypes compared only as bytes. */
-using ElementDecoder = double (*)(const std::uint8_t*);
-ElementDecoder decoderFor(ScalarType t)
-{
-    switch (t) {
-    case ScalarType::Byte:
-    case ScalarType::QUInt8:
-    case ScalarType::Bool:
-        return &load<std::uint8_t>;
-    case ScalarType::Char:
-    case ScalarType::QInt8:
-        return &load<std::int8_t>;
-    case ScalarType::Short:
-        return &load<std::int16_t>;
-    case ScalarType::Int:
-    case ScalarType::QInt32:
-        return &load<std::int32_t>;
-    case ScalarType::Long:
-        return &load<std::int64_t>;
-    case ScalarType::UInt16:
-        return &load<std::uint16_t>;
-    case ScalarType::UInt32:
-        return &load<std::uint32_t>;
-    case ScalarType::UInt64:
-        return &load<std::uint64_t>;
-    case ScalarType::Float:
-        return &load<float>;
-    case ScalarType::Double:
-        return &load<double>;
-    case ScalarType::Half:
-        return [](const std::uint8_t* p) { return double(detail::halfToFloat(std::uint16_t(load<std::uint16_t>(p)))); };
-    case ScalarType::BFloat16:
-        return [](const std::uint8_t* p) {
-            return double(detail::bfloat16ToFloat(std::uint16_t(load<std::uint16_t>(p))));
-        };
-    default:
-        return nullptr;
-    }
-}
 
 /** Logical indices of the element at storage position `flat` for a tensor stored in `dimOrder`. */
 std::vector<std::int64_t> logicalIndex(
@@ -145,7 +98,6 @@ Result<NumericDifference> compareElements(const Bytes& a, const Bytes& b, Scalar
                 + ") do not match the shape (" + std::to_string(elements) + " elements)");
     NumericDifference out;
     out.elements = elements;
-    const ElementDecoder decode = decoderFor(type);
     double sumAbs = 0;
     ChunkReader ra(a, kChunk);
     ChunkReader rb(b, kChunk);
@@ -167,10 +119,13 @@ Result<NumericDifference> compareElements(const Bytes& a, const Bytes& b, Scalar
             ++out.differing;
             if (out.firstIndices.size() < maxIndices)
                 out.firstIndices.push_back(logicalIndex(element, sizes, dimOrder));
-            if (!decode)
-                continue;
-            const double x = decode(ca.data() + off);
-            const double y = decode(cb.data() + off);
+            // The stored numbers: quantized elements compare as their integers, a Bool as its byte.
+            const auto va = elementValue(type, ca.data() + off, ElementReading::Stored);
+            const auto vb = elementValue(type, cb.data() + off, ElementReading::Stored);
+            if (!va || !vb)
+                continue; // a dtype compared only as bytes
+            const double x = *va;
+            const double y = *vb;
             double d = std::fabs(x - y);
             if (std::isnan(x) != std::isnan(y) || (std::isnan(d) && !(std::isnan(x) && std::isnan(y))))
                 d = std::numeric_limits<double>::infinity();

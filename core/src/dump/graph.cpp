@@ -2,57 +2,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "pte/graph.h"
 
-#include "base/float16.h"
+#include "pte/elementvalue.h"
+#include "pte/tensorshape.h"
 
 #include <charconv>
-#include <cstring>
 
 namespace pte {
-
-namespace {
-
-template <typename T> T load(const std::uint8_t* p)
-{
-    T v;
-    std::memcpy(&v, p, sizeof v);
-    return v;
-}
-
-std::optional<double> element(ScalarType t, const std::uint8_t* p)
-{
-    switch (t) {
-    case ScalarType::Byte:
-        return double(load<std::uint8_t>(p));
-    case ScalarType::Char:
-        return double(load<std::int8_t>(p));
-    case ScalarType::Short:
-        return double(load<std::int16_t>(p));
-    case ScalarType::Int:
-        return double(load<std::int32_t>(p));
-    case ScalarType::Long:
-        return double(load<std::int64_t>(p));
-    case ScalarType::UInt16:
-        return double(load<std::uint16_t>(p));
-    case ScalarType::UInt32:
-        return double(load<std::uint32_t>(p));
-    case ScalarType::UInt64:
-        return double(load<std::uint64_t>(p));
-    case ScalarType::Half:
-        return double(detail::halfToFloat(load<std::uint16_t>(p)));
-    case ScalarType::BFloat16:
-        return double(detail::bfloat16ToFloat(load<std::uint16_t>(p)));
-    case ScalarType::Float:
-        return double(load<float>(p));
-    case ScalarType::Double:
-        return load<double>(p);
-    case ScalarType::Bool:
-        return *p ? 1.0 : 0.0;
-    default:
-        return std::nullopt;
-    }
-}
-
-} // namespace
 
 std::optional<std::vector<double>> tensorElements(const WeightTensor& t, std::size_t maxElements)
 {
@@ -77,10 +32,8 @@ std::optional<std::vector<double>> tensorElements(const WeightTensor& t, std::si
                 return std::nullopt;
             strides.push_back(*s.value);
         }
-    } else { // contiguous
-        strides.assign(sizes.size(), 1);
-        for (std::size_t d = sizes.size(); d-- > 1;)
-            strides[d - 1] = strides[d] * std::max<std::int64_t>(sizes[d], 1);
+    } else {
+        strides = contiguousStrides(sizes);
     }
     std::vector<double> out;
     out.reserve(static_cast<std::size_t>(numel));
@@ -91,7 +44,7 @@ std::optional<std::vector<double>> tensorElements(const WeightTensor& t, std::si
             off += static_cast<std::uint64_t>(idx[d] * strides[d]);
         if ((off + 1) * es > t.data.size())
             return std::nullopt;
-        const auto v = element(m.dtype, t.data.data() + off * es);
+        const auto v = elementValue(m.dtype, t.data.data() + off * es, ElementReading::Meaning);
         if (!v)
             return std::nullopt;
         out.push_back(*v);

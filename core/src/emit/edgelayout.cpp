@@ -57,21 +57,6 @@ int dtypeCategory(ScalarType t)
     return isFloatingType(t) ? 2 : -1;
 }
 
-std::optional<std::vector<std::int32_t>> broadcastShapes(
-    const std::vector<std::int32_t>& a, const std::vector<std::int32_t>& b)
-{
-    const std::size_t n = std::max(a.size(), b.size());
-    std::vector<std::int32_t> out(n, 1);
-    for (std::size_t k = 0; k < n; ++k) {
-        const std::int32_t x = k + a.size() < n ? 1 : a[k + a.size() - n];
-        const std::int32_t y = k + b.size() < n ? 1 : b[k + b.size() - n];
-        if (x != y && x != 1 && y != 1)
-            return std::nullopt;
-        out[k] = x == 1 ? y : x;
-    }
-    return out;
-}
-
 std::vector<std::uint8_t> dimOrderOf(std::span<const std::int64_t> strides)
 {
     std::vector<std::uint8_t> order(strides.size());
@@ -84,17 +69,6 @@ std::vector<std::uint8_t> dimOrderOf(std::span<const std::int64_t> strides)
 }
 
 std::vector<std::uint8_t> dimOrderFromStrides(const std::vector<std::int64_t>& strides) { return dimOrderOf(strides); }
-
-std::vector<std::int64_t> contiguousStrides(const std::vector<std::int32_t>& sizes)
-{
-    std::vector<std::int64_t> strides(sizes.size());
-    std::int64_t st = 1;
-    for (std::size_t i = sizes.size(); i-- > 0;) {
-        strides[i] = st;
-        st *= std::max<std::int64_t>(sizes[i], 1);
-    }
-    return strides;
-}
 
 LayoutRule layoutRule(const OpSchema& s)
 {

@@ -4,6 +4,7 @@
 
 #include "emit/opschema.h"
 #include "pte/program.h"
+#include "pte/tensorshape.h" // contiguousStrides, broadcastShapes
 
 #include <cstdint>
 #include <optional>
@@ -20,9 +21,6 @@ namespace pte::emitcore {
 /** torch's type categories: bool 0 < integral 1 < floating 2; -1 for the others (complex, quantized...). */
 int dtypeCategory(ScalarType t);
 
-/** Strides of a contiguous tensor of `sizes` (a size 0 counts as 1). */
-std::vector<std::int64_t> contiguousStrides(const std::vector<std::int32_t>& sizes);
-
 /** ExecuTorch's dim order from strides (see dimOrderFromStrides). */
 std::vector<std::uint8_t> dimOrderOf(std::span<const std::int64_t> strides);
 
@@ -37,10 +35,6 @@ enum class LayoutRule : std::uint8_t
 };
 
 LayoutRule layoutRule(const OpSchema& s);
-
-/** Numpy broadcasting of two shapes; nullopt when they do not broadcast. */
-std::optional<std::vector<std::int32_t>> broadcastShapes(
-    const std::vector<std::int32_t>& a, const std::vector<std::int32_t>& b);
 
 /** A pointwise op: its output has the broadcast shape of its tensor inputs (among the KeepInput ops, not those
  *  computing a new shape: convolution, pooling, padding, upsampling, glu...). */

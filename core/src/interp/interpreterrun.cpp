@@ -8,6 +8,7 @@
 #include "pte/etdumpjoin.h"
 #include "pte/etdumpwriter.h"
 #include "pte/kernelarguments.h"
+#include "pte/tensorshape.h"
 
 #include <cmath>
 #include <map>
@@ -383,9 +384,7 @@ private:
         EtdumpTensor t;
         t.scalarType = h.dtype;
         t.sizes = h.sizes;
-        t.strides.assign(h.sizes.size(), 1);
-        for (std::size_t k = h.sizes.size(); k-- > 1;)
-            t.strides[k - 1] = t.strides[k] * std::max<std::int64_t>(h.sizes[k], 1);
+        t.strides = contiguousStrides(h.sizes);
         const std::size_t size = elementSize(h.dtype);
         if (!interp::supportedDtype(h.dtype) || size == 0)
             return fail(ErrorCode::Unsupported,

@@ -57,7 +57,7 @@ struct Index : Kernel
         PTE_TRY(auto o, tensorAt(4));
         if (index->sizes.size() != x->sizes.size() && !(index->sizes.empty() || x->sizes.empty()))
             return invalid("index and self have different ranks");
-        const std::vector<std::size_t> xs = contiguousStrides(x->sizes);
+        const std::vector<std::size_t> xs = contiguousStrides<std::size_t>(x->sizes);
         auto position = [&](std::size_t e) -> Result<std::size_t> { // index element e -> its place in self
             std::size_t rest = e;
             std::size_t at = 0;
@@ -96,8 +96,9 @@ struct Index : Kernel
         std::vector<double> r(x->numel());
         for (std::size_t e = 0; e < r.size(); ++e)
             r[e] = x->get(e);
-        const std::vector<std::size_t> ss = src ? contiguousStrides(src->sizes) : std::vector<std::size_t>();
-        const std::vector<std::size_t> is = contiguousStrides(index->sizes);
+        const std::vector<std::size_t> ss =
+            src ? contiguousStrides<std::size_t>(src->sizes) : std::vector<std::size_t>();
+        const std::vector<std::size_t> is = contiguousStrides<std::size_t>(index->sizes);
         for (std::size_t e = 0; e < index->numel(); ++e) {
             PTE_TRY(const auto at, position(e));
             double v = value;
@@ -167,7 +168,7 @@ struct Index : Kernel
                 // A mask over the next t->rank dimensions: one index tensor per dimension, of its nonzero count.
                 const std::size_t rank = t->sizes.size();
                 std::vector<std::vector<std::int64_t>> coords(rank);
-                const auto strides = contiguousStrides(t->sizes);
+                const auto strides = contiguousStrides<std::size_t>(t->sizes);
                 for (std::size_t e = 0; e < t->numel(); ++e)
                     if (t->get(e) != 0)
                         for (std::size_t k = 0; k < rank; ++k)
@@ -211,7 +212,7 @@ struct Index : Kernel
         shape.insert(shape.end(), after.begin(), after.end());
         const std::size_t bnumel = numelFrom(bshape, 0);
         const std::size_t afterNumel = numelFrom(after, 0);
-        const auto xs = contiguousStrides(x->sizes);
+        const auto xs = contiguousStrides<std::size_t>(x->sizes);
         std::vector<std::size_t> rest; // the dimensions of self not indexed, in order
         for (std::size_t k = 0; k < x->sizes.size(); ++k)
             if (std::find(idxDims.begin(), idxDims.end(), k) == idxDims.end())
@@ -403,7 +404,7 @@ struct Index : Kernel
         PTE_TRY(auto x, tensorAt(0));
         PTE_TRY(auto out, tensorAt(1));
         const std::size_t rank = x->sizes.size();
-        const auto stride = contiguousStrides(x->sizes);
+        const auto stride = contiguousStrides<std::size_t>(x->sizes);
         std::vector<double> r;
         std::int64_t count = 0;
         for (std::size_t e = 0; e < x->numel(); ++e) {

@@ -77,7 +77,7 @@ struct Shape : Kernel
         if (dims.size() != rank)
             return fail(ErrorCode::InvalidInput, where() + ": permute dims do not match the rank");
         std::vector<std::int64_t> shape(rank);
-        const std::vector<std::size_t> inStride = contiguousStrides(self->sizes);
+        const std::vector<std::size_t> inStride = contiguousStrides<std::size_t>(self->sizes);
         for (std::size_t k = 0; k < rank; ++k)
             shape[k] = self->sizes[std::size_t((dims[k] + std::int64_t(rank)) % std::int64_t(rank))];
         return gather(*self, *out, shape, [&](std::size_t e) {
@@ -278,7 +278,7 @@ struct Shape : Kernel
         const auto d1 = std::size_t((std::int64_t(d1D) + rank) % std::max<std::int64_t>(rank, 1));
         std::vector<std::int64_t> shape = self->sizes;
         std::swap(shape[d0], shape[d1]);
-        std::vector<std::size_t> inStride = contiguousStrides(self->sizes);
+        std::vector<std::size_t> inStride = contiguousStrides<std::size_t>(self->sizes);
         std::swap(inStride[d0], inStride[d1]);
         return gather(*self, *out, shape, [&](std::size_t e) {
             std::size_t index = 0;
@@ -405,7 +405,7 @@ struct Shape : Kernel
         }
         PTE_CHECK(d.resize(*o, x->sizes));
         std::vector<double> r(x->numel());
-        const auto strides = contiguousStrides(x->sizes);
+        const auto strides = contiguousStrides<std::size_t>(x->sizes);
         for (std::size_t e = 0; e < r.size(); ++e) {
             std::size_t at = 0;
             for (std::size_t k = 0; k < x->sizes.size(); ++k) {
@@ -436,8 +436,8 @@ struct Shape : Kernel
         for (std::size_t k = 0; k < shape.size(); ++k)
             shape[k] = in[k] * repeats[k];
         PTE_CHECK(d.resize(*o, shape));
-        const auto os = contiguousStrides(shape);
-        const auto is = contiguousStrides(in);
+        const auto os = contiguousStrides<std::size_t>(shape);
+        const auto is = contiguousStrides<std::size_t>(in);
         std::vector<double> r(o->numel());
         for (std::size_t e = 0; e < r.size(); ++e) {
             std::size_t at = 0;
@@ -473,8 +473,8 @@ struct Shape : Kernel
             }
         shape.push_back(n);
         PTE_CHECK(d.resize(*o, shape));
-        const auto xs = contiguousStrides(x->sizes);
-        const auto os = contiguousStrides(shape);
+        const auto xs = contiguousStrides<std::size_t>(x->sizes);
+        const auto os = contiguousStrides<std::size_t>(shape);
         std::vector<double> r(o->numel());
         for (std::size_t e = 0; e < r.size(); ++e) {
             std::size_t at = 0;
@@ -509,8 +509,8 @@ struct Shape : Kernel
             shape[dim] = windows;
         shape.push_back(size);
         PTE_CHECK(d.resize(*o, shape));
-        const auto xs = contiguousStrides(x->sizes);
-        const auto os = contiguousStrides(shape);
+        const auto xs = contiguousStrides<std::size_t>(x->sizes);
+        const auto os = contiguousStrides<std::size_t>(shape);
         std::vector<double> r(o->numel());
         for (std::size_t e = 0; e < r.size(); ++e) {
             std::size_t at = 0;
@@ -542,7 +542,7 @@ struct Shape : Kernel
         if (size.size() != stride.size())
             return invalid("size and stride differ in length");
         PTE_CHECK(d.resize(*o, size));
-        const auto os = contiguousStrides(size);
+        const auto os = contiguousStrides<std::size_t>(size);
         std::vector<double> r(o->numel());
         for (std::size_t e = 0; e < r.size(); ++e) {
             std::int64_t at = offset;
@@ -608,7 +608,7 @@ struct Shape : Kernel
                 return invalid("dimension out of range");
             shift[*dim] += shifts[k];
         }
-        const auto stride = contiguousStrides(x->sizes);
+        const auto stride = contiguousStrides<std::size_t>(x->sizes);
         for (std::size_t e = 0; e < n; ++e) {
             std::size_t to = 0;
             for (std::size_t k = 0; k < rank; ++k) {
@@ -678,8 +678,8 @@ struct Shape : Kernel
                 return invalid("reflection padding not smaller than the dimension");
         }
         PTE_CHECK(resize(*out, shape));
-        const auto inStride = contiguousStrides(x->sizes);
-        const auto outStride = contiguousStrides(shape);
+        const auto inStride = contiguousStrides<std::size_t>(x->sizes);
+        const auto outStride = contiguousStrides<std::size_t>(shape);
         std::vector<double> r(out->numel());
         for (std::size_t e = 0; e < r.size(); ++e) {
             std::size_t from = 0;

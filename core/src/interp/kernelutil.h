@@ -1,7 +1,10 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
-// Shape arithmetic the interpreter's kernels share: broadcasting, dimensions, strides and reductions.
+// Shape arithmetic the interpreter's kernels share: broadcasting, dimensions, strides and reductions (contiguous
+// strides and broadcast shapes are pte/tensorshape.h's, the rules the lowering uses too).
 #pragma once
+
+#include "pte/tensorshape.h"
 
 #include <algorithm>
 #include <cstddef>
@@ -12,18 +15,11 @@
 
 namespace pte::interp {
 
+/** The broadcast shape of `a` and `b` (pte::broadcastShapes); empty when they do not broadcast, as the kernels test
+ *  it (together with "not both scalars"). */
 inline std::vector<std::int64_t> broadcastShape(const std::vector<std::int64_t>& a, const std::vector<std::int64_t>& b)
 {
-    const std::size_t n = std::max(a.size(), b.size());
-    std::vector<std::int64_t> out(n, 1);
-    for (std::size_t k = 0; k < n; ++k) {
-        const std::int64_t x = k < n - a.size() ? 1 : a[k - (n - a.size())];
-        const std::int64_t y = k < n - b.size() ? 1 : b[k - (n - b.size())];
-        out[k] = x == 1 ? y : x;
-        if (x != 1 && y != 1 && x != y)
-            return {};
-    }
-    return out;
+    return broadcastShapes(a, b).value_or(std::vector<std::int64_t>());
 }
 
 /** The linear index into a tensor of `in` sizes that broadcasts to output position `linear` of `out` sizes. */
@@ -60,15 +56,6 @@ inline std::size_t numelFrom(const std::vector<std::int64_t>& sizes, std::size_t
     for (std::size_t k = from; k < sizes.size(); ++k)
         n *= std::size_t(sizes[k]);
     return n;
-}
-
-/** Row-major strides of a tensor of `sizes` (the last dimension's is 1). */
-inline std::vector<std::size_t> contiguousStrides(const std::vector<std::int64_t>& sizes)
-{
-    std::vector<std::size_t> stride(sizes.size(), 1);
-    for (std::size_t k = sizes.size(); k-- > 1;)
-        stride[k - 1] = stride[k] * std::size_t(sizes[k]);
-    return stride;
 }
 
 /**

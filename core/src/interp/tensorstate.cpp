@@ -3,6 +3,7 @@
 #include "interp/tensorstate.h"
 
 #include "base/float16.h"
+#include "pte/elementvalue.h"
 
 #include <cmath>
 
@@ -10,43 +11,17 @@ namespace pte::interp {
 
 namespace {
 
-template <typename T> double loadAs(const std::uint8_t* p)
-{
-    T v;
-    std::memcpy(&v, p, sizeof v);
-    return double(v);
-}
-
 template <typename T> void storeAs(std::uint8_t* p, T v) { std::memcpy(p, &v, sizeof v); }
 
 } // namespace
 
 double TensorState::get(std::size_t i) const
 {
-    const std::uint8_t* p = data + physical(i) * elementSize(dtype);
-    switch (dtype) {
-    case ScalarType::Float:
-        return loadAs<float>(p);
-    case ScalarType::Double:
-        return loadAs<double>(p);
-    case ScalarType::Long:
-        return loadAs<std::int64_t>(p);
-    case ScalarType::Int:
-        return loadAs<std::int32_t>(p);
-    case ScalarType::Bool:
-    case ScalarType::Byte:
-        return loadAs<std::uint8_t>(p);
-    case ScalarType::Char:
-        return loadAs<std::int8_t>(p);
-    case ScalarType::Short:
-        return loadAs<std::int16_t>(p);
-    case ScalarType::Half:
-        return detail::halfToFloat(std::uint16_t(loadAs<std::uint16_t>(p)));
-    case ScalarType::BFloat16:
-        return detail::bfloat16ToFloat(std::uint16_t(loadAs<std::uint16_t>(p)));
-    default:
+    // The stored number (a Bool as its byte); NaN for a dtype outside supportedDtype, which no tensor of a loaded
+    // method has.
+    if (!supportedDtype(dtype))
         return std::nan("");
-    }
+    return *elementValue(dtype, data + physical(i) * elementSize(dtype), ElementReading::Stored);
 }
 
 void TensorState::set(std::size_t i, double v)

@@ -15,6 +15,7 @@
 // (average pooling with padding, flags not listed here, dynamic quantization) are refused, naming the node, rather
 // than guessed.
 #include "interp/xnnpackgraph.h"
+#include "pte/tensorshape.h"
 
 #include <algorithm>
 #include <cmath>
@@ -276,15 +277,6 @@ Result<void> fits(const std::vector<std::size_t>& dims)
     return {};
 }
 
-/** Row-major strides of `dims`. */
-Dims stridesOf(const Dims& dims)
-{
-    Dims s(dims.size(), 1);
-    for (std::size_t k = dims.size(); k-- > 1;)
-        s[k - 1] = s[k] * dims[k];
-    return s;
-}
-
 class NodeEval
 {
 public:
@@ -380,18 +372,17 @@ private:
     {
         PTE_TRY(const XnnTensor* a, in("input1"));
         PTE_TRY(const XnnTensor* b, in("input2"));
-        // NumPy broadcasting, dimensions aligned on the right.
-        const std::size_t rank = std::max(a->dims.size(), b->dims.size());
-        Dims da(rank, 1), db(rank, 1), dout(rank, 1);
+        // NumPy broadcasting (pte::broadcastShapes); the inputs' dims padded on the left with 1s to the result's rank.
+        const auto broadcast = broadcastShapes(a->dims, b->dims);
+        if (!broadcast)
+            return fail(ErrorCode::InvalidInput,
+                "inputs " + dimsText(a->dims) + " and " + dimsText(b->dims) + " do not broadcast");
+        const Dims& dout = *broadcast;
+        const std::size_t rank = dout.size();
+        Dims da(rank, 1), db(rank, 1);
         std::copy(a->dims.begin(), a->dims.end(), da.begin() + std::ptrdiff_t(rank - a->dims.size()));
         std::copy(b->dims.begin(), b->dims.end(), db.begin() + std::ptrdiff_t(rank - b->dims.size()));
-        for (std::size_t k = 0; k < rank; ++k) {
-            if (da[k] != db[k] && da[k] != 1 && db[k] != 1)
-                return fail(ErrorCode::InvalidInput,
-                    "inputs " + dimsText(a->dims) + " and " + dimsText(b->dims) + " do not broadcast");
-            dout[k] = da[k] == 1 ? db[k] : da[k];
-        }
-        const Dims sa = stridesOf(da), sb = stridesOf(db);
+        const Dims sa = contiguousStrides<std::size_t>(da), sb = contiguousStrides<std::size_t>(db);
         XnnTensor out;
         out.dims = dout;
         PTE_CHECK(fits(out.dims));
@@ -794,7 +785,7 @@ private:
             seen[p] = true;
             out.dims.push_back(x->dims[p]);
         }
-        const Dims sIn = stridesOf(x->dims);
+        const Dims sIn = contiguousStrides<std::size_t>(x->dims);
         const std::size_t n = out.numel(), rank = perm.size();
         out.f.resize(n);
         for (std::size_t i = 0; i < n; ++i) {
@@ -849,7 +840,7 @@ private:
         }
         XnnTensor out;
         out.dims = sizes;
-        const Dims sIn = stridesOf(x->dims);
+        const Dims sIn = contiguousStrides<std::size_t>(x->dims);
         const std::size_t n = out.numel();
         out.f.resize(n);
         for (std::size_t i = 0; i < n; ++i) {
@@ -876,7 +867,7 @@ private:
             out.dims.push_back(pre[k] + x->dims[k] + post[k]);
         PTE_CHECK(fits(out.dims));
         const std::size_t n = out.numel(), rank = x->dims.size();
-        const Dims sIn = stridesOf(x->dims);
+        const Dims sIn = contiguousStrides<std::size_t>(x->dims);
         out.f.assign(n, clampOut(value[0]));
         for (std::size_t i = 0; i < n; ++i) {
             std::size_t rest = i, src = 0;
