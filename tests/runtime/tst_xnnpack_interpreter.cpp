@@ -15,6 +15,7 @@
 #include "pte/dumpreader.h"
 #include "pte/interpreterrun.h"
 #include "pte/ptereader.h"
+#include "pte/runvalues.h"
 #include "testutils.h"
 
 #include <QFile>
@@ -722,8 +723,32 @@ private slots:
                 QCOMPARE(ri.innerNodes[k].node, std::uint32_t(k));
             QCOMPARE(ri.outputs.size(), std::size_t(1));
             QCOMPARE(ri.innerNodes.back().value.values, ri.outputs[0].tensors.at(0).values);
+            for (const auto& n : ri.innerNodes) {
+                QCOMPARE(n.stats.count, n.value.values.size());
+                QCOMPARE(n.stats.max, tensorStats(n.value.values).max);
+            }
         }
         QCOMPARE(calls, nodesOf.size());
+        // Statistics only (what the GUI asks for): the values are dropped, shape and statistics kept; the run's
+        // summary has them per DelegateCall and node.
+        RunOptions statsOnly = options;
+        statsOnly.maxInnerNodeElements = 0;
+        const MethodRun light = runMethod(program, "forward", test::sampleInputs(plan), statsOnly);
+        QVERIFY(light.ok());
+        const RunSummary summary = summarizeRun(plan, light);
+        QCOMPARE(summary.innerNodes.size(), nodesOf.size());
+        for (std::size_t i = 0; i < light.executions.back().instructions.size(); ++i) {
+            const auto& ri = light.executions.back().instructions[i];
+            const auto& full = run.executions.back().instructions.at(i);
+            for (std::size_t k = 0; k < ri.innerNodes.size(); ++k) {
+                QVERIFY(ri.innerNodes[k].value.values.empty());
+                QCOMPARE(ri.innerNodes[k].value.sizes, full.innerNodes[k].value.sizes);
+                QCOMPARE(ri.innerNodes[k].stats.mean, full.innerNodes[k].stats.mean);
+                const auto& facts = summary.innerNodes.at(ri.instruction).at(std::uint32_t(k));
+                QCOMPARE(facts.sizes, full.innerNodes[k].value.sizes);
+                QCOMPARE(facts.stats.min, tensorStats(full.innerNodes[k].value.values).min);
+            }
+        }
         // Off by default.
         options.delegateNodes = false;
         const MethodRun plain = runMethod(program, "forward", test::sampleInputs(plan), options);

@@ -7,12 +7,14 @@
 // x + y = 1.1, 1.3, 1.5, 1.7, 1.9, 2.1 and (x + y) * 0.5 = 0.55, 0.65, 0.75, 0.85, 0.95, 1.05 (mean 0.8).
 #include "mainwindow.h"
 #include "modalanswers.h"
+#include "models/innernodemodel.h"
 #include "models/instructionmodel.h"
 #include "models/runstepmodel.h"
 #include "models/valuemodel.h"
 #include "pte/bundledprogram.h"
 #include "testutils.h"
 #include "uifixtures.h"
+#include "views/delegatepayloadview.h"
 #include "views/graphpanel.h"
 #include "views/instructionsview.h"
 #include "views/valuesview.h"
@@ -355,6 +357,51 @@ private Q_SLOTS:
         fixtures::runQueuedEvents();
         QVERIFY(finished.isEmpty());
         QVERIFY(!doc.snapshot()->run);
+    }
+
+    /**
+     * A run through an XNNPACK delegate (delegate_edge.json: an XNNPACK Add of the two inputs, then aten::mul): Inside
+     * Delegate shows each inner node's output as the interpreter computed it. The runner's pattern fill gives
+     * x = [0.5, 0.6, 0.7, 0.8] and y = [0.6, 0.7, 0.8, 0.9], so the Add wrote [1.1, 1.3, 1.5, 1.7]. Re-emitting makes
+     * the run stale and the column goes.
+     */
+    void innerNodeValuesInInsideDelegate()
+    {
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const QString dump = pte::test::testDataDir() + QStringLiteral("/dumps/delegate_edge.json");
+        QCOMPARE(fixtures::finishes(
+                     *w.document(), &Document::loadFinished, &Document::loadFailed, [&] { w.openFiles({ dump }); }),
+            QString());
+        QCOMPARE(
+            fixtures::finishes(*w.document(), &Document::emitFinished, &Document::emitFailed, [&] { w.emitWith({}); }),
+            QString());
+        auto* inside = w.findChild<DelegatePayloadView*>();
+        QVERIFY(inside);
+        inside->showDelegate(0);
+        const auto* table = inside->nodesTable();
+        fixtures::attachModelTester(table->model());
+        QVERIFY(table->isColumnHidden(InnerNodeModel::RunValueColumn));
+
+        RunSettings s;
+        s.method = "forward";
+        QCOMPARE(fixtures::finishes(*w.document(), &Document::runFinished, &Document::runFailed, [&] { w.runWith(s); }),
+            QString());
+        QVERIFY(currentRun(*w.document()->snapshot())->run.ok());
+        QTRY_VERIFY(!table->isColumnHidden(InnerNodeModel::RunValueColumn));
+        QCOMPARE(cell(*table->model(), 0, InnerNodeModel::KindColumn), QStringLiteral("Add"));
+        QCOMPARE(
+            cell(*table->model(), 0, InnerNodeModel::RunValueColumn), QStringLiteral("[2, 2]  1.1 … 1.7, mean 1.4"));
+        QVERIFY(cell(*table->model(), 0, InnerNodeModel::RunValueColumn, Qt::ToolTipRole)
+                    .contains(QStringLiteral("first elements [1.1, 1.3, 1.5, 1.7]")));
+
+        QCOMPARE(
+            fixtures::finishes(*w.document(), &Document::emitFinished, &Document::emitFailed, [&] { w.emitWith({}); }),
+            QString());
+        inside->showDelegate(0);
+        QTRY_VERIFY(inside->nodesTable()->isColumnHidden(InnerNodeModel::RunValueColumn));
     }
 
     /** A run that stops: where and why, in the message bar; the stopping instruction selected. */

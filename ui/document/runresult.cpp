@@ -87,6 +87,8 @@ pte::Result<std::shared_ptr<const RunResult>> runProgram(
     pte::RunOptions options;
     options.intermediates = true;
     options.recordEveryExecution = false;
+    options.delegateNodes = true; // Inside Delegate shows each inner node's expected value: its statistics
+    options.maxInnerNodeElements = 0;
     options.progress = std::move(progress);
     if (snapshot.pteFile && snapshot.pteFile->externalData && snapshot.pteFile->program == snapshot.program)
         options.external = &*snapshot.pteFile->externalData;

@@ -4,11 +4,17 @@
 
 #include "document/delegateinspection.h"
 #include "document/delegatetimes.h"
+#include "document/runresult.h"
+#include "document/snapshot.h"
 #include "models/roles.h"
+#include "models/statstext.h"
 #include "models/text.h"
+#include "pte/tensortext.h"
 
 #include <QColor>
 #include <QFont>
+
+#include <limits>
 
 namespace pte::ui {
 
@@ -50,6 +56,13 @@ void InnerNodeModel::delegateChanged()
             m_absorbed[*links.absorbed[a].intoNode].push_back(a);
     if (snapshot()->profile)
         m_timing = snapshot()->profile->delegateTimes.of(inspection(), delegate());
+    m_runValues = nullptr;
+    const auto& d = inspection()->delegates[std::size_t(delegate())];
+    if (const RunResult* run = currentRun(*snapshot(), d.methodName); run && !d.calls.empty()) {
+        const auto& byCall = run->summary.innerNodes;
+        if (const auto it = byCall.find(d.calls.front().second); it != byCall.end())
+            m_runValues = &it->second;
+    }
 }
 
 int InnerNodeModel::rows() const { return payload() ? int(payload()->nodes.size()) : 0; }
@@ -118,6 +131,8 @@ QVariant InnerNodeModel::cell(int row, int column, int role) const
     case EventColumn:
     case AlignmentColumn:
         return timeCell(row, column, role);
+    case RunValueColumn:
+        return runValueCell(row, role);
     case KindColumn:
         if (tip && !n.delegateDebugId.empty())
             return QStringLiteral("Delegate debug identifier %1").arg(toQString(n.delegateDebugId));
@@ -248,6 +263,26 @@ QVariant InnerNodeModel::timeCell(int row, int column, int role) const
     }
 }
 
+QVariant InnerNodeModel::runValueCell(int row, int role) const
+{
+    const pte::RunInnerNodeFacts* f = nullptr;
+    if (m_runValues)
+        if (const auto it = m_runValues->find(std::uint32_t(row)); it != m_runValues->end())
+            f = &it->second;
+    if (!f)
+        return role == SortRole ? QVariant(-std::numeric_limits<double>::infinity()) : QVariant();
+    if (role == SortRole)
+        return f->stats.max;
+    if (role == Qt::ToolTipRole)
+        return QStringLiteral("%1 as the reference interpreter computed it (the delegate's expected value)\n"
+                              "first elements %2\n%3 elements, %4 NaN, %5 infinite")
+            .arg(toQString(pte::sizesText(f->sizes)), firstElementsText(f->stats))
+            .arg(f->stats.count)
+            .arg(f->stats.nanCount)
+            .arg(f->stats.infCount);
+    return QStringLiteral("%1  %2").arg(toQString(pte::sizesText(f->sizes)), statsRangeText(f->stats));
+}
+
 QString InnerNodeModel::missingSources() const
 {
     if (!inspection())
@@ -266,6 +301,9 @@ QVariant InnerNodeModel::headerCell(int column, int role) const
                               "dump)");
     if (role == Qt::ToolTipRole && (column == TimeColumn || column == P10Column || column == P90Column))
         return QStringLiteral("The XNNPACK operator events aligned to the node, over every run of the ETDump");
+    if (role == Qt::ToolTipRole && column == RunValueColumn)
+        return QStringLiteral("After Program > Run…: each node's output as ptelens' reference interpreter computed "
+                              "it (shape; min … max, mean)");
     if (role == Qt::ToolTipRole && column == AlignmentColumn)
         return QStringLiteral("How the delegate's events were paired with its nodes: by order, as XNNPACK runs "
                               "them (its events carry no node index)");
@@ -284,8 +322,8 @@ QVariant InnerNodeModel::headerCell(int column, int role) const
     default:
         break;
     }
-    static const char* const names[] = { "#", "Kind", "", "", "", "Event", "Alignment", "Handles", "Mark", "Inputs",
-        "Outputs", "Parameters", "Source nodes" };
+    static const char* const names[] = { "#", "Kind", "", "", "", "Event", "Alignment", "Run value", "Handles", "Mark",
+        "Inputs", "Outputs", "Parameters", "Source nodes" };
     return QLatin1String(names[column]);
 }
 

@@ -236,6 +236,7 @@ void DelegatePayloadView::showCurrent()
     for (const int c : { InnerNodeModel::TimeColumn, InnerNodeModel::P10Column, InnerNodeModel::P90Column,
              InnerNodeModel::EventColumn, InnerNodeModel::AlignmentColumn })
         m_nodesView->setColumnHidden(c, !timed);
+    m_nodesView->setColumnHidden(InnerNodeModel::RunValueColumn, m_nodeModel->runValues() == nullptr);
     updateEmptyTexts();
     for (auto* v : { m_nodesView, m_valuesView, m_payloadView })
         autoSize(v);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "pte/bundledprogram.h"
+#include "pte/numericgap.h"
 #include "pte/program.h"
 #include "pte/referenceinterpreter.h"
 #include "pte/result.h"
@@ -42,7 +43,9 @@ struct RunValue
 struct RunInnerNode
 {
     std::uint32_t node = 0; ///< the node's index in the delegate's payload
-    HostTensor value; ///< float (a quantized output dequantized); empty when above RunOptions::maxRecordedElements
+    /** Float (a quantized output dequantized); its values empty (sizes kept) above RunOptions::maxInnerNodeElements. */
+    HostTensor value;
+    TensorStats stats; ///< of every element, whether or not `value` keeps them
 };
 
 /** One instruction executed. */
@@ -118,6 +121,8 @@ struct RunOptions
     /** With intermediates: also record every inner node an XNNPACK delegate runs (RunInstruction::innerNodes). Off by
      *  default: a convolutional network's inner values are many times its program values. */
     bool delegateNodes = false;
+    /** Elements above which an inner node's value keeps only its statistics (0: statistics only, as the GUI runs). */
+    std::size_t maxInnerNodeElements = std::size_t(1) << 24;
     /** Elements above which an intermediate tensor is not recorded (its RunValue keeps no tensors). */
     std::size_t maxRecordedElements = std::size_t(1) << 24;
     /**

@@ -43,10 +43,20 @@ struct RunValueFacts
     std::string problem; ///< why there are no numbers ("constant", "not recorded: more than N elements", ...)
 };
 
+/** What one inner node of a delegate computed (RunOptions::delegateNodes): its expected value. */
+struct RunInnerNodeFacts
+{
+    std::uint32_t node = 0; ///< the node's index in the delegate's payload
+    std::vector<std::int64_t> sizes;
+    TensorStats stats;
+};
+
 /** A run of one method, value by value. */
 struct RunSummary
 {
     std::map<std::int32_t, RunValueFacts> values; ///< by value index: every value the run gave contents
+    /** By DelegateCall instruction: the inner nodes its delegate ran, by node index (the last call wins). */
+    std::map<std::uint32_t, std::map<std::uint32_t, RunInnerNodeFacts>> innerNodes;
     std::optional<CaseCheck> check; ///< the bundled case's check (a finished run of a bundled case)
     RunStop stop = RunStop::None;
     std::optional<std::uint32_t> stoppedAt; ///< the instruction it stopped at

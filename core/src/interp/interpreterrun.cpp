@@ -156,8 +156,13 @@ MethodRun runMethod(
                 return;
             RunInnerNode n;
             n.node = node;
-            if (value.values.size() <= options.maxRecordedElements)
+            n.stats = tensorStats(value.values);
+            if (value.values.size() <= options.maxInnerNodeElements) {
                 n.value = value;
+            } else {
+                n.value.dtype = value.dtype;
+                n.value.sizes = value.sizes;
+            }
             current->instructions.back().innerNodes.push_back(std::move(n));
         };
     if (auto handler = referenceDelegateHandler(program, method, options.external, std::move(innerNodes)))

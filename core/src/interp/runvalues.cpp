@@ -116,13 +116,25 @@ RunSummary summarizeRun(
     if (!x)
         return s;
     s.instructionsRun = x->instructions.size();
-    for (const auto& ri : x->instructions)
+    for (const auto& ri : x->instructions) {
         for (const auto& v : ri.outputs) {
             auto f = factsOf(plan, v.value, v.tensors);
             f.instruction = std::int32_t(ri.instruction);
             f.input = indexIn(plan.inputs, v.value);
             s.values[v.value] = std::move(f);
         }
+        if (ri.innerNodes.empty())
+            continue;
+        auto& nodes = s.innerNodes[ri.instruction];
+        nodes.clear();
+        for (const auto& n : ri.innerNodes) {
+            RunInnerNodeFacts f;
+            f.node = n.node;
+            f.sizes = n.value.sizes;
+            f.stats = n.stats;
+            nodes[n.node] = std::move(f);
+        }
+    }
     if (!x->ok()) {
         s.stoppedAt = x->stoppedAt;
         s.stoppedOperator = x->stoppedOperator;
