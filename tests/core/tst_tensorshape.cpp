@@ -63,6 +63,21 @@ private slots:
         QCOMPARE(broadcastShapes(I32 { 0 }, I32 { 0 }), std::optional(I32 { 0 }));
         QCOMPARE(broadcastShapes(I32 { 0 }, I32 { 2 }), std::nullopt);
     }
+
+    // torch's channels_last and channels_last_3d, as the .pte stores dim orders (uint8) and as the lowering writes
+    // them.
+    void channelsLastOrdersOfRankFourAndFive()
+    {
+        using U8 = std::vector<std::uint8_t>;
+        QVERIFY(isChannelsLastDimOrder(U8 { 0, 2, 3, 1 }));
+        QVERIFY(isChannelsLastDimOrder(U8 { 0, 2, 3, 4, 1 }));
+        QVERIFY(isChannelsLastDimOrder(I64 { 0, 2, 3, 1 }));
+        QVERIFY(!isChannelsLastDimOrder(U8 { 0, 1, 2, 3 })); // contiguous
+        QVERIFY(!isChannelsLastDimOrder(U8 { 0, 3, 2, 1 })); // spatial dimensions swapped
+        QVERIFY(!isChannelsLastDimOrder(U8 { 1, 2, 3, 0 })); // batch not first
+        QVERIFY(!isChannelsLastDimOrder(U8 { 0, 2, 1 })); // rank 3 has no channels-last format
+        QVERIFY(!isChannelsLastDimOrder(U8 { 0, 2, 3, 4, 5, 1 }));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestTensorShape)

@@ -9,7 +9,8 @@
 
 /**
  * @file
- * The shape rules every stage shares: the strides of a contiguous tensor and numpy broadcasting. The lowering derives
+ * The shape rules every stage shares: the strides of a contiguous tensor, numpy broadcasting and the channels-last
+ * dim orders. The lowering derives
  * out tensors' dim orders and broadcast shapes from them (int32 sizes, as .pte stores them), the reference
  * interpreter's kernels index and size their tensors with them (int64 sizes), pte::tensorElements walks weights
  * with them. Templates on the size type, so that each caller keeps its own.
@@ -51,6 +52,22 @@ template <typename Size>
         out[k] = x == 1 ? y : x;
     }
     return out;
+}
+
+/**
+ * Whether a dim order is torch's channels_last (rank 4: [0, 2, 3, 1]) or channels_last_3d (rank 5: [0, 2, 3, 4, 1]):
+ * the batch first, the channels last, the spatial dimensions in order between them.
+ */
+template <typename Dim> [[nodiscard]] bool isChannelsLastDimOrder(const std::vector<Dim>& order)
+{
+    if (order.size() != 4 && order.size() != 5)
+        return false;
+    if (order.front() != 0 || order.back() != 1)
+        return false;
+    for (std::size_t k = 1; k + 1 < order.size(); ++k)
+        if (std::size_t(order[k]) != k + 1)
+            return false;
+    return true;
 }
 
 } // namespace pte

@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
 #include "emit/lowering_p.h"
+#include "pte/tensorshape.h"
 
 #include <algorithm>
 #include <array>
@@ -117,9 +118,7 @@ Result<void> Lowering::placeholders()
             bool keepOrder = true;
             for (std::size_t d = 0; d < order.size(); ++d)
                 keepOrder = keepOrder && order[d] == d;
-            const bool channelsLast =
-                order.size() == 4 && order[0] == 0 && order[1] == 2 && order[2] == 3 && order[3] == 1;
-            if (dense && (keepOrder || channelsLast)) {
+            if (dense && (keepOrder || isChannelsLastDimOrder(order))) {
                 if (wt.data.size() < nbytes)
                     return fail(ErrorCode::InvalidInput,
                         "method '" + m_method + "': Tensor spec has buffer of size " + std::to_string(wt.data.size())

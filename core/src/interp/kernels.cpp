@@ -3,6 +3,7 @@
 // The interpreter's kernel registry and the dispatch of a KernelCall to a kernel; the kernels are in kernels_*.cpp,
 // one file per family.
 #include "interp/kernel.h"
+#include "pte/tensorshape.h"
 
 #include <cstdint>
 #include <string>
@@ -51,21 +52,6 @@ void KernelRegistry::add(const std::string& op, KernelFunction run)
 
 using namespace interp;
 
-namespace {
-
-bool isChannelsLast(const std::vector<std::uint8_t>& order)
-{
-    if (order.size() != 4 && order.size() != 5)
-        return false;
-    if (order[0] != 0 || order.back() != 1)
-        return false;
-    for (std::size_t k = 1; k + 1 < order.size(); ++k)
-        if (order[k] != k + 1)
-            return false;
-    return true;
-}
-
-} // namespace
 Result<void> ReferenceInterpreter::Impl::checkDimOrders(const std::string& op, const std::vector<std::int32_t>& a) const
 {
     // ExecuTorch's portable kernels accept their tensors only when all are in the contiguous dim order or all in the
@@ -97,7 +83,7 @@ Result<void> ReferenceInterpreter::Impl::checkDimOrders(const std::string& op, c
     bool allChannelsLast = true;
     for (const auto* t : tensors) {
         allContiguous = allContiguous && t->contiguous();
-        allChannelsLast = allChannelsLast && isChannelsLast(t->dimOrder);
+        allChannelsLast = allChannelsLast && isChannelsLastDimOrder(t->dimOrder);
     }
     if (tensors.size() >= 2 && !allContiguous && !allChannelsLast)
         return fail(ErrorCode::InvalidInput,
