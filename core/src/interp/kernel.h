@@ -37,6 +37,7 @@ struct KernelEntry
     std::string op; ///< "aten::add.out"
     OperatorName name;
     KernelFunction run = nullptr;
+    bool complex = false; ///< reads complex64 tensors itself (their bytes); other kernels refuse them
 };
 
 /** Every kernel of the interpreter by full operator name, filled once by the families' register functions. */
@@ -46,8 +47,8 @@ public:
     static const KernelRegistry& instance();
     /** The kernel of `op`; nullptr when the interpreter has none. */
     const KernelEntry* find(const std::string& op) const;
-    /** Registers `run` for `op` (a name registered twice keeps its first kernel). */
-    void add(const std::string& op, KernelFunction run);
+    /** Registers `run` for `op` (a name registered twice keeps its first kernel); `complex`: KernelEntry::complex. */
+    void add(const std::string& op, KernelFunction run, bool complex = false);
 
 private:
     std::unordered_map<std::string, KernelEntry> m_kernels;

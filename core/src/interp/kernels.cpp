@@ -43,9 +43,9 @@ const KernelEntry* KernelRegistry::find(const std::string& op) const
     return it == m_kernels.end() ? nullptr : &it->second;
 }
 
-void KernelRegistry::add(const std::string& op, KernelFunction run)
+void KernelRegistry::add(const std::string& op, KernelFunction run, bool complex)
 {
-    m_kernels.try_emplace(op, KernelEntry { op, splitOperatorName(op), run });
+    m_kernels.try_emplace(op, KernelEntry { op, splitOperatorName(op), run, complex });
 }
 
 } // namespace interp
@@ -110,6 +110,14 @@ Result<void> ReferenceInterpreter::Impl::runKernel(
         PTE_CHECK(checkDimOrders(op, a));
     if (!entry)
         return fail(ErrorCode::Unsupported, where() + ": no reference kernel for " + op);
+    if (!entry->complex)
+        for (const auto id : a)
+            if (id >= 0 && std::size_t(id) < slots.size())
+                if (const Slot& s = slots[std::size_t(id)];
+                    s.kind == ValueKind::Tensor && s.t && !supportedDtype(s.t->dtype))
+                    return fail(ErrorCode::Unsupported,
+                        where() + ": " + op + ": the reference kernel computes no " + scalarTypeShortName(s.t->dtype)
+                            + " tensors (value " + std::to_string(id) + ")");
     return entry->run(KernelCallArgs { *this, *entry, a });
 }
 

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <numeric>
 #include <optional>
 
@@ -124,6 +125,26 @@ struct Pointwise : Kernel
         const auto it = basicUnaryOps().find(name);
         PTE_CHECK(need(3));
         return unary(arg(0), arg(1), it->second);
+    }
+
+    // [self, out, ret]: the complex conjugate (the imaginary parts negated); a real tensor is copied.
+    Result<void> conjPhysical()
+    {
+        PTE_CHECK(need(3));
+        PTE_TRY(auto self, tensor(arg(0)));
+        PTE_TRY(auto out, tensor(arg(1)));
+        if (self->dtype != ScalarType::ComplexFloat)
+            return unary(arg(0), arg(1), [](double x) { return x; });
+        if (out->dtype != ScalarType::ComplexFloat)
+            return fail(ErrorCode::InvalidInput, where() + ": " + op + " of a complex64 tensor into another dtype");
+        PTE_CHECK(resize(*out, self->sizes));
+        for (std::size_t e = 0; e < self->numel(); ++e) {
+            float parts[2];
+            std::memcpy(parts, self->data + self->physical(e) * sizeof parts, sizeof parts);
+            parts[1] = -parts[1];
+            std::memcpy(out->data + out->physical(e) * sizeof parts, parts, sizeof parts);
+        }
+        return {};
     }
 
     // [self, min?, max?, out, ret]
@@ -427,6 +448,7 @@ void registerPointwiseKernels(KernelRegistry& registry)
     for (const auto& entry : basicUnaryOps())
         registry.add("aten::" + entry.first + ".out", invoke<F, &F::basicUnary>);
     registry.add("aten::clamp.out", invoke<F, &F::clamp>);
+    registry.add("aten::_conj_physical.out", invoke<F, &F::conjPhysical>, true);
     registry.add("aten::rsub.Scalar_out", invoke<F, &F::rsub>);
     registry.add("aten::masked_fill.Scalar_out", invoke<F, &F::maskedFill>);
     registry.add("aten::gelu.out", invoke<F, &F::gelu>);

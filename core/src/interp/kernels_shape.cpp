@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <numeric>
 
 namespace pte::interp {
@@ -36,6 +37,26 @@ struct Shape : Kernel
         if (!dim)
             return fail(ErrorCode::InvalidInput, where() + ": " + op + " dimension out of range");
         return ListArgs { std::move(parts), *dim, std::move(out) };
+    }
+
+    // [self, out, ret]: a complex64 tensor's (real, imaginary) pairs as a float tensor with a last dimension of 2.
+    Result<void> viewAsRealCopy()
+    {
+        PTE_CHECK(need(3));
+        PTE_TRY(auto self, tensor(arg(0)));
+        PTE_TRY(auto out, tensor(arg(1)));
+        if (self->dtype != ScalarType::ComplexFloat || out->dtype != ScalarType::Float)
+            return fail(ErrorCode::InvalidInput, where() + ": " + op + " takes a complex64 tensor into a float one");
+        auto sizes = self->sizes;
+        sizes.push_back(2);
+        PTE_CHECK(resize(*out, sizes));
+        for (std::size_t e = 0; e < self->numel(); ++e) {
+            float parts[2];
+            std::memcpy(parts, self->data + self->physical(e) * sizeof parts, sizeof parts);
+            out->set(2 * e, parts[0]);
+            out->set(2 * e + 1, parts[1]);
+        }
+        return {};
     }
 
     // [self, memory_format?, out, ret]
@@ -768,6 +789,7 @@ void registerShapeKernels(KernelRegistry& registry)
     registry.add("aten::copy_", invoke<F, &F::copy>);
     registry.add("aten::permute_copy.out", invoke<F, &F::permuteCopy>);
     registry.add("aten::view_copy.out", invoke<F, &F::viewCopy>);
+    registry.add("aten::view_as_real_copy.out", invoke<F, &F::viewAsRealCopy>, true);
     registry.add("aten::select_copy.int_out", invoke<F, &F::selectCopy>);
     registry.add("aten::squeeze_copy.dims_out", invoke<F, &F::squeezeCopy>);
     registry.add("aten::squeeze_copy.dim_out", invoke<F, &F::squeezeCopy>);

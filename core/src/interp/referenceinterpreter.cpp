@@ -10,6 +10,7 @@
 namespace pte {
 
 using interp::Slot;
+using interp::heldDtype;
 using interp::supportedDtype;
 using interp::TensorState;
 
@@ -48,8 +49,11 @@ Result<void> ReferenceInterpreter::Impl::prepare()
         if (!t)
             continue;
         const std::string what = "method '" + plan->name + "', value " + std::to_string(id);
-        if (!supportedDtype(t->scalarType))
-            return fail(ErrorCode::Unsupported, what + ": dtype not supported by the reference runtime");
+        if (!heldDtype(t->scalarType))
+            return fail(ErrorCode::Unsupported,
+                what + ": " + scalarTypeShortName(t->scalarType)
+                    + " tensors are not supported by the reference "
+                      "runtime");
         if (t->dimOrder.size() != t->sizes.size() || t->sizes.size() > 16)
             return fail(ErrorCode::InvalidInput, what + ": the dim order does not match the rank");
         auto st = std::make_shared<TensorState>();
@@ -198,6 +202,10 @@ Result<HostTensor> ReferenceInterpreter::Impl::hostValue(std::int64_t id) const
         h.sizes = s.t->sizes;
         if (!s.t->data && s.t->numel() > 0)
             return fail(ErrorCode::InvalidInput, "output value " + std::to_string(id) + " has no memory");
+        if (!supportedDtype(s.t->dtype))
+            return fail(ErrorCode::Unsupported,
+                "value " + std::to_string(id) + ": a " + scalarTypeShortName(s.t->dtype)
+                    + " tensor has no real elements to give");
         for (std::size_t e = 0; e < s.t->numel(); ++e)
             h.values.push_back(s.t->get(e));
     } else if (s.kind == ValueKind::String) {

@@ -82,4 +82,6 @@ bool supportedDtype(ScalarType t)
     }
 }
 
+bool heldDtype(ScalarType t) { return supportedDtype(t) || t == ScalarType::ComplexFloat; }
+
 } // namespace pte::interp

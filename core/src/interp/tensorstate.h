@@ -60,7 +60,12 @@ struct TensorState
     void set(std::size_t i, double v);
 };
 
-/** The element types the interpreter reads and writes. */
+/** The element types the interpreter reads and writes (get/set). */
 bool supportedDtype(ScalarType t);
+/**
+ * The element types a loaded method may hold: supportedDtype, and complex64 (ComplexFloat), whose bytes only the
+ * kernels registered for it read (KernelEntry::complex); any other kernel refuses such a tensor by operator name.
+ */
+bool heldDtype(ScalarType t);
 
 } // namespace pte::interp
