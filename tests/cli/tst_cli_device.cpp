@@ -100,6 +100,38 @@ private Q_SLOTS:
         QCOMPARE(values[1]["mse"].get<double>(), 0.0);
     }
 
+    // Without --inputs, {inputs} holds the reference inputs, so that the runner runs on what the interpreter is given:
+    // "{}" (the runner's default) for the pattern fill, the values themselves otherwise (add_mul: two f32[2, 3]).
+    void inputsFileCarriesTheReferenceInputs_data()
+    {
+        QTest::addColumn<QString>("reference");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("pattern") << QStringLiteral("pattern") << QStringLiteral("{}");
+        QTest::newRow("ones") << QStringLiteral("ones")
+                              << QStringLiteral("{\"forward\":[[1.0,1.0,1.0,1.0,1.0,1.0],[1.0,1.0,1.0,1.0,1.0,1.0]]}");
+        QTest::newRow("zeros") << QStringLiteral("zeros")
+                               << QStringLiteral("{\"forward\":[[0.0,0.0,0.0,0.0,0.0,0.0],[0.0,0.0,0.0,0.0,0.0,0.0]]}");
+    }
+    void inputsFileCarriesTheReferenceInputs()
+    {
+        QFETCH(QString, reference);
+        QFETCH(QString, expected);
+        const auto run = test::writeAddMulRun(QStringLiteral("device_run"), true);
+        const QString seen = test::tempDir() + QStringLiteral("/seen_inputs_") + reference + QStringLiteral(".json");
+        QFile::remove(seen);
+        const QString runner =
+            QStringLiteral("cp {inputs} %1 && ").arg(QString::fromStdString(shellQuote(seen.toStdString())))
+            + standIn(run);
+        QByteArray out, err;
+        QCOMPARE(test::runCli({ QStringLiteral("device"), run.program, QStringLiteral("--runner"), runner,
+                                  QStringLiteral("--reference-inputs"), reference },
+                     &out, &err),
+            0);
+        QFile f(seen);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(QString::fromUtf8(f.readAll()).trimmed(), expected);
+    }
+
     void graphDumpEmittedFirst()
     {
         const auto run = test::writeAddMulRun(QStringLiteral("device_run"), true);

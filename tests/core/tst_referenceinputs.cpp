@@ -275,6 +275,32 @@ private Q_SLOTS:
         QCOMPARE(first->values[0].values[0], 7.0);
         QCOMPARE(bundledInputs(b, plan, 2).error().code, ErrorCode::InvalidInput);
         QCOMPARE(bundledInputs(b, p->executionPlan[0], 0).error().code, ErrorCode::InvalidInput); // no suite
+
+        // Written for the runner (--inputs): only "other" has test cases, "forward" keeps the runner's fill.
+        ReferenceInputSpec spec;
+        spec.kind = ReferenceInputSpec::Kind::Bundled;
+        spec.testCase = 0;
+        QCOMPARE(
+            runnerInputsJson(spec, *p, &b), std::optional<std::string>("{\"other\":[[7.0,1.0,2.0,3.0,4.0,5.0]]}\n"));
+    }
+
+    // The runner's --inputs JSON of a fill: integers as integers, bools as true/false, the Double input null (it keeps
+    // the program's value), a half rounded like the interpreter's; "{}" for the pattern, the runner's default; nothing
+    // for a JSON file (it is copied as it is).
+    void runnerInputsJsonOfAFill()
+    {
+        const auto p = program();
+        ReferenceInputSpec ones;
+        ones.fill = RunnerFill::Ones;
+        QCOMPARE(runnerInputsJson(ones, *p, nullptr),
+            std::optional<std::string>(
+                "{\"forward\":[[1.0,1.0,1.0,1.0,1.0,1.0],[1,1,1,1],[true,true,true],null,[1.0,1.0]],"
+                "\"other\":[[1.0,1.0,1.0,1.0,1.0,1.0]]}\n"));
+        QCOMPARE(runnerInputsJson(ReferenceInputSpec {}, *p, nullptr), std::optional<std::string>("{}\n"));
+        ReferenceInputSpec file;
+        file.kind = ReferenceInputSpec::Kind::JsonFile;
+        file.path = "inputs.json";
+        QCOMPARE(runnerInputsJson(file, *p, nullptr), std::nullopt);
     }
 };
 

@@ -6,6 +6,7 @@
 #include "pte/emittedoutput.h"
 #include "pte/emitter.h"
 #include "pte/ptewriter.h"
+#include "pte/referenceinputs.h"
 
 #include <QSettings>
 #include <QtConcurrent/QtConcurrentRun>
@@ -64,12 +65,20 @@ bool DeviceRun::start(const std::shared_ptr<const Snapshot>& snapshot, const QSt
     }
     if (m_write)
         m_write->waitForFinished(); // a cancelled write still uses the previous folder
-    // Inputs: the file the reference interpreter reads, when the open ETDump's are one; else the runner's fill.
+    // Inputs: what the reference interpreter is given (the open ETDump's choice, else the default for the program: a
+    // bundled test case, or the pattern fill): its JSON file, or their values written for the runner.
+    const pte::ReferenceInputSpec reference =
+        snapshot->profile ? snapshot->profile->reference : defaultReferenceInputs(*snapshot);
     QString inputs;
-    if (snapshot->profile && snapshot->profile->reference.kind == pte::ReferenceInputSpec::Kind::JsonFile)
-        inputs = QString::fromStdString(snapshot->profile->reference.path);
+    QByteArray inputsJson;
+    if (reference.kind == pte::ReferenceInputSpec::Kind::JsonFile)
+        inputs = QString::fromStdString(reference.path);
+    else if (const auto text = pte::runnerInputsJson(reference, *snapshot->program,
+                 snapshot->pteFile && snapshot->pteFile->program == snapshot->program ? snapshot->pteFile->bundled.get()
+                                                                                      : nullptr))
+        inputsJson = QByteArray::fromStdString(*text);
     auto job = std::make_unique<pte::process::RunnerJob>();
-    auto command = job->prepare(templ, inputs);
+    auto command = job->prepare(templ, inputs, inputsJson);
     if (!command) {
         *error = QString::fromStdString(command.error().message);
         return false;

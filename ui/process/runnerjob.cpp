@@ -27,7 +27,7 @@ void RunnerJob::setKeepFolder(bool keep)
         m_dir->setAutoRemove(!keep);
 }
 
-pte::Result<QString> RunnerJob::prepare(const QString& templ, const QString& inputsFile)
+pte::Result<QString> RunnerJob::prepare(const QString& templ, const QString& inputsFile, const QByteArray& inputsJson)
 {
     m_dir = std::make_unique<QTemporaryDir>(QDir::tempPath() + QStringLiteral("/ptelens-run-XXXXXX"));
     if (!m_dir->isValid())
@@ -48,8 +48,9 @@ pte::Result<QString> RunnerJob::prepare(const QString& templ, const QString& inp
             return pte::fail(
                 pte::ErrorCode::Io, inputsFile.toStdString() + ": cannot copy the inputs file to " + m_paths.inputs);
     } else {
+        const QByteArray text = inputsJson.isEmpty() ? QByteArrayLiteral("{}\n") : inputsJson;
         QFile f(inputsPath);
-        if (!f.open(QIODevice::WriteOnly) || f.write("{}\n") != 3)
+        if (!f.open(QIODevice::WriteOnly) || f.write(text) != text.size())
             return pte::fail(pte::ErrorCode::Io, m_paths.inputs + ": cannot write: " + f.errorString().toStdString());
     }
     m_template = templ;

@@ -51,12 +51,13 @@ public:
     ~RunnerJob() override;
 
     /**
-     * Makes the temporary folder, writes {inputs} (a copy of `inputsFile`, or "{}": the runner's default fill, when
-     * it is empty) and expands the template.
+     * Makes the temporary folder, writes {inputs} (a copy of `inputsFile`; else `inputsJson`, the text
+     * pte::runnerInputsJson gives; else "{}": the runner's default fill) and expands the template.
      * @returns the command; InvalidInput for a template expandRunnerTemplate refuses, Io when the folder or the
      *   inputs file cannot be written.
      */
-    pte::Result<QString> prepare(const QString& templ, const QString& inputsFile = QString());
+    pte::Result<QString> prepare(
+        const QString& templ, const QString& inputsFile = QString(), const QByteArray& inputsJson = QByteArray());
     /** The folder and the placeholders' paths (after prepare()). */
     [[nodiscard]] QString folder() const;
     [[nodiscard]] const pte::RunnerPaths& paths() const { return m_paths; }

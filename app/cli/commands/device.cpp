@@ -15,7 +15,9 @@
 #include "command.h"
 #include "printederror.h"
 #include "process/runnerjob.h"
+#include "pte/bundledprogram.h"
 #include "pte/emitter.h"
+#include "pte/mappedfile.h"
 #include "pte/programdiff.h"
 #include "pte/ptewriter.h"
 #include "pte/referenceinputs.h"
@@ -69,7 +71,8 @@ int runDevice(const QStringList& args)
     const QCommandLineOption runnerOpt(QStringLiteral("runner"), placeholderHelp(), QStringLiteral("TEMPLATE"));
     const QCommandLineOption inputsOpt(QStringLiteral("inputs"),
         QStringLiteral("Input values, an etrt_runner --inputs JSON file: copied to {inputs}, and the reference "
-                       "interpreter's inputs (default: \"{}\" at {inputs}, the runner's pattern fill)."),
+                       "interpreter's inputs (default: the --reference-inputs values at {inputs}; \"{}\", the runner's "
+                       "pattern fill, for pattern)."),
         QStringLiteral("FILE.json"));
     const QCommandLineOption referenceOpt(QStringLiteral("reference-inputs"),
         QStringLiteral("The inputs the run used, for the reference interpreter, as `profile --reference-inputs` "
@@ -109,7 +112,8 @@ int runDevice(const QStringList& args)
     const QString reference = parser.isSet(referenceOpt) ? parser.value(referenceOpt)
         : inputs.isEmpty()                               ? QStringLiteral("pattern")
                                                          : inputs;
-    if (auto spec = pte::ReferenceInputSpec::parse(reference.toStdString()); !spec)
+    const auto spec = pte::ReferenceInputSpec::parse(reference.toStdString());
+    if (!spec)
         return usage(spec.error().message);
 
     // The template first: a typo is a usage error before anything is read or written.
@@ -122,8 +126,15 @@ int runDevice(const QStringList& args)
     if (printedError(side))
         return ExitInvalidInput;
 
+    // Without an inputs file, {inputs} holds the reference inputs (a bundled test case, a fill rule's values), so that
+    // the runner runs on what the interpreter is given.
+    QByteArray inputsJson;
+    if (inputs.isEmpty())
+        if (const auto text = pte::runnerInputsJson(
+                *spec, *side->program, side->file && side->file->bundled ? side->file->bundled.get() : nullptr))
+            inputsJson = QByteArray::fromStdString(*text);
     pte::process::RunnerJob job;
-    auto command = job.prepare(templ, inputs);
+    auto command = job.prepare(templ, inputs, inputsJson);
     if (!command) {
         printError(command.error());
         return command.error().code == pte::ErrorCode::InvalidInput ? ExitUsage
@@ -142,6 +153,15 @@ int runDevice(const QStringList& args)
         }
         profileProgram = programCopy;
         std::fprintf(stderr, "%s: %s is a graph dump: emitted with the default options\n", invocation(kCommand).c_str(),
+            qPrintable(path));
+    } else if (side->file && side->file->bundled) {
+        // A bundled program: the runner gets the program inside (runners load programs, not test-case wrappers).
+        const pte::Bytes inner = side->file->bundled->program();
+        if (auto w = pte::writeFileAtomically(programCopy.toStdString(), inner.span()); !w) {
+            printError(w.error());
+            return ExitInternal;
+        }
+        std::fprintf(stderr, "%s: %s is a bundled program: the program inside is run\n", invocation(kCommand).c_str(),
             qPrintable(path));
     } else if (!QFile::copy(path, programCopy)) {
         printError(pte::makeError(pte::ErrorCode::Io, programCopy.toStdString() + ": cannot copy the program there"));

@@ -129,4 +129,15 @@ struct ReferenceInputs
 [[nodiscard]] Result<ReferenceInputs> resolveReferenceInputs(
     const ReferenceInputSpec& spec, const Program& program, const BundledProgram* bundled, const std::string& method);
 
+/**
+ * etrt_runner's `--inputs` JSON (`{"method": [values of input 0, null, ...]}`) that makes the runner run on the inputs
+ * `spec` describes, so that a device run and the reference interpreter use the same ones: "{}" for the pattern fill
+ * (the runner's default); otherwise every method's inputs (resolveReferenceInputs) with tensor values in row-major
+ * order (integers as integers, bools as true/false, NaN and infinities as "nan", "inf", "-inf") and non-tensor inputs
+ * null (they keep the program's value, the only one the runtime accepts). Methods `spec` gives no inputs for (a method
+ * without bundled test cases) are left out and keep the runner's fill. nullopt for a JSON file spec: copy the file.
+ */
+[[nodiscard]] std::optional<std::string> runnerInputsJson(
+    const ReferenceInputSpec& spec, const Program& program, const BundledProgram* bundled);
+
 } // namespace pte

@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The ptelens authors
 // SPDX-License-Identifier: BSD-3-Clause
 // openDiffSide(): a .pte as read, or a graph dump emitted with the default options (as `ptelens-cli emit` writes it).
+#include "pte/bundledprogram.h"
 #include "pte/dumpreader.h"
 #include "pte/emitter.h"
 #include "pte/programdiff.h"
@@ -28,7 +29,10 @@ Result<bool> looksLikePte(const std::string& path)
         return fail(ErrorCode::Io, "cannot open " + path + ": " + std::strerror(errno));
     char head[8] = {};
     in.read(head, sizeof head);
-    return in.gcount() == 8 && head[4] == 'E' && head[5] == 'T';
+    if (in.gcount() != 8)
+        return false;
+    const std::span<const std::uint8_t> bytes(reinterpret_cast<const std::uint8_t*>(head), sizeof head);
+    return (head[4] == 'E' && head[5] == 'T') || isBundledProgram(bytes);
 }
 
 Result<DiffSide> emitDump(const std::string& path)

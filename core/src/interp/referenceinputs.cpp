@@ -477,4 +477,47 @@ Result<ReferenceInputs> resolveReferenceInputs(
     return fail(ErrorCode::Internal, "unknown reference input kind");
 }
 
+std::optional<std::string> runnerInputsJson(
+    const ReferenceInputSpec& spec, const Program& program, const BundledProgram* bundled)
+{
+    if (spec.kind == ReferenceInputSpec::Kind::JsonFile)
+        return std::nullopt;
+    nlohmann::ordered_json out = nlohmann::ordered_json::object();
+    if (spec.kind == ReferenceInputSpec::Kind::Fill && spec.fill == RunnerFill::Pattern)
+        return out.dump() + "\n";
+    auto number = [](double v, ScalarType dtype) -> nlohmann::ordered_json {
+        if (std::isnan(v))
+            return "nan";
+        if (std::isinf(v))
+            return v > 0 ? "inf" : "-inf";
+        if (dtype == ScalarType::Bool)
+            return v != 0;
+        if (isIntegralType(dtype))
+            return std::int64_t(v);
+        return v;
+    };
+    for (const auto& plan : program.executionPlan) {
+        auto inputs = resolveReferenceInputs(spec, program, bundled, plan.name);
+        if (!inputs)
+            continue;
+        nlohmann::ordered_json list = nlohmann::ordered_json::array();
+        for (std::size_t k = 0; k < plan.inputs.size(); ++k) {
+            const auto id = plan.inputs[k];
+            const bool tensor =
+                id >= 0 && std::size_t(id) < plan.values.size() && plan.values[std::size_t(id)].tensor();
+            if (!tensor || k >= inputs->values.size()) {
+                list.push_back(nullptr);
+                continue;
+            }
+            const HostTensor& h = inputs->values[k];
+            nlohmann::ordered_json values = nlohmann::ordered_json::array();
+            for (const double v : h.values)
+                values.push_back(number(v, h.dtype));
+            list.push_back(std::move(values));
+        }
+        out[plan.name] = std::move(list);
+    }
+    return out.dump() + "\n";
+}
+
 } // namespace pte
