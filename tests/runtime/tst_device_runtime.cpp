@@ -7,6 +7,10 @@
 #include "etrunner.h"
 #include "testutils.h"
 
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <nlohmann/json.hpp>
@@ -86,6 +90,58 @@ private slots:
             QVERIFY2(v["mse"].get<double>() < 1e-12, v.dump().c_str());
             QVERIFY2(v["l1"].get<double>() < l1Max, v.dump().c_str());
         }
+    }
+
+    // The adb sequence of docs/run-on-device.md (push, shell, pull), with a stand-in `adb` first on PATH whose "phone"
+    // is a folder: push and pull copy in and out of it, shell runs the command with /data/local/tmp in that folder.
+    // ExecuTorch's runner is the binary on the "phone"; the ETDump it writes there comes back and joins the program.
+    void adbSequence()
+    {
+        PTE_REQUIRE_ET_RUNNER();
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString phone = dir.filePath(QStringLiteral("phone"));
+        QVERIFY(QDir().mkpath(phone + QStringLiteral("/data/local/tmp")));
+        QVERIFY(QFile::copy(test::etRunnerPath(), phone + QStringLiteral("/data/local/tmp/executor_runner")));
+        QFile adb(dir.filePath(QStringLiteral("adb")));
+        QVERIFY(adb.open(QIODevice::WriteOnly));
+        adb.write(QStringLiteral(
+            "#!/bin/sh\n"
+            "# a stand-in for adb: the phone is the folder %1\n"
+            "root='%1'\n"
+            "case \"$1\" in\n"
+            "push) cp \"$2\" \"$root$3\" && echo \"$2: 1 file pushed\" ;;\n"
+            "pull) cp \"$root$2\" \"$3\" && echo \"$2: 1 file pulled\" ;;\n"
+            "shell) shift; cmd=$(printf '%s ' \"$@\" | sed \"s#/data/local/tmp#$root/data/local/tmp#g\"); "
+            "sh -c \"$cmd\" ;;\n"
+            "*) echo \"adb: unknown command $1\" >&2; exit 1 ;;\n"
+            "esac\n")
+                      .arg(phone)
+                      .toUtf8());
+        adb.close();
+        QVERIFY(adb.setPermissions(adb.permissions() | QFileDevice::ExeOwner));
+        const QString templ = QStringLiteral(
+            "PATH='%1':$PATH; adb push {pte} /data/local/tmp/m.pte && "
+            "adb shell /data/local/tmp/executor_runner --etdump /data/local/tmp/m.etdp /data/local/tmp/m.pte && "
+            "adb pull /data/local/tmp/m.etdp {etdump}")
+                                  .arg(dir.path());
+        QByteArray out, err;
+        const int code =
+            test::runCli({ QStringLiteral("device"), test::testDataDir() + QStringLiteral("/emit/add_mul.json"),
+                             QStringLiteral("--runner"), templ, QStringLiteral("--json") },
+                &out, &err);
+        QVERIFY2(code == 0, err.constData());
+        QVERIFY2(err.contains("1 file pushed") && err.contains("result: ok") && err.contains("1 file pulled"),
+            err.constData());
+        QVERIFY(QFileInfo::exists(phone + QStringLiteral("/data/local/tmp/m.etdp")));
+        const Json j = Json::parse(out.toStdString(), nullptr, false);
+        QVERIFY2(j.is_object(), out.constData());
+        QCOMPARE(j["join"]["joined"].get<bool>(), true);
+        QCOMPARE(j["join"]["mismatch"].get<bool>(), false);
+        int calls = 0;
+        for (const auto& row : j["rows"])
+            calls += row["event_name"] == "OPERATOR_CALL" && row["instruction"].get<int>() >= 0 ? 1 : 0;
+        QCOMPARE(calls, 2); // add and mul, one run
     }
 };
 
