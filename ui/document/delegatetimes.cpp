@@ -81,12 +81,15 @@ DelegateTimes delegateTimes(const pte::EtDump& dump, const pte::EtdumpDelegateAl
             node.events.push_back(event);
             const double duration = pte::eventDuration(dump.events[event], table.options)
                                         .value_or(std::numeric_limits<double>::quiet_NaN());
-            if (const auto [it, added] = callSample.try_emplace(n, node.durations.size()); added)
+            const auto [it, first] = callSample.try_emplace(n, node.durations.size());
+            const bool added = !first; // a further event of this node in this call
+            if (first)
                 node.durations.push_back(duration);
             else
                 node.durations[it->second] += duration;
-            if (node.label.empty())
-                node.label = g.group.events[k].label;
+            // The first call's events name the node: "Square (NC) #1 + Clamp (NC) #1" when it ran as two operators.
+            if (node.label.empty() || (timing.calls == 1 && added))
+                node.label += (node.label.empty() ? "" : " + ") + g.group.events[k].label;
             takePart(node, alignment.quality);
             out.eventNode.emplace(event, std::make_pair(delegate, std::uint32_t(n)));
         }

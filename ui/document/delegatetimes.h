@@ -27,7 +27,9 @@ struct InnerNodeTiming
     std::vector<double>
         durations; ///< per delegate call (its events summed), in the Profile table's unit (pte::eventDuration)
     double p10 = 0, p50 = 0, p90 = 0; ///< numpy percentiles of `durations`; NaN without events
-    std::string label; ///< the first event's name ("Fully Connected (NC, F32) GEMM #2")
+    /** The first call's event names ("Fully Connected (NC, F32) GEMM #2"; "Square (NC) #1 + Clamp (NC) #1" for a node
+     *  XNNPACK ran as two operators). */
+    std::string label;
     /** The worst alignment quality of the calls this node took part in (got an event, skipped or left unmatched). */
     std::optional<pte::AlignmentQuality> quality;
     std::uint32_t skippedCalls = 0; ///< calls that passed over it without an event (fused away, as far as told)
