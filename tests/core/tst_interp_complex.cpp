@@ -15,19 +15,6 @@
 using namespace pte;
 using namespace pte::test;
 
-namespace {
-
-/** Emits `dump`'s "forward" and runs it on the interpreter. */
-Result<MethodRun> emitAndRun(Dump& dump, const std::vector<HostTensor>& inputs)
-{
-    PTE_TRY(auto built, dump.build("op"));
-    PTE_TRY(auto emitted,
-        emitAndReload({ { "forward", std::shared_ptr<const ExportedProgram>(std::move(built)) } }, "complex_op"));
-    return runMethod(*emitted.file->program, "forward", inputs);
-}
-
-} // namespace
-
 class TestInterpComplex : public QObject
 {
     Q_OBJECT
@@ -50,7 +37,7 @@ private slots:
                 continue;
             ++found;
             Case c = oc.make();
-            auto run = emitAndRun(c.dump, c.inputs);
+            auto run = emitAndRunForward(c.dump, c.inputs, "complex_op");
             QVERIFY_RESULT(run);
             QVERIFY2(!run->loadError, run->loadError ? run->loadError->message.c_str() : "");
             const auto& x = run->executions.back();
@@ -69,7 +56,7 @@ private slots:
         dump.weight("p_z", "z", { 2 }, { 3, 4, -1, 0 }, true, kComplexFloat);
         dump.node("a", "abs.default", nlohmann::json::array({ arg("self", T("p_z")) }), { 2 }, kComplexFloat);
         dump.output("a");
-        auto run = emitAndRun(dump, {});
+        auto run = emitAndRunForward(dump, {}, "complex_op");
         QVERIFY_RESULT(run);
         QVERIFY2(!run->loadError, run->loadError ? run->loadError->message.c_str() : "");
         const auto& x = run->executions.back();

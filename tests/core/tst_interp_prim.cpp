@@ -40,16 +40,10 @@ private slots:
                 continue;
             ++found;
             Case c = oc.make();
-            auto built = c.dump.build("op");
-            QVERIFY_RESULT(built);
-            auto emitted =
-                emitAndReload({ { "forward", std::shared_ptr<const ExportedProgram>(std::move(*built)) } }, "prim_op");
-            QVERIFY_RESULT(emitted);
-            const ExecutionPlan* plan = emitted->file->program->method("forward");
-            QVERIFY(plan);
-            const MethodRun run = runMethod(*emitted->file->program, "forward", c.inputs);
-            QVERIFY2(!run.loadError, run.loadError ? run.loadError->message.c_str() : "");
-            const auto& x = run.executions.back();
+            auto run = emitAndRunForward(c.dump, c.inputs, "prim_op");
+            QVERIFY_RESULT(run);
+            QVERIFY2(!run->loadError, run->loadError ? run->loadError->message.c_str() : "");
+            const auto& x = run->executions.back();
             QVERIFY2(x.ok(), x.error ? x.error->message.c_str() : "stopped");
             QCOMPARE(x.outputs.size(), c.expected.size());
             for (std::size_t k = 0; k < x.outputs.size(); ++k) {

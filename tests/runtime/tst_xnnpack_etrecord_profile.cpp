@@ -93,11 +93,9 @@ private Q_SLOTS:
         const auto delegates = decodeProgramDelegates(*(*file)->program, sources, m_pte.toStdString());
         QCOMPARE(delegates.size(), std::size_t(1));
         SourceGraphIndex index;
-        for (const auto& [name, program] : (*etrecord)->methods)
-            index.add(name, *program);
-        const DebugMapsView maps { &(*etrecord)->etrecordMaps->debugHandleMap,
-            &(*etrecord)->etrecordMaps->delegateMap };
-        const std::vector<DelegateLinks> links { linkProgramDelegate(delegates[0], maps, &index) };
+        addMethodGraphs(index, (*etrecord)->methods);
+        const std::vector<DelegateLinks> links { linkProgramDelegate(
+            delegates[0], debugMapsView(*(*etrecord)->etrecordMaps), &index) };
         const auto placed = alignEtdumpDelegates(**dump, join->get(), delegates);
         QVERIFY(placed.problem.empty());
         QCOMPARE(placed.calls.size(), std::size_t(kRuns));

@@ -127,4 +127,12 @@ nlohmann::json tensorMetaJson(std::vector<std::int64_t> sizes, int dtype)
 
 nlohmann::json tensorArgJson(const std::string& name) { return { { "as_tensor", { { "name", name } } } }; }
 
+Result<MethodRun> emitAndRunForward(Dump& dump, const std::vector<HostTensor>& inputs, const std::string& name)
+{
+    PTE_TRY(auto built, dump.build(name));
+    PTE_TRY(
+        auto emitted, emitAndReload({ { "forward", std::shared_ptr<const ExportedProgram>(std::move(built)) } }, name));
+    return runMethod(*emitted.file->program, "forward", inputs);
+}
+
 } // namespace pte::test

@@ -4,7 +4,9 @@
 // Helpers of the tests that emit programs and run them on the reference runtime (tst_execution,
 // tst_lowering_execution): emit + write + read back, hand-built exported-program JSON, value comparisons.
 
+#include "dumpbuilder.h"
 #include "pte/emitter.h"
+#include "pte/interpreterrun.h"
 #include "pte/ptereader.h"
 #include "pte/referenceinterpreter.h"
 #include "pte/result.h"
@@ -30,6 +32,9 @@ struct Emitted
 Result<Emitted> emitAndReload(
     const std::vector<std::pair<std::string, std::shared_ptr<const ExportedProgram>>>& methods, const std::string& name,
     const EmitOptions& options = {});
+
+/** Builds `dump`'s "forward", emits it (emitAndReload, named `name`) and runs it on the reference interpreter. */
+Result<MethodRun> emitAndRunForward(Dump& dump, const std::vector<HostTensor>& inputs, const std::string& name);
 
 /**
  * What the delegates of a method emitted from `program` compute, for ReferenceInterpreter::setDelegateHandler: the

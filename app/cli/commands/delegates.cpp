@@ -428,13 +428,9 @@ int runDelegates(const QStringList& args)
             return ExitInvalidInput;
         }
         etrecord = *dump;
-        for (const auto& [name, program] : etrecord->methods)
-            if (program)
-                index.add(name, *program);
-        if (etrecord->etrecordMaps) {
-            maps.debugHandleMap = &etrecord->etrecordMaps->debugHandleMap;
-            maps.delegateMap = &etrecord->etrecordMaps->delegateMap;
-        }
+        pte::addMethodGraphs(index, etrecord->methods);
+        if (etrecord->etrecordMaps)
+            maps = pte::debugMapsView(*etrecord->etrecordMaps);
     } else if (side.emitted) {
         for (const auto& [name, program] : side.emittedFrom)
             if (program)

@@ -125,13 +125,9 @@ void attachDelegateSources(pte::ProfileTable& table, const pte::EtDump& dump, co
     pte::SourceGraphIndex index;
     pte::DebugMapsView maps;
     if (etrecord) {
-        for (const auto& [name, program] : etrecord->methods)
-            if (program)
-                index.add(name, *program);
-        if (etrecord->etrecordMaps) {
-            maps.debugHandleMap = &etrecord->etrecordMaps->debugHandleMap;
-            maps.delegateMap = &etrecord->etrecordMaps->delegateMap;
-        }
+        pte::addMethodGraphs(index, etrecord->methods);
+        if (etrecord->etrecordMaps)
+            maps = pte::debugMapsView(*etrecord->etrecordMaps);
     }
     std::vector<pte::DelegateLinks> links;
     links.reserve(delegates.size());

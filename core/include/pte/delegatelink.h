@@ -113,6 +113,12 @@ struct DebugMapsView
     const std::map<std::string, std::map<std::int64_t, DelegateMapEntry>>* delegateMap = nullptr;
 };
 
+/** An ETRecord's debug maps as a DebugMapsView (pointers into `maps`, which must outlive it). */
+[[nodiscard]] DebugMapsView debugMapsView(const EtRecordMaps& maps);
+/** The index of the graphs of a dump set's methods (null programs skipped), by method name. */
+void addMethodGraphs(SourceGraphIndex& index,
+    const std::vector<std::pair<std::string, std::shared_ptr<const ExportedProgram>>>& methods);
+
 /**
  * linkDelegate for a delegate of a program: its partition handles and identifier map are the maps' entries for its
  * first DelegateCall instruction (the key ETRecord uses) in its method.

@@ -215,6 +215,16 @@ DelegateLinks linkDelegate(const DelegatePayload& payload, std::span<const std::
     return links;
 }
 
+DebugMapsView debugMapsView(const EtRecordMaps& maps) { return { &maps.debugHandleMap, &maps.delegateMap }; }
+
+void addMethodGraphs(
+    SourceGraphIndex& index, const std::vector<std::pair<std::string, std::shared_ptr<const ExportedProgram>>>& methods)
+{
+    for (const auto& [name, program] : methods)
+        if (program)
+            index.add(name, *program);
+}
+
 DelegateLinks linkProgramDelegate(
     const ProgramDelegate& delegate, const DebugMapsView& maps, const SourceGraphIndex* index)
 {
