@@ -9,8 +9,8 @@
 
 namespace pte {
 
-using interp::Slot;
 using interp::heldDtype;
+using interp::Slot;
 using interp::supportedDtype;
 using interp::TensorState;
 
