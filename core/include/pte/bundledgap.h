@@ -43,6 +43,7 @@ struct BundledOutputGap
     std::vector<BundledOutputGapRow> rows; ///< one per logged program output, in event order
 };
 
+/** Limits of bundledOutputGaps. */
 struct BundledGapOptions
 {
     /** Logged or expected tensors with more elements get a reason instead of numbers. */

@@ -40,6 +40,7 @@ struct DelegateEventGroup
     std::vector<DelegateProfileEvent> events;
 };
 
+/** How well a delegate call's events were paired with its inner nodes (docs/delegate-payloads.md). */
 enum class AlignmentQuality : std::uint8_t
 {
     Exact, ///< one event per node, every pair compatible, no node skipped
@@ -53,6 +54,7 @@ inline constexpr std::int32_t kRuntimeInsertedNode = -2;
 /** Marks an event that could not be placed. */
 inline constexpr std::int32_t kUnplacedEvent = -1;
 
+/** The pairing of one delegate call's events with its inner nodes (alignXnnpackEvents), and why it is what it is. */
 struct EventAlignment
 {
     AlignmentQuality quality = AlignmentQuality::Failed;

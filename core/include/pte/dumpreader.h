@@ -12,6 +12,7 @@
 
 namespace pte {
 
+/** Limits readDump applies to untrusted archives. */
 struct DumpReadOptions
 {
     /** Largest archive entry we accept (declared size); larger entries are refused with InvalidInput. */

@@ -109,6 +109,7 @@ struct MethodRun
     [[nodiscard]] RunStop stop() const noexcept;
 };
 
+/** What runMethod records and how it runs: executions, intermediates, delegate inner nodes, progress and cancel. */
 struct RunOptions
 {
     std::uint32_t runs = 1; ///< executions, each from the same inputs (arenas persist, as in a loaded Method)

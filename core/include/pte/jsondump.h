@@ -10,6 +10,7 @@
 
 namespace pte {
 
+/** Formatting of programToJson. */
 struct JsonDumpOptions
 {
     int indent = 2;

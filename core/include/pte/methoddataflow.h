@@ -35,6 +35,7 @@ struct DataFlowRead
 /** A method input, an instruction of chain 0, or the method's outputs, with the values it reads and writes. */
 struct DataFlowNode
 {
+    /** What the node stands for. */
     enum class Kind : std::uint8_t
     {
         Input, ///< a method input: writes its value

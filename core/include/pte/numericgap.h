@@ -34,6 +34,7 @@ struct TensorStats
     std::vector<double> first; ///< the first elements in logical order
 };
 
+/** How far logged values are from expected ones, as ExecuTorch's Inspector measures it (numericGap). */
 struct GapMetrics
 {
     double mse = 0;

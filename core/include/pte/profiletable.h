@@ -35,6 +35,7 @@ enum class TimeScale : std::uint8_t
 [[nodiscard]] const char* timeScaleName(TimeScale scale) noexcept; ///< "ns", "us", "ms", "s", "cycles"
 [[nodiscard]] std::optional<TimeScale> parseTimeScale(std::string_view text) noexcept;
 
+/** The time units of buildProfileTable: what the ticks are, and what the table shows. */
 struct ProfileOptions
 {
     TimeScale source = TimeScale::Ns; ///< what the runtime's ticks are (nanoseconds on POSIX)
@@ -83,6 +84,7 @@ struct ProfileBlock
     std::vector<std::uint32_t> outputEvents; ///< the first run's program outputs (indices in EtDump::events)
 };
 
+/** The Inspector's table of one ETDump: its event blocks, their rows, and what could not be computed. */
 struct ProfileTable
 {
     std::vector<ProfileBlock> blocks;
@@ -137,6 +139,7 @@ struct ProfileSummaryEntry
     double total = 0; ///< sum of p50, target unit
     double share = 0; ///< of the execution time (Method::execute medians), 0..1; 0 when unknown
 };
+/** Where the time of a profile went (summarizeProfile). */
 struct ProfileSummary
 {
     double executeTotal = 0; ///< sum of Method::execute p50 over execution blocks

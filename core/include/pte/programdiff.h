@@ -50,6 +50,7 @@ struct DiffSide
     std::vector<std::pair<std::string, std::shared_ptr<const ExportedProgram>>> emittedFrom;
 };
 
+/** How openDiffSide opens one side: its ETRecord and external data. */
 struct DiffSideOptions
 {
     /** An ETRecord whose debug maps go with the side (a `.pte` has none of its own); empty = none. */
@@ -67,6 +68,7 @@ struct DiffSideOptions
  */
 [[nodiscard]] Result<DiffSide> openDiffSide(const std::string& path, const DiffSideOptions& options = {});
 
+/** What diffPrograms compares and reports, with progress and cancel. */
 struct DiffOptions
 {
     bool strict = false; ///< also report renumbering, order, layout and the fields the runtime does not read
@@ -79,6 +81,7 @@ struct DiffOptions
     const std::atomic<bool>* cancel = nullptr;
 };
 
+/** One difference's kind: an item on both sides (same or changed), or on one side only. */
 enum class DiffStatus : std::uint8_t
 {
     Same,
@@ -88,6 +91,7 @@ enum class DiffStatus : std::uint8_t
 };
 [[nodiscard]] const char* diffStatusName(DiffStatus s) noexcept; ///< "same", "changed", "added", "removed"
 
+/** The part of a program a difference belongs to. */
 enum class DiffCategory : std::uint8_t
 {
     Program, ///< version, segments, constant storage

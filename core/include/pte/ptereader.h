@@ -17,6 +17,7 @@ namespace pte {
 
 struct BundledProgram;
 
+/** How readPteFile reads: verification, the verifier's limits, external data. */
 struct ReadOptions
 {
     /**
@@ -41,6 +42,7 @@ struct ExternalTensor
     Bytes data;
 };
 
+/** A `.ptd` (FlatTensor) file's named tensors, the constants a program stores outside itself. */
 struct ExternalData
 {
     std::string path;

@@ -50,6 +50,7 @@ struct ReferenceGap
     std::string interpreterProblem;
 };
 
+/** Limits and external data of referenceGap. */
 struct ReferenceGapOptions
 {
     /** Logged or expected tensors with more elements get a reason instead of numbers. */

@@ -40,6 +40,7 @@ enum class RunnerFill : std::uint8_t
 /** What the user asked the inputs to be (the CLI's --reference-inputs, the GUI's choice). */
 struct ReferenceInputSpec
 {
+    /** Where the inputs come from. */
     enum class Kind : std::uint8_t
     {
         Fill, ///< the runner's fill rule
