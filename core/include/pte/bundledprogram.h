@@ -26,6 +26,7 @@ namespace pte {
 /** A test input or expected output. */
 struct BundledValue
 {
+    /** Which member of the schema's ValueUnion the value holds (NONE for an unset or unknown type code). */
     enum class Kind : std::uint8_t
     {
         None, ///< union type NONE (or an unknown code)
@@ -49,12 +50,14 @@ struct BundledValue
 [[nodiscard]] Result<std::vector<double>> bundledTensorValues(
     const BundledValue& value, std::size_t maxElements = std::size_t(1) << 26);
 
+/** One BundledMethodTestCase: the inputs to set and the outputs the method should give for them. */
 struct BundledTestCase
 {
     std::vector<BundledValue> inputs;
     std::vector<BundledValue> expectedOutputs;
 };
 
+/** One BundledMethodTestSuite: the test cases of the method `methodName`. */
 struct BundledTestSuite
 {
     std::string methodName;

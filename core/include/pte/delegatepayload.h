@@ -85,6 +85,7 @@ struct PayloadFile
 /** XNNPACK quantization parameters of a value (XNNQuantParams). */
 struct QuantParams
 {
+    /** Which XNNQuantParams union member the value's quantization is (Unknown for a tag this schema does not know). */
     enum class Kind : std::uint8_t
     {
         PerTensor,
@@ -118,6 +119,10 @@ enum class ConstantSource : std::uint8_t
 };
 [[nodiscard]] const char* constantSourceName(ConstantSource s) noexcept; ///< "inline", "payload", "named_data"...
 
+/**
+ * The constant data of an inner value (InnerValue::constant, a weight or bias): the payload's constant index, where
+ * the runtime would find the bytes, and the bytes.
+ */
 struct ConstantRef
 {
     std::uint32_t index = 0; ///< constant_buffer_idx / constant_id

@@ -11,6 +11,7 @@
 
 namespace pte {
 
+/** How serious a Diagnostic is (severityName); hasErrors() tells whether any finding of a list is an Error. */
 enum class Severity
 {
     Info,
@@ -37,6 +38,7 @@ struct Diagnostic
     [[nodiscard]] std::string toString() const;
 };
 
+/** The non-fatal findings of a read, an emission or a check, in the order they were found. */
 using Diagnostics = std::vector<Diagnostic>;
 
 /** A fatal error as an Error-severity diagnostic about `file`: code, message, offset, field path and location kept. */

@@ -26,6 +26,10 @@
 
 namespace pte {
 
+/**
+ * How emitProgram emits: stack traces, debug handles, prim getters, missing weights and mutable buffers, memory
+ * planning and serialization options, with progress and cancel.
+ */
 struct EmitOptions
 {
     bool emitStacktrace = false;
@@ -86,6 +90,10 @@ struct PlannedTensor
     bool view = false;
 };
 
+/**
+ * What emitProgram knows about one method beyond the program: its memory plan, which graph nodes and values each
+ * instruction and value index came from, dropped outputs and kernel coverage (the GUI's views).
+ */
 struct MethodEmitInfo
 {
     std::vector<PlannedTensor> memoryPlan;

@@ -79,6 +79,7 @@ struct EtdumpValue
     bool output = false; ///< marked as a program output (logged after the last instruction)
 };
 
+/** Which member of an ETDump Event is set: a profile, debug or allocation event. */
 enum class EtdumpEventKind : std::uint8_t
 {
     Profile,
@@ -123,6 +124,7 @@ struct EtdumpEvent
     [[nodiscard]] bool inInstruction() const noexcept { return chainIndex >= 0 && instructionId >= 0; }
 };
 
+/** An allocation event (AllocationEvent): which of the run's allocators, and how many bytes. */
 struct EtdumpAllocation
 {
     std::int32_t allocatorId = 0; ///< 1-based: id k names the run's allocators[k-1]
@@ -191,6 +193,7 @@ struct EtDump
     [[nodiscard]] std::size_t count(EtdumpEventKind kind) const noexcept;
 };
 
+/** How an ETDump is read (readEtdumpFile, readEtdumpBytes): its debug buffer, block layout and verifier limits. */
 struct EtdumpReadOptions
 {
     /** The debug buffer (FileDataSink / debug_output.bin); empty = look next to the file. */

@@ -75,6 +75,7 @@ struct EtdumpSources
     const EmitterOutput& emitted,
     const std::vector<std::pair<std::string, std::shared_ptr<const ExportedProgram>>>& graphs);
 
+/** What an ETDump event block is, from its name. */
 enum class EtdumpRunKind : std::uint8_t
 {
     Load, ///< "Default": Program::load_method
@@ -94,6 +95,10 @@ enum class DelegateMapping : std::uint8_t
     Aligned,
 };
 
+/**
+ * The join of one event block (parallel to EtDump::runs): its kind, the method it was attributed to, and when it could
+ * not be joined, why.
+ */
 struct EtdumpRunJoin
 {
     EtdumpRunKind kind = EtdumpRunKind::Other;
@@ -121,6 +126,7 @@ struct EtdumpEventJoin
     bool valueMismatch = false; ///< Debug: dtype or static shape differ from the program value
 };
 
+/** Options of joinEtdump. */
 struct EtdumpJoinOptions
 {
     /** Attribute every execution block to this method (empty: decide per block from its events). */

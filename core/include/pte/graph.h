@@ -34,6 +34,7 @@ struct SymInt
     [[nodiscard]] bool isConcrete() const noexcept { return value.has_value(); }
 };
 
+/** A tensor value's metadata (serde TensorMeta, Graph::tensorValues): dtype, sizes and strides, device and layout. */
 struct TensorMeta
 {
     ScalarType dtype = ScalarType::Float; ///< converted to ExecuTorch numbering
@@ -115,6 +116,10 @@ struct Argument
     [[nodiscard]] static Argument tensor(std::string name);
 };
 
+/**
+ * One input of a node (serde NamedArgument): the schema argument name, the value, and whether it was passed
+ * positionally or by keyword.
+ */
 struct NamedArgument
 {
     std::string name; ///< schema argument name; empty for positional higher-order-op arguments
@@ -133,6 +138,10 @@ enum class TargetKind : std::uint8_t
     Other,
 };
 
+/**
+ * One node of a graph (serde Node): its target, classified, its named inputs, its outputs and its string metadata.
+ * Output names are the graph values the node defines.
+ */
 struct Node
 {
     std::string name; ///< Node.name when written, else the first output's name
@@ -156,12 +165,17 @@ struct Node
     [[nodiscard]] const NamedArgument* input(std::string_view argName) const noexcept;
 };
 
+/** A custom (script) object value of a graph (Graph::customObjValues): its name and class. */
 struct CustomObjValue
 {
     std::string name;
     std::string classFqn;
 };
 
+/**
+ * A serde Graph: its inputs, outputs and nodes in order, and the metadata of each named value (tensors, symbolic ints,
+ * bools and floats, custom objects), keyed by value name.
+ */
 struct Graph
 {
     std::vector<Argument> inputs;
@@ -175,6 +189,10 @@ struct Graph
     bool isSingleTensorReturn = false;
 };
 
+/**
+ * What a graph input is (the member of the serde InputSpec union): a user input or a lifted parameter, buffer,
+ * constant, custom object or effect token.
+ */
 enum class InputKind : std::uint8_t
 {
     UserInput,
@@ -185,6 +203,10 @@ enum class InputKind : std::uint8_t
     Token,
     ConstantInput
 };
+/**
+ * What a graph output is (the member of the serde OutputSpec union): a user output, or a mutation, gradient, loss or
+ * effect token.
+ */
 enum class OutputKind : std::uint8_t
 {
     UserOutput,
@@ -199,6 +221,7 @@ enum class OutputKind : std::uint8_t
 [[nodiscard]] const char* inputKindName(InputKind k) noexcept; ///< serde key: "user_input", "parameter", ...
 [[nodiscard]] const char* outputKindName(OutputKind k) noexcept; ///< serde key: "user_output", "buffer_mutation", ...
 
+/** One entry of the graph signature's input_specs: what a graph input is and which state it binds. */
 struct InputSpec
 {
     InputKind kind = InputKind::UserInput;
@@ -208,6 +231,7 @@ struct InputSpec
     Argument constantValue; ///< ConstantInput only
 };
 
+/** One entry of the graph signature's output_specs: what a graph output is and which state it updates. */
 struct OutputSpec
 {
     OutputKind kind = OutputKind::UserOutput;
@@ -215,12 +239,17 @@ struct OutputSpec
     std::string target; ///< buffer_name / parameter_name / user_input_name
 };
 
+/** The graph signature: what each graph input and output is (user value, parameter, buffer, mutation, ...). */
 struct GraphSignature
 {
     std::vector<InputSpec> inputSpecs;
     std::vector<OutputSpec> outputSpecs;
 };
 
+/**
+ * One entry of module_call_graph: a module's fully qualified name ("" for the top level) with its pytree specs and
+ * argument names. The top level's specs become ExecutionPlan.container_meta_type.
+ */
 struct ModuleCallEntry
 {
     std::string fqn;
@@ -229,6 +258,7 @@ struct ModuleCallEntry
     std::vector<std::string> forwardArgNames;
 };
 
+/** A symbol's value range (range_constraints, by symbol name); the emitter plans dynamic tensors at its maximum. */
 struct RangeConstraint
 {
     std::optional<std::int64_t> minVal; ///< nullopt = unbounded
@@ -269,6 +299,7 @@ struct WeightTensor
 /** One leaf of a program's flattened sample inputs `(args, kwargs)`. */
 struct SampleInput
 {
+    /** What the leaf is, and so which member holds its value. */
     enum class Kind : std::uint8_t
     {
         Tensor, ///< `tensor` (bytes are a view into the mapped archive; empty for a fake tensor)
@@ -323,6 +354,11 @@ struct ExportedProgram
     Diagnostics diagnostics;
 };
 
+/**
+ * A lowered backend module (the target of executorch_call_delegate): backend id, processed payload and compile specs,
+ * plus, when the dump has them, the original subgraph, named data and debug-identifier map. The emitter makes a
+ * BackendDelegate of it.
+ */
 struct LoweredModule
 {
     std::string name;
@@ -352,6 +388,10 @@ struct DelegateMapEntry
     std::string name; ///< backend id
     std::map<std::string, std::vector<std::int64_t>> delegateMap; ///< delegate debug identifier -> debug handles
 };
+/**
+ * The three maps of an ETRecord (debug_handle_map, delegate_map, instruction_id_to_num_outs_map), keyed by method name
+ * then instruction id (docs/dump-formats.md, ETRecord).
+ */
 struct EtRecordMaps
 {
     std::map<std::string, std::map<std::int64_t, std::vector<std::int64_t>>> debugHandleMap;
@@ -362,6 +402,7 @@ struct EtRecordMaps
 /** What a dump file held: one or more programs (methods) plus, for ETRecords, the maps. */
 struct DumpSet
 {
+    /** The kind of file the dump was read from (docs/dump-formats.md). */
     enum class Container : std::uint8_t
     {
         Pt2Archive,

@@ -20,10 +20,15 @@ namespace pte {
 template <class T> class IdMap
 {
 public:
+    /** Ids are int32: instruction ids and value indices. */
     using key_type = std::int32_t;
+    /** The value stored per id. */
     using mapped_type = T;
+    /** An entry: (id, value), like std::map's value_type except that the id is not const. */
     using value_type = std::pair<std::int32_t, T>;
+    /** Iterates the entries in id order. */
     using iterator = typename std::vector<value_type>::iterator;
+    /** Iterates the entries in id order, read-only. */
     using const_iterator = typename std::vector<value_type>::const_iterator;
 
     IdMap() = default;

@@ -80,34 +80,46 @@ enum class ScalarType : std::int8_t
 /** The floating dtypes (torch.is_floating_point): f16, bf16, f32, f64 and the four float8 types. */
 [[nodiscard]] bool isFloatingType(ScalarType t) noexcept;
 
+/** TensorShapeDynamism: sizes fixed (Static) or upper bounds (DynamicBound); the runtime refuses DynamicUnbound. */
 enum class ShapeDynamism : std::int8_t
 {
     Static = 0,
     DynamicBound = 1,
     DynamicUnbound = 2
 };
+/**
+ * ExtraTensorInfo.location: a tensor's data is in the program (Segment), or External: found by its fully qualified
+ * name in a .ptd or the named data (docs/pte-format.md, Where tensor data lives).
+ */
 enum class TensorDataLocation : std::int8_t
 {
     Segment = 0,
     External = 1
 };
+/** The device a tensor or a planned arena is meant for (ExtraTensorInfo, NonConstBufferDevice); CPU by default. */
 enum class DeviceType : std::int8_t
 {
     Cpu = 0,
     Cuda = 1
 };
+/** BackendDelegateDataReference.location: Inline = Program.backend_delegate_data, Segment = Program.segments. */
 enum class DataLocation : std::int8_t
 {
     Inline = 0,
     Segment = 1
 };
 
+/** ExecutionPlan.container_meta_type: pytree specs (JSON) that flatten the inputs and unflatten the outputs. */
 struct ContainerMetadata
 {
     std::string encodedInpStr;
     std::string encodedOutStr;
 };
 
+/**
+ * Tensor.allocation_info of a planned tensor: arena `memoryId` (an index into non_const_buffer_sizes, from 1) and the
+ * byte offset in it, split into two u32 halves.
+ */
 struct AllocationDetails
 {
     std::uint32_t memoryId = 0;
@@ -119,6 +131,10 @@ struct AllocationDetails
     }
 };
 
+/**
+ * Tensor.extra_tensor_info, for tensors that need more than the common fields: external data found by fully qualified
+ * name, a mutable data segment, a device.
+ */
 struct ExtraTensorInfo
 {
     std::uint64_t mutableDataSegmentsIdx = 0;
@@ -128,6 +144,10 @@ struct ExtraTensorInfo
     std::int8_t deviceIndex = 0;
 };
 
+/**
+ * A Tensor EValue: dtype, sizes and dim order, and where its data is (data_buffer_idx, allocation_info,
+ * extra_tensor_info; docs/pte-format.md, Where tensor data lives).
+ */
 struct Tensor
 {
     ScalarType scalarType = ScalarType::Byte;
@@ -147,20 +167,25 @@ struct Tensor
     [[nodiscard]] std::optional<std::uint64_t> nbytes() const noexcept;
 };
 
+/** A Null EValue (None). */
 struct Null
 { };
+/** An Int EValue: a 64-bit integer. */
 struct Int
 {
     std::int64_t intVal = 0;
 };
+/** A Bool EValue. */
 struct Bool
 {
     bool boolVal = false;
 };
+/** A Double EValue. */
 struct Double
 {
     double doubleVal = 0.0;
 };
+/** A String EValue. */
 struct String
 {
     std::string stringVal;
@@ -170,10 +195,12 @@ struct IntList
 {
     std::vector<std::int64_t> items;
 };
+/** A DoubleList EValue: literal doubles (unlike IntList, whose items are value indices). */
 struct DoubleList
 {
     std::vector<double> items;
 };
+/** A BoolList EValue: literal bools. */
 struct BoolList
 {
     std::vector<bool> items;
@@ -196,6 +223,7 @@ struct OptionalTensorList
 using KernelValue = std::variant<std::monostate, Null, Int, Bool, Double, Tensor, String, IntList, DoubleList, BoolList,
     TensorList, OptionalTensorList>;
 
+/** Which KernelTypes member an EValue holds: the variant index, None (0) for an unset or unknown type. */
 enum class ValueKind : std::uint8_t
 {
     None = 0,
@@ -213,6 +241,7 @@ enum class ValueKind : std::uint8_t
 };
 [[nodiscard]] const char* valueKindName(ValueKind k) noexcept; ///< schema name ("Tensor", "NONE")
 
+/** One entry of ExecutionPlan.values: a KernelTypes member. Instructions, inputs and outputs name values by index. */
 struct EValue
 {
     KernelValue val;
@@ -223,6 +252,7 @@ struct EValue
     [[nodiscard]] const Tensor* tensor() const noexcept { return std::get_if<Tensor>(&val); }
 };
 
+/** One entry of ExecutionPlan.operators, named by KernelCall.op_index; the runtime's kernel key is qualifiedName(). */
 struct Operator
 {
     std::string name; ///< "aten::add"
@@ -231,26 +261,34 @@ struct Operator
     [[nodiscard]] std::string qualifiedName() const;
 };
 
+/** Runs operator `opIndex` (into ExecutionPlan.operators) on the values `args` (value indices, outputs included). */
 struct KernelCall
 {
     std::int32_t opIndex = 0;
     std::vector<std::int32_t> args;
 };
+/** Runs delegate `delegateIndex` (into ExecutionPlan.delegates) on the values `args`: its inputs, then its outputs. */
 struct DelegateCall
 {
     std::int32_t delegateIndex = 0;
     std::vector<std::int32_t> args;
 };
+/** Copies value `moveFrom` into value `moveTo` (tensors share their storage). */
 struct MoveCall
 {
     std::int32_t moveFrom = 0;
     std::int32_t moveTo = 0;
 };
+/**
+ * Jumps to instruction `destinationInstruction` (absolute, in the chain) when value `condValueIndex` is false: a Bool,
+ * or a Bool tensor that is false when any element is.
+ */
 struct JumpFalseCall
 {
     std::int32_t condValueIndex = 0;
     std::int32_t destinationInstruction = 0;
 };
+/** Frees the storage of tensor value `valueIndex`. */
 struct FreeCall
 {
     std::int32_t valueIndex = 0;
@@ -259,6 +297,7 @@ struct FreeCall
 /** InstructionArguments union; index = type code (0 = NONE). */
 using InstructionArgs = std::variant<std::monostate, KernelCall, DelegateCall, MoveCall, JumpFalseCall, FreeCall>;
 
+/** Which InstructionArguments member an Instruction holds: the variant index, None (0) for an unset or unknown type. */
 enum class InstructionKind : std::uint8_t
 {
     None = 0,
@@ -270,6 +309,7 @@ enum class InstructionKind : std::uint8_t
 };
 [[nodiscard]] const char* instructionKindName(InstructionKind k) noexcept; ///< schema name ("KernelCall")
 
+/** One instruction of a chain: an InstructionArguments member, and the union type byte as read (`rawType`). */
 struct Instruction
 {
     InstructionArgs args;
@@ -277,6 +317,7 @@ struct Instruction
     [[nodiscard]] InstructionKind kind() const noexcept { return InstructionKind(args.index()); }
 };
 
+/** One frame of a Python stack trace (Chain.stacktrace), as the emitter parses it from a node's stack_trace. */
 struct Frame
 {
     std::optional<std::string> filename;
@@ -284,21 +325,28 @@ struct Frame
     std::optional<std::string> name;
     std::optional<std::string> context;
 };
+/** The stack trace of one instruction: its frames. */
 struct FrameList
 {
     std::vector<Frame> items;
 };
 
+/** BackendDelegate.processed: where the delegate's blob is (docs/pte-format.md, Delegate blobs). */
 struct BackendDelegateDataReference
 {
     DataLocation location = DataLocation::Inline;
     std::uint32_t index = 0;
 };
+/** A key and backend-defined bytes the delegate was compiled with (BackendDelegate.compile_specs). */
 struct CompileSpec
 {
     std::string key;
     Bytes value;
 };
+/**
+ * One entry of ExecutionPlan.delegates: the backend id the runtime looks up, its processed blob and its compile specs.
+ * A DelegateCall names it by index.
+ */
 struct BackendDelegate
 {
     std::string id;
@@ -306,6 +354,10 @@ struct BackendDelegate
     std::vector<CompileSpec> compileSpecs;
 };
 
+/**
+ * One entry of ExecutionPlan.chains: its instructions, the value indices it reads and writes and, when emitted with
+ * stack traces, one FrameList per instruction.
+ */
 struct Chain
 {
     std::vector<std::int32_t> inputs;
@@ -314,6 +366,7 @@ struct Chain
     std::optional<std::vector<FrameList>> stacktrace;
 };
 
+/** One entry of ExecutionPlan.non_const_buffer_device: the device of planned arena `bufferIdx`. */
 struct NonConstBufferDevice
 {
     std::int32_t bufferIdx = 0;
@@ -369,12 +422,17 @@ struct DataSegment
     [[nodiscard]] Bytes range(std::uint64_t offset, std::uint64_t length) const;
 };
 
+/**
+ * Program.constant_segment, or an entry of mutable_data_segments: a segment and the offsets of the tensors packed in it
+ * (entry 0 is a placeholder, as data_buffer_idx 0 means no data).
+ */
 struct SubsegmentOffsets
 {
     std::uint32_t segmentIndex = 0;
     std::vector<std::uint64_t> offsets;
 };
 
+/** One entry of Program.named_data: a key backends read data by, and its segment (keys may share a segment). */
 struct NamedData
 {
     std::string key;
