@@ -16,7 +16,7 @@ EXAMPLE ?= $(BUILD_DIR)/examples/example.etrecord
 # ccache, when installed, makes rebuilds in other checkouts (git worktrees) cheap; nothing depends on it.
 LAUNCHER := $(if $(shell command -v ccache 2>/dev/null),-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache,)
 
-.PHONY: all deps configure build run test test-asan format format-check layering-check bench bench-table clean fuzz install package operators-table test-data decompositions-table
+.PHONY: all deps configure build run test test-asan format format-check layering-check header-docs-check bench bench-table clean fuzz install package operators-table test-data decompositions-table
 
 all: build
 
@@ -53,7 +53,7 @@ test-asan: deps $(ASAN_DIR)/build.ninja
 	@cmake --build $(ASAN_DIR) -j $(JOBS)
 	@cd $(ASAN_DIR) && ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS)
 
-test: build format-check layering-check
+test: build format-check layering-check header-docs-check
 	@cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
 	@$(MAKE) --no-print-directory test-asan
 
@@ -66,6 +66,10 @@ format-check:
 # Every #include against the allow-list of scripts/layering.txt (which folder may include which).
 layering-check:
 	@python3 scripts/check-layering.py
+
+# Every type declared in the public headers core/include/pte/*.h has a doc comment.
+header-docs-check:
+	@python3 scripts/check-header-docs.py
 
 # The CLI and core benchmarks (ptelens-bench), then the GUI benchmarks (Google Benchmark; bench/, offscreen).
 bench: build
