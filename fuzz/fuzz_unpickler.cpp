@@ -14,16 +14,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 {
     const std::span<const std::uint8_t> input(data, size);
     {
-        const auto strict = pte::Unpickler::load(input, "fuzz.pkl");
+        const auto strict = pte::dump::Unpickler::load(input, "fuzz.pkl");
         (void)strict;
-        pte::UnpickleOptions opaque;
+        pte::dump::UnpickleOptions opaque;
         opaque.opaqueObjects = true;
-        const auto lenient = pte::Unpickler::load(input, "fuzz.pkl", opaque);
+        const auto lenient = pte::dump::Unpickler::load(input, "fuzz.pkl", opaque);
         (void)lenient;
     }
     if (size >= 2 && data[0] == 'P' && data[1] == 'K') {
         const auto bytes = pte::Bytes::copyOf(std::string_view(reinterpret_cast<const char*>(data), size));
-        const auto tensors = pte::readTorchSave(bytes, "fuzz.pt", std::uint64_t(64) << 20);
+        const auto tensors = pte::dump::readTorchSave(bytes, "fuzz.pt", std::uint64_t(64) << 20);
         (void)tensors;
     }
     return 0;

@@ -9,7 +9,7 @@
 #include <cstdio>
 #include <iostream>
 
-namespace ptelens::cli {
+namespace pte::cli {
 
 std::vector<Command>& commandRegistry()
 {
@@ -79,4 +79,4 @@ void printOut(const std::string& text)
     std::cout.flush();
 }
 
-} // namespace ptelens::cli
+} // namespace pte::cli

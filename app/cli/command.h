@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-namespace ptelens::cli {
+namespace pte::cli {
 
 /** Stable exit codes of ptelens-cli (and ptelens-bench). */
 enum ExitCode : int
@@ -47,9 +47,9 @@ struct CommandRegistrar
 };
 
 #define PTELENS_REGISTER_COMMAND(ident, name, summary, fn)                                                             \
-    static const ::ptelens::cli::CommandRegistrar s_register_##ident                                                   \
+    static const ::pte::cli::CommandRegistrar s_register_##ident                                                       \
     {                                                                                                                  \
-        ::ptelens::cli::Command { name, summary, fn }                                                                  \
+        ::pte::cli::Command { name, summary, fn }                                                                      \
     }
 
 /**
@@ -81,4 +81,4 @@ void printDiagnostic(const pte::Diagnostic& d);
 /** Writes text to stdout (UTF-8), flushing. */
 void printOut(const std::string& text);
 
-} // namespace ptelens::cli
+} // namespace pte::cli

@@ -6,7 +6,7 @@
 
 #include <cstdio>
 
-namespace ptelens::cli {
+namespace pte::cli {
 
 nlohmann::ordered_json diagnosticJson(const pte::Diagnostic& d)
 {
@@ -105,4 +105,4 @@ std::string runnerJsonText(const nlohmann::ordered_json& j)
     return out + "}\n";
 }
 
-} // namespace ptelens::cli
+} // namespace pte::cli

@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace ptelens::cli {
+namespace pte::cli {
 
 /** {"severity", "code", "message", "offset" (null when unknown), "field_path"}, in that order. */
 nlohmann::ordered_json diagnosticJson(const pte::Diagnostic& d);
@@ -25,4 +25,4 @@ void printJson(const nlohmann::ordered_json& j);
  */
 std::string runnerJsonText(const nlohmann::ordered_json& j);
 
-} // namespace ptelens::cli
+} // namespace pte::cli

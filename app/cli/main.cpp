@@ -11,7 +11,7 @@
 namespace {
 void printUsage(std::FILE* to)
 {
-    auto commands = ptelens::cli::commandRegistry();
+    auto commands = pte::cli::commandRegistry();
     std::sort(commands.begin(), commands.end(),
         [](const auto& a, const auto& b) { return std::string_view(a.name) < std::string_view(b.name); });
     std::fprintf(to,
@@ -33,18 +33,18 @@ int main(int argc, char** argv)
     const QStringList args = QCoreApplication::arguments();
     if (args.size() < 2) {
         printUsage(stderr);
-        return ptelens::cli::ExitUsage;
+        return pte::cli::ExitUsage;
     }
     const QString name = args.at(1);
     if (name == QLatin1String("--help") || name == QLatin1String("-h") || name == QLatin1String("help")) {
         printUsage(stdout);
-        return ptelens::cli::ExitOk;
+        return pte::cli::ExitOk;
     }
     if (name == QLatin1String("--version")) {
         std::printf("ptelens-cli %s\n", PTELENS_VERSION);
-        return ptelens::cli::ExitOk;
+        return pte::cli::ExitOk;
     }
-    for (const auto& c : ptelens::cli::commandRegistry()) {
+    for (const auto& c : pte::cli::commandRegistry()) {
         if (name == QLatin1String(c.name)) {
             QStringList rest = args.mid(2);
             rest.prepend(QStringLiteral("ptelens-cli ") + name);
@@ -53,5 +53,5 @@ int main(int argc, char** argv)
     }
     std::fprintf(stderr, "ptelens-cli: unknown command '%s'\n\n", qPrintable(name));
     printUsage(stderr);
-    return ptelens::cli::ExitUsage;
+    return pte::cli::ExitUsage;
 }

@@ -4,7 +4,7 @@
 
 #include "command.h"
 
-namespace ptelens::cli {
+namespace pte::cli {
 
 /**
  * Whether `r` holds an error, printed (printError) when it does: `if (printedError(opened)) return ExitInvalidInput;`
@@ -18,4 +18,4 @@ template <typename T> bool printedError(const pte::Result<T>& r)
     return true;
 }
 
-} // namespace ptelens::cli
+} // namespace pte::cli

@@ -16,7 +16,7 @@
 #include <thread>
 #include <unistd.h>
 
-namespace ptelens::bench {
+namespace pte::bench {
 
 std::vector<Benchmark>& benchmarkRegistry()
 {
@@ -318,4 +318,4 @@ PTELENS_REGISTER_BENCHMARK(rewrite, "rewrite",
     "ptelens-cli rewrite vs cp of the same synthetic 2 GiB program (median of 3 runs), and rewrite --sync vs cp + sync",
     benchRewrite);
 
-} // namespace ptelens::bench
+} // namespace pte::bench

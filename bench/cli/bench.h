@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace ptelens::bench {
+namespace pte::bench {
 
 /** One measured number of a benchmark, with its target when the issue sets one. */
 struct BenchMeasurement
@@ -42,9 +42,9 @@ struct BenchmarkRegistrar
 };
 
 #define PTELENS_REGISTER_BENCHMARK(ident, name, summary, fn)                                                           \
-    static const ::ptelens::bench::BenchmarkRegistrar s_bench_##ident                                                  \
+    static const ::pte::bench::BenchmarkRegistrar s_bench_##ident                                                      \
     {                                                                                                                  \
-        ::ptelens::bench::Benchmark { name, summary, fn }                                                              \
+        ::pte::bench::Benchmark { name, summary, fn }                                                                  \
     }
 
 /** Result of running a child process: wall time and peak resident memory (from wait4's rusage). */
@@ -72,4 +72,4 @@ std::string sourceDir(const std::string& cliPath);
 /** The median of `v` (0 when empty). */
 double median(std::vector<double> v);
 
-} // namespace ptelens::bench
+} // namespace pte::bench

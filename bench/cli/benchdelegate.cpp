@@ -11,7 +11,7 @@
 #include <chrono>
 #include <cstdio>
 
-namespace ptelens::bench {
+namespace pte::bench {
 
 namespace {
 
@@ -56,4 +56,4 @@ PTELENS_REGISTER_BENCHMARK(delegatedecode, "delegate-decode",
     "Decode a 10k-node XNNPACK payload (in process), and `delegates --json` on a program holding it",
     runDelegateDecode);
 
-} // namespace ptelens::bench
+} // namespace pte::bench

@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-namespace ptelens::bench {
+namespace pte::bench {
 
 namespace {
 
@@ -169,4 +169,4 @@ PTELENS_REGISTER_BENCHMARK(diff, "diff",
     "Compare two 200k-instruction programs (512 MiB of constants each) with 1% of the instructions edited",
     runDiffBench);
 
-} // namespace ptelens::bench
+} // namespace pte::bench

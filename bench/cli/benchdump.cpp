@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace ptelens::bench {
+namespace pte::bench {
 
 namespace {
 
@@ -131,4 +131,4 @@ std::vector<BenchMeasurement> runDumpLoad(const BenchContext& ctx)
 PTELENS_REGISTER_BENCHMARK(dumpload, "dump-load",
     "Load a PT2 archive with 100k nodes and 1 GB of raw weights (graph --load-only, graph --json)", runDumpLoad);
 
-} // namespace ptelens::bench
+} // namespace pte::bench

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-namespace ptelens::bench {
+namespace pte::bench {
 
 namespace {
 
@@ -100,4 +100,4 @@ std::vector<BenchMeasurement> runDumpJsonBench(const BenchContext& ctx)
 PTELENS_REGISTER_BENCHMARK(dumpjson, "dump-json",
     "dump --json of a 200k-instruction program against flatc --json on the same file", runDumpJsonBench);
 
-} // namespace ptelens::bench
+} // namespace pte::bench

@@ -22,7 +22,7 @@
 #include <unistd.h>
 #include <vector>
 
-namespace ptelens::bench {
+namespace pte::bench {
 
 namespace {
 
@@ -244,4 +244,4 @@ std::vector<BenchMeasurement> runEmitBench(const BenchContext& ctx)
 PTELENS_REGISTER_BENCHMARK(
     emit, "emit", "Emit and save a 100k-node program with 1 GB of weights (vs cp, vs JSON + flatc -b)", runEmitBench);
 
-} // namespace ptelens::bench
+} // namespace pte::bench

@@ -17,7 +17,7 @@
 #include <chrono>
 #include <cstdio>
 
-namespace ptelens::bench {
+namespace pte::bench {
 
 namespace {
 
@@ -101,4 +101,4 @@ PTELENS_REGISTER_BENCHMARK(etdump, "etdump",
     "table; time `profile --tsv`",
     runEtdump);
 
-} // namespace ptelens::bench
+} // namespace pte::bench

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-namespace ptelens::bench {
+namespace pte::bench {
 
 namespace {
 
@@ -170,4 +170,4 @@ std::vector<BenchMeasurement> runLoweringBench(const BenchContext& ctx)
 PTELENS_REGISTER_BENCHMARK(emit_lowering, "emit-lowering",
     "Emit a training-IR graph of 2,000 attention + LSTM blocks (4,000 composite nodes decomposed)", runLoweringBench);
 
-} // namespace ptelens::bench
+} // namespace pte::bench

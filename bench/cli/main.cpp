@@ -23,7 +23,7 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
-namespace ptelens::bench {
+namespace pte::bench {
 
 using cli::ExitInternal;
 using cli::ExitInvalidInput;
@@ -281,11 +281,11 @@ int runBench(const QStringList& args)
 }
 
 } // namespace
-} // namespace ptelens::bench
+} // namespace pte::bench
 
 int main(int argc, char** argv)
 {
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("ptelens-bench"));
-    return ptelens::bench::runBench(QCoreApplication::arguments());
+    return pte::bench::runBench(QCoreApplication::arguments());
 }

@@ -52,10 +52,9 @@ int childSave(const char* temporary, const char* target)
         return 10;
     const std::vector<std::uint8_t> data(kChildBytes, 0x5a);
     const std::span<const std::uint8_t> parts[] = { data };
-    const auto kind =
-        std::strcmp(temporary, "named") == 0 ? detail::TemporaryFile::Named : detail::TemporaryFile::Unnamed;
+    const auto kind = std::strcmp(temporary, "named") == 0 ? base::TemporaryFile::Named : base::TemporaryFile::Unnamed;
     // Returns only if the limit did not stop it.
-    return detail::writeFileAtomically(target, parts, SyncPolicy::WhenReplacing, kind) ? 11 : 12;
+    return base::writeFileAtomically(target, parts, SyncPolicy::WhenReplacing, kind) ? 11 : 12;
 }
 
 /** The state letter of /proc/<pid>/stat ('T' stopped), or 0 when it cannot be read. */
@@ -144,7 +143,7 @@ private Q_SLOTS:
         QVERIFY(child.waitForFinished());
         QCOMPARE(child.exitStatus(), QProcess::CrashExit);
         QCOMPARE(contents(target), old);
-        const QString prefix = QString::fromStdString(detail::temporaryPrefix(target.toStdString()));
+        const QString prefix = QString::fromStdString(base::temporaryPrefix(target.toStdString()));
         if (temporary == QLatin1String("unnamed")) {
             // Nothing but the target, during the save and after the kill.
             QCOMPARE(during, QStringList { QStringLiteral("target.pte") });
@@ -206,7 +205,7 @@ private Q_SLOTS:
         const QString dir = folderWithTarget(QStringLiteral("running"), QByteArray("old"));
         QVERIFY(!dir.isEmpty());
         const std::string target = (dir + QStringLiteral("/target.pte")).toStdString();
-        const QString prefix = QString::fromStdString(detail::temporaryPrefix(target));
+        const QString prefix = QString::fromStdString(base::temporaryPrefix(target));
         QCOMPARE(prefix, QStringLiteral(".target.pte.tmp-"));
         const QString running = dir + QLatin1Char('/') + prefix + QStringLiteral("123");
         const QString stale = dir + QLatin1Char('/') + prefix + QStringLiteral("456");
@@ -227,7 +226,7 @@ private Q_SLOTS:
         QCOMPARE(folder(dir), expected);
 
         held.close(); // the save ended without cleaning up: now it is debris
-        QCOMPARE(detail::removeStaleTemporaries(target), std::size_t(1));
+        QCOMPARE(base::removeStaleTemporaries(target), std::size_t(1));
         expected.removeOne(QFileInfo(running).fileName());
         QCOMPARE(folder(dir), expected);
     }
@@ -242,7 +241,7 @@ private Q_SLOTS:
             const QByteArray text = policy == SyncPolicy::Always ? "always" : "when replacing";
             const auto data = Bytes::copyOf(text.toStdString());
             const std::span<const std::uint8_t> parts[] = { data.span() };
-            QVERIFY_RESULT(detail::writeFileAtomically(target, parts, policy, detail::TemporaryFile::Named));
+            QVERIFY_RESULT(base::writeFileAtomically(target, parts, policy, base::TemporaryFile::Named));
             QCOMPARE(contents(QString::fromStdString(target)), text);
             QCOMPARE(folder(dir), QStringList { QStringLiteral("target.pte") });
         }

@@ -292,14 +292,14 @@ private Q_SLOTS:
     {
         const auto ptd = encodePtd({ { "a", ScalarType::Float, { 2, 2 }, { 0, 1 }, std::vector<std::uint8_t>(16, 7) },
             { "b", ScalarType::Long, { 3 }, { 0 }, std::vector<std::uint8_t>(24, 9) } });
-        auto whole = pte::detail::readPtdBytes(Bytes::fromVector(ptd), "w.ptd");
+        auto whole = pte::ptefile::readPtdBytes(Bytes::fromVector(ptd), "w.ptd");
         QVERIFY_RESULT(whole);
         QCOMPARE(whole->tensors.size(), std::size_t(2));
         QCOMPARE(whole->tensors.at("b").data.size(), std::size_t(24));
         QCOMPARE(whole->tensors.at("b").sizes, std::vector<std::int32_t>({ 3 }));
         for (std::size_t n = 0; n < ptd.size(); ++n) {
             const std::vector<std::uint8_t> cut(ptd.begin(), ptd.begin() + std::ptrdiff_t(n));
-            auto r = pte::detail::readPtdBytes(Bytes::fromVector(cut), "cut.ptd");
+            auto r = pte::ptefile::readPtdBytes(Bytes::fromVector(cut), "cut.ptd");
             QVERIFY2(!r, qPrintable(QStringLiteral("a %1-byte prefix of a .ptd was accepted").arg(n)));
             QVERIFY(r.error().message.find("cut.ptd") != std::string::npos);
         }
@@ -310,7 +310,7 @@ private Q_SLOTS:
             auto bytes = ptd;
             bytes[pos(rng)] = std::uint8_t(byte(rng));
             bytes[pos(rng)] = std::uint8_t(byte(rng));
-            auto r = pte::detail::readPtdBytes(Bytes::fromVector(bytes), "flip.ptd");
+            auto r = pte::ptefile::readPtdBytes(Bytes::fromVector(bytes), "flip.ptd");
             if (r)
                 for (const auto& [k, t] : r->tensors)
                     QVERIFY(t.data.size() <= bytes.size());

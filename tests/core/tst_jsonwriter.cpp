@@ -10,7 +10,7 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
-using pte::detail::JsonWriter;
+using pte::ptefile::JsonWriter;
 using Json = nlohmann::ordered_json;
 
 namespace {

@@ -10,6 +10,7 @@
 #include <cstring>
 
 using namespace pte;
+using namespace pte::dump;
 using namespace pte::test;
 using namespace std::string_literals;
 

@@ -11,6 +11,7 @@
 #include <QTest>
 
 using namespace pte;
+using namespace pte::dump;
 using namespace pte::test;
 
 namespace {

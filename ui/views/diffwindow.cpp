@@ -25,6 +25,7 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QProgressBar>
+#include <QScopedValueRollback>
 #include <QScrollBar>
 #include <QShortcut>
 #include <QSplitter>
@@ -378,7 +379,7 @@ void DiffWindow::onRowsSelected(bool fromA)
 {
     if (m_syncing)
         return;
-    m_syncing = true;
+    const QScopedValueRollback syncing(m_syncing, true);
     QTableView* from = fromA ? m_tableA : m_tableB;
     QTableView* to = fromA ? m_tableB : m_tableA;
     QItemSelection selection;
@@ -414,7 +415,6 @@ void DiffWindow::onRowsSelected(bool fromA)
         if (!lines.isEmpty())
             statusBar()->showMessage(lines.front());
     }
-    m_syncing = false;
 }
 
 void DiffWindow::onGraphSelection(bool fromA)

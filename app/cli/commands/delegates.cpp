@@ -23,7 +23,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-namespace ptelens::cli {
+namespace pte::cli {
 
 namespace {
 
@@ -504,4 +504,4 @@ int runDelegates(const QStringList& args)
 PTELENS_REGISTER_COMMAND(
     delegates, "delegates", "decode delegate payloads: inner nodes, handles, source nodes", runDelegates);
 
-} // namespace ptelens::cli
+} // namespace pte::cli

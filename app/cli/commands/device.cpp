@@ -34,7 +34,7 @@
 #include <optional>
 #include <unistd.h>
 
-namespace ptelens::cli {
+namespace pte::cli {
 
 namespace {
 
@@ -242,4 +242,4 @@ int runDevice(const QStringList& args)
 PTELENS_REGISTER_COMMAND(device, "device",
     "Run a program on your runner (a command template) and print its ETDump joined to the program", runDevice);
 
-} // namespace ptelens::cli
+} // namespace pte::cli

@@ -10,7 +10,7 @@
 
 #include <cstdio>
 
-namespace ptelens::cli {
+namespace pte::cli {
 
 namespace {
 
@@ -81,4 +81,4 @@ int runDiff(const QStringList& args)
 PTELENS_REGISTER_COMMAND(
     diff, "diff", "Compare two programs (.pte or graph dumps); exit 0 equal, 1 different", runDiff);
 
-} // namespace ptelens::cli
+} // namespace pte::cli

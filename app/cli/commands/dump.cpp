@@ -14,7 +14,7 @@
 
 #include <cstdio>
 
-namespace ptelens::cli {
+namespace pte::cli {
 
 namespace {
 
@@ -79,4 +79,4 @@ int runDump(const QStringList& args)
 
 PTELENS_REGISTER_COMMAND(dump, "dump", "Print the whole program as JSON (flatc-compatible shape)", runDump);
 
-} // namespace ptelens::cli
+} // namespace pte::cli

@@ -17,7 +17,7 @@
 #include <cstdio>
 #include <set>
 
-namespace ptelens::cli {
+namespace pte::cli {
 
 namespace {
 
@@ -200,4 +200,4 @@ int runEmit(const QStringList& args)
 
 PTELENS_REGISTER_COMMAND(emit, "emit", "Emit an ExecuTorch program (.pte) from graph dumps", runEmit);
 
-} // namespace ptelens::cli
+} // namespace pte::cli

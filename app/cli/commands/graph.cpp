@@ -24,7 +24,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
-namespace ptelens::cli {
+namespace pte::cli {
 
 namespace {
 
@@ -754,4 +754,4 @@ int runGraph(const QStringList& args)
 
 PTELENS_REGISTER_COMMAND(graph, "graph", "Show a graph dump: methods, specs, nodes, weights", runGraph);
 
-} // namespace ptelens::cli
+} // namespace pte::cli

@@ -17,7 +17,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-namespace ptelens::cli {
+namespace pte::cli {
 
 namespace {
 
@@ -390,4 +390,4 @@ int runInfo(const QStringList& args)
 
 PTELENS_REGISTER_COMMAND(info, "info", "Summarize a .pte (methods, operators, delegates, segments)", runInfo);
 
-} // namespace ptelens::cli
+} // namespace pte::cli

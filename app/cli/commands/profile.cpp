@@ -31,7 +31,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
-namespace ptelens::cli {
+namespace pte::cli {
 
 namespace {
 
@@ -604,4 +604,4 @@ int runProfile(const QStringList& args)
 PTELENS_REGISTER_COMMAND(
     profile, "profile", "ExecuTorch's Inspector table for an ETDump, joined with the program and ETRecord", runProfile);
 
-} // namespace ptelens::cli
+} // namespace pte::cli

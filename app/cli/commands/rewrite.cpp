@@ -16,7 +16,7 @@
 #include <nlohmann/json.hpp>
 #include <sys/stat.h>
 
-namespace ptelens::cli {
+namespace pte::cli {
 
 namespace {
 
@@ -160,4 +160,4 @@ int runRewrite(const QStringList& args)
 
 PTELENS_REGISTER_COMMAND(rewrite, "rewrite", "Decode a .pte and write it again (same program, new layout)", runRewrite);
 
-} // namespace ptelens::cli
+} // namespace pte::cli

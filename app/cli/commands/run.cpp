@@ -28,7 +28,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
-namespace ptelens::cli {
+namespace pte::cli {
 
 namespace {
 
@@ -928,4 +928,4 @@ int runRun(const QStringList& args)
 PTELENS_REGISTER_COMMAND(
     run, "run", "Run methods on ptelens' reference interpreter, as ExecuTorch's runner reports them", runRun);
 
-} // namespace ptelens::cli
+} // namespace pte::cli

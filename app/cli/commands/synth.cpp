@@ -12,7 +12,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
-namespace ptelens::cli {
+namespace pte::cli {
 
 namespace {
 
@@ -110,4 +110,4 @@ int runSynth(const QStringList& args)
 
 PTELENS_REGISTER_COMMAND(synth, "synth", "Write a synthetic valid program of a given size", runSynth);
 
-} // namespace ptelens::cli
+} // namespace pte::cli

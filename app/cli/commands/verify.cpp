@@ -12,7 +12,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
-namespace ptelens::cli {
+namespace pte::cli {
 
 namespace {
 
@@ -93,4 +93,4 @@ int runVerify(const QStringList& args)
 
 PTELENS_REGISTER_COMMAND(verify, "verify", "Check a .pte the way the ExecuTorch runtime does", runVerify);
 
-} // namespace ptelens::cli
+} // namespace pte::cli

@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-namespace pte {
+namespace pte::base {
 
 /** Rounds `value` up to a multiple of `alignment` (> 0). */
 [[nodiscard]] constexpr std::uint64_t roundUp(std::uint64_t value, std::uint64_t alignment) noexcept
@@ -15,4 +15,4 @@ namespace pte {
     return (value + alignment - 1) / alignment * alignment;
 }
 
-} // namespace pte
+} // namespace pte::base

@@ -49,7 +49,7 @@ std::string hexOf(std::span<const std::uint8_t> data)
     return out;
 }
 
-namespace detail {
+namespace base {
 
 std::string describeMagic(const std::uint8_t* p, std::size_t n)
 {
@@ -61,6 +61,6 @@ std::string describeMagic(const std::uint8_t* p, std::size_t n)
     return "0x" + hexOf(std::span<const std::uint8_t>(p, n));
 }
 
-} // namespace detail
+} // namespace base
 
 } // namespace pte

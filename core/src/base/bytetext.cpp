@@ -81,13 +81,13 @@ std::optional<std::string> knownSpecText(std::string_view key, std::span<const s
         switch (known.type) {
         case SpecType::Int32:
             if (value.size() == 4)
-                return std::to_string(std::int32_t(detail::loadU32(value.data())));
+                return std::to_string(std::int32_t(base::loadU32(value.data())));
             break;
         case SpecType::Int32List:
             if (!value.empty() && value.size() % 4 == 0) {
                 std::string s = "[";
                 for (std::size_t i = 0; i < value.size(); i += 4)
-                    s += (i ? ", " : "") + std::to_string(std::int32_t(detail::loadU32(value.data() + i)));
+                    s += (i ? ", " : "") + std::to_string(std::int32_t(base::loadU32(value.data() + i)));
                 return s + "]";
             }
             break;

@@ -47,9 +47,9 @@ std::optional<double> elementValue(ScalarType t, const std::uint8_t* p, ElementR
     case ScalarType::UInt64:
         return load<std::uint64_t>(p);
     case ScalarType::Half:
-        return double(detail::halfToFloat(load16(p)));
+        return double(base::halfToFloat(load16(p)));
     case ScalarType::BFloat16:
-        return double(detail::bfloat16ToFloat(load16(p)));
+        return double(base::bfloat16ToFloat(load16(p)));
     case ScalarType::Float:
         return load<float>(p);
     case ScalarType::Double:

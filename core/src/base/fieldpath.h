@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-namespace pte::detail {
+namespace pte::base {
 
 /** "base[i]" */
 [[nodiscard]] inline std::string indexPath(std::string_view base, std::size_t i)
@@ -31,4 +31,4 @@ namespace pte::detail {
     return s;
 }
 
-} // namespace pte::detail
+} // namespace pte::base

@@ -7,7 +7,7 @@
 #include <flatbuffers/flatbuffers.h>
 #include <vector>
 
-namespace pte::detail {
+namespace pte::base {
 
 /**
  * The elements of `v` (empty for a null vector), read byte-wise: the verifier does not check the alignment of
@@ -23,4 +23,4 @@ template <typename T> std::vector<T> scalarVector(const flatbuffers::Vector<T>* 
     return out;
 }
 
-} // namespace pte::detail
+} // namespace pte::base

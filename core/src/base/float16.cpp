@@ -5,7 +5,7 @@
 #include <cmath>
 #include <cstring>
 
-namespace pte::detail {
+namespace pte::base {
 
 namespace {
 
@@ -82,4 +82,4 @@ std::uint16_t floatToBFloat16(float f) noexcept
     return std::uint16_t((x + rounding) >> 16);
 }
 
-} // namespace pte::detail
+} // namespace pte::base

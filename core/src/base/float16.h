@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-namespace pte::detail {
+namespace pte::base {
 
 /** IEEE binary16 to float, exact: subnormals normalised, infinities kept, NaN stays NaN (as c10::Half converts). */
 [[nodiscard]] float halfToFloat(std::uint16_t h) noexcept;
@@ -18,4 +18,4 @@ namespace pte::detail {
 /** float to bfloat16, rounding to nearest even; NaN stays a quiet NaN. */
 [[nodiscard]] std::uint16_t floatToBFloat16(float f) noexcept;
 
-} // namespace pte::detail
+} // namespace pte::base

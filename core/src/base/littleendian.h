@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <string>
 
-namespace pte::detail {
+namespace pte::base {
 
 /** Little-endian loads with no alignment requirement. */
 inline std::uint32_t loadU32(const std::uint8_t* p) noexcept
@@ -24,4 +24,4 @@ inline std::uint64_t loadU64(const std::uint8_t* p) noexcept
 /** A printable description of identifier bytes ("'ET12'", or "0x..." hex when one is not printable ASCII). */
 std::string describeMagic(const std::uint8_t* p, std::size_t n);
 
-} // namespace pte::detail
+} // namespace pte::base

@@ -369,7 +369,7 @@ bool fileExists(const fs::path& path)
 
 } // namespace
 
-namespace detail {
+namespace base {
 
 std::string temporaryPrefix(const std::string& path) { return "." + fs::path(path).filename().string() + ".tmp-"; }
 
@@ -458,12 +458,12 @@ Result<void> writeFileAtomically(const std::string& path, std::span<const std::s
     return {};
 }
 
-} // namespace detail
+} // namespace base
 
 Result<void> writeFileAtomically(
     const std::string& path, std::span<const std::span<const std::uint8_t>> parts, SyncPolicy sync)
 {
-    return detail::writeFileAtomically(path, parts, sync, detail::TemporaryFile::Unnamed);
+    return base::writeFileAtomically(path, parts, sync, base::TemporaryFile::Unnamed);
 }
 
 ChunkReader::ChunkReader(Bytes bytes, std::size_t chunkSize)

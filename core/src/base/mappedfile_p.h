@@ -11,7 +11,7 @@
 #include <span>
 #include <string>
 
-namespace pte::detail {
+namespace pte::base {
 
 /** The temporary file a save writes before it puts the file in place. */
 enum class TemporaryFile : std::uint8_t
@@ -39,4 +39,4 @@ enum class TemporaryFile : std::uint8_t
  */
 std::size_t removeStaleTemporaries(const std::string& path);
 
-} // namespace pte::detail
+} // namespace pte::base

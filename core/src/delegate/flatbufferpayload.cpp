@@ -43,7 +43,7 @@ std::optional<FlatbufferLocation> locateFlatbuffer(
             out.format = rules.notPayloadFormat;
         report(out, ctx, Severity::Error, ErrorCode::NotAPteFile,
             std::string("the ") + rules.root + " flatbuffer identifier (bytes " + std::to_string(offset + 4) + ".."
-                + std::to_string(offset + 7) + ") is " + detail::describeMagic(b.data() + offset + 4, 4) + ", not "
+                + std::to_string(offset + 7) + ") is " + base::describeMagic(b.data() + offset + 4, 4) + ", not "
                 + rules.expected,
             offset + 4);
         return std::nullopt;

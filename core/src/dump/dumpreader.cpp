@@ -22,7 +22,7 @@ void collectDiagnostics(DumpSet& set, Diagnostics& diags)
 }
 
 Result<std::shared_ptr<ExportedProgram>> readProgramEntry(
-    const ZipArchive& zip, const ZipEntry& e, Diagnostics& diags, std::uint64_t maxEntrySize)
+    const dump::ZipArchive& zip, const dump::ZipEntry& e, Diagnostics& diags, std::uint64_t maxEntrySize)
 {
     PTE_TRY(const Bytes text, zip.read(e));
     return decodeProgram(text.asStringView(), zip.entryLabel(e), diags, maxEntrySize);
@@ -48,9 +48,9 @@ Result<std::shared_ptr<const DumpSet>> readDump(const std::string& path, const D
     PTE_TRY(const Bytes data, mapFile(path));
     auto set = std::make_shared<DumpSet>();
     set->path = path;
-    if (ZipArchive::looksLikeZip(data.span())) {
-        PTE_TRY(const ZipArchive zip, ZipArchive::open(data, path, options.maxEntrySize));
-        const ZipEntry* fmt = zip.findInRoot("archive_format");
+    if (dump::ZipArchive::looksLikeZip(data.span())) {
+        PTE_TRY(const dump::ZipArchive zip, dump::ZipArchive::open(data, path, options.maxEntrySize));
+        const dump::ZipEntry* fmt = zip.findInRoot("archive_format");
         bool pt2 = false;
         if (fmt) {
             PTE_TRY(const Bytes f, zip.read(*fmt));
@@ -61,7 +61,7 @@ Result<std::shared_ptr<const DumpSet>> readDump(const std::string& path, const D
                 path + " is a torch.save checkpoint (data.pkl), not an exported program; use torch.export.save");
         if (!pt2 && !zip.rootFolder().empty() && zip.findInRoot("constants.pkl"))
             return fail(ErrorCode::Unsupported, path + " is a TorchScript archive (torch.jit.save), not torch.export");
-        if (pt2 || std::any_of(zip.entries().begin(), zip.entries().end(), [&](const ZipEntry& e) {
+        if (pt2 || std::any_of(zip.entries().begin(), zip.entries().end(), [&](const dump::ZipEntry& e) {
                 return e.name.compare(0, zip.rootPath("models/").size(), zip.rootPath("models/")) == 0;
             })) {
             PTE_CHECK(dump::readPt2(zip, *set, options));

@@ -13,7 +13,7 @@ namespace pte::dump {
 
 namespace {
 
-using detail::indexPath;
+using base::indexPath;
 
 Result<json> readJsonEntry(const ZipArchive& zip, const ZipEntry& e)
 {

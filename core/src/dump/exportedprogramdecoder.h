@@ -26,8 +26,8 @@
 
 namespace pte::dump {
 
-using detail::indexPath;
-using detail::joinPath;
+using base::indexPath;
+using base::joinPath;
 
 /**
  * Decodes torch.export's ExportedProgram JSON (torch's serde and ExecuTorch's exir serde, every schema version) into

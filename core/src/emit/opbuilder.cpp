@@ -84,12 +84,12 @@ void storeElement(std::uint8_t* p, ScalarType t, double v)
         std::memcpy(p, &v, 8);
         break;
     case ScalarType::Half: {
-        const auto h = detail::floatToHalf(float(v));
+        const auto h = base::floatToHalf(float(v));
         std::memcpy(p, &h, 2);
         break;
     }
     case ScalarType::BFloat16: {
-        const auto h = detail::floatToBFloat16(float(v));
+        const auto h = base::floatToBFloat16(float(v));
         std::memcpy(p, &h, 2);
         break;
     }

@@ -88,8 +88,8 @@ private:
     {
         EtdumpTensor out;
         out.scalarType = static_cast<ScalarType>(static_cast<std::int8_t>(t->scalar_type()));
-        out.sizes = detail::scalarVector(t->sizes());
-        out.strides = detail::scalarVector(t->strides());
+        out.sizes = base::scalarVector(t->sizes());
+        out.strides = base::scalarVector(t->strides());
         out.offset = t->offset();
         return out;
     }
@@ -211,7 +211,7 @@ private:
 
     template <typename RunTable> void decodeRun(const RunTable* r, std::size_t index)
     {
-        const std::string path = detail::indexPath("run_data", index);
+        const std::string path = base::indexPath("run_data", index);
         EtdumpRun run;
         run.fileOffset = offsetOf(r);
         run.name = r->name() ? r->name()->str() : std::string();
@@ -225,7 +225,7 @@ private:
         if (const auto* events = r->events()) {
             run.hasEvents = true;
             for (flatbuffers::uoffset_t i = 0; i < events->size(); ++i)
-                event(events->Get(i), run, path + detail::indexPath(".events", i));
+                event(events->Get(i), run, path + base::indexPath(".events", i));
         }
         run.eventCount = std::uint32_t(m_dump.events.size() - run.firstEvent);
         m_dump.runs.push_back(std::move(run));
@@ -247,7 +247,7 @@ private:
 
 } // namespace
 
-void detail::decodeEtdump(EtDump& dump, const std::uint8_t* fileStart, const std::uint8_t* root)
+void etdump::decodeEtdump(EtDump& dump, const std::uint8_t* fileStart, const std::uint8_t* root)
 {
     EtdumpDecoder decoder(dump, fileStart);
     if (dump.layout == EtdumpLayout::V010)

@@ -8,7 +8,7 @@
 
 #include <cstdint>
 
-namespace pte::detail {
+namespace pte::etdump {
 
 /**
  * Decodes the verified ETDump whose root table is at `root` into `dump`'s runs and events, with the block layout
@@ -16,4 +16,4 @@ namespace pte::detail {
  */
 void decodeEtdump(EtDump& dump, const std::uint8_t* fileStart, const std::uint8_t* root);
 
-} // namespace pte::detail
+} // namespace pte::etdump

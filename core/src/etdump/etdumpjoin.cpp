@@ -448,7 +448,7 @@ Result<std::shared_ptr<const EtdumpJoin>> joinEtdump(std::shared_ptr<const EtDum
     join->runs.resize(dump.runs.size());
     auto diag = [&](Severity s, std::string msg, const EtdumpRun& run, std::size_t r) {
         join->diagnostics.push_back(Diagnostic {
-            s, ErrorCode::InvalidInput, std::move(msg), run.fileOffset, detail::indexPath("run_data", r), dump.path });
+            s, ErrorCode::InvalidInput, std::move(msg), run.fileOffset, base::indexPath("run_data", r), dump.path });
     };
 
     // Graph index: debug handle -> nodes, per method. From the nodes' handles (parsed, or their "debug_handle"

@@ -27,42 +27,42 @@ bool magicAt(std::span<const std::uint8_t> d, std::size_t at, const char* m)
     return d.size() >= at + 4 && std::memcmp(d.data() + at, m, 4) == 0;
 }
 
-/** The field kinds of the ETDump schema, for locating what the verifier refused (detail::walkFlatbuffer). */
+/** The field kinds of the ETDump schema, for locating what the verifier refused (etdump::walkFlatbuffer). */
 struct EtdumpWalkSchema
 {
-    using K = detail::WalkFieldKind;
-    detail::WalkTable tensor { "Tensor",
+    using K = etdump::WalkFieldKind;
+    etdump::WalkTable tensor { "Tensor",
         { { "scalar_type", K::Scalar, 1 }, { "sizes", K::ScalarVector, 8 }, { "strides", K::ScalarVector, 8 },
             { "offset", K::Scalar, 8 } } };
-    detail::WalkTable intT { "Int", { { "int_val", K::Scalar, 8 } } };
-    detail::WalkTable boolT { "Bool", { { "bool_val", K::Scalar, 1 } } };
-    detail::WalkTable floatT { "Float", { { "float_val", K::Scalar, 4 } } };
-    detail::WalkTable doubleT { "Double", { { "double_val", K::Scalar, 8 } } };
-    detail::WalkTable tensorList { "TensorList", { { "tensors", K::TableVector, 0, &tensor } } };
-    detail::WalkTable value { "Value",
+    etdump::WalkTable intT { "Int", { { "int_val", K::Scalar, 8 } } };
+    etdump::WalkTable boolT { "Bool", { { "bool_val", K::Scalar, 1 } } };
+    etdump::WalkTable floatT { "Float", { { "float_val", K::Scalar, 4 } } };
+    etdump::WalkTable doubleT { "Double", { { "double_val", K::Scalar, 8 } } };
+    etdump::WalkTable tensorList { "TensorList", { { "tensors", K::TableVector, 0, &tensor } } };
+    etdump::WalkTable value { "Value",
         { { "val", K::Scalar, 1 }, { "tensor", K::Table, 0, &tensor }, { "tensor_list", K::Table, 0, &tensorList },
             { "int_value", K::Table, 0, &intT }, { "float_value", K::Table, 0, &floatT },
             { "double_value", K::Table, 0, &doubleT }, { "bool_value", K::Table, 0, &boolT },
             { "output", K::Table, 0, &boolT } } };
-    detail::WalkTable debugEvent { "DebugEvent",
+    etdump::WalkTable debugEvent { "DebugEvent",
         { { "chain_index", K::Scalar, 8 }, { "instruction_id", K::Scalar, 4 }, { "debug_entry", K::Table, 0, &value },
             { "delegate_debug_id_int", K::Scalar, 4 }, { "delegate_debug_id_str", K::String },
             { "name", K::String } } };
-    detail::WalkTable allocationEvent { "AllocationEvent",
+    etdump::WalkTable allocationEvent { "AllocationEvent",
         { { "allocator_id", K::Scalar, 4 }, { "allocation_size", K::Scalar, 8 } } };
-    detail::WalkTable profileEvent { "ProfileEvent",
+    etdump::WalkTable profileEvent { "ProfileEvent",
         { { "name", K::String }, { "chain_index", K::Scalar, 4 }, { "instruction_id", K::Scalar, 4 },
             { "delegate_debug_id_int", K::Scalar, 4 }, { "delegate_debug_id_str", K::String },
             { "delegate_debug_metadata", K::ScalarVector, 1 }, { "start_time", K::Scalar, 8 },
             { "end_time", K::Scalar, 8 } } };
-    detail::WalkTable event { "Event",
+    etdump::WalkTable event { "Event",
         { { "profile_event", K::Table, 0, &profileEvent }, { "allocation_event", K::Table, 0, &allocationEvent },
             { "debug_event", K::Table, 0, &debugEvent } } };
-    detail::WalkTable allocator { "Allocator", { { "name", K::String } } };
-    detail::WalkTable runData { "RunData",
+    etdump::WalkTable allocator { "Allocator", { { "name", K::String } } };
+    etdump::WalkTable runData { "RunData",
         { { "name", K::String }, { "bundled_input_index", K::Scalar, 4 },
             { "allocators", K::TableVector, 0, &allocator }, { "events", K::TableVector, 0, &event } } };
-    detail::WalkTable root { "ETDump", { { "version", K::Scalar, 4 }, { "run_data", K::TableVector, 0, &runData } } };
+    etdump::WalkTable root { "ETDump", { { "version", K::Scalar, 4 }, { "run_data", K::TableVector, 0, &runData } } };
 };
 
 Error notAnEtdump(const std::string& name, const std::string& what, std::uint64_t offset)
@@ -83,12 +83,12 @@ Error identifyForeign(std::span<const std::uint8_t> d, const std::string& name)
         return notAnEtdump(name, "it is a .ptd external data file (identifier FT01 at byte 4)", 4);
     if (d.size() >= 12 && d[8] == 'E' && d[9] == 'D')
         return makeError(ErrorCode::UnsupportedVersion,
-            name + " has the ETDump-like identifier " + detail::describeMagic(d.data() + 8, 4)
+            name + " has the ETDump-like identifier " + base::describeMagic(d.data() + 8, 4)
                 + " at byte 8, but only ED00 is known",
             8);
     return notAnEtdump(name,
-        "neither bytes 8..11 (" + (d.size() >= 12 ? detail::describeMagic(d.data() + 8, 4) : std::string("missing"))
-            + ", after a size prefix) nor bytes 4..7 (" + detail::describeMagic(d.data() + 4, 4)
+        "neither bytes 8..11 (" + (d.size() >= 12 ? base::describeMagic(d.data() + 8, 4) : std::string("missing"))
+            + ", after a size prefix) nor bytes 4..7 (" + base::describeMagic(d.data() + 4, 4)
             + ") are the identifier 'ED00'",
         d.size() >= 12 ? 8 : 4);
 }
@@ -105,7 +105,7 @@ template <typename Root> bool looksLikeV010(const Root* root, const std::uint8_t
     bool threeSlotsWithEvents = false;
     for (flatbuffers::uoffset_t i = 0; i < runs->size(); ++i) {
         const auto* table = reinterpret_cast<const std::uint8_t*>(runs->Get(i));
-        const std::int32_t soffset = std::int32_t(detail::loadU32(table));
+        const std::int32_t soffset = std::int32_t(base::loadU32(table));
         const std::uint8_t* vt = table - soffset;
         if (vt < base || vt + 4 > base + size)
             return false;
@@ -183,7 +183,7 @@ void checkDebugBuffer(EtDump& dump)
                         + dump.debugBufferPath + " (" + std::to_string(dump.debugBuffer.size())
                         + " bytes); is it the buffer of this run?",
                     e.fileOffset,
-                    detail::indexPath("run_data", r) + detail::indexPath(".events", i) + ".debug_event.debug_entry");
+                    base::indexPath("run_data", r) + base::indexPath(".events", i) + ".debug_event.debug_entry");
                 return;
             }
         }
@@ -209,7 +209,7 @@ Result<std::shared_ptr<const EtDump>> readImpl(
 
     std::size_t length = d.size();
     if (magicAt(d, 8, kIdentifier)) {
-        const std::uint64_t declared = detail::loadU32(d.data());
+        const std::uint64_t declared = base::loadU32(d.data());
         if (declared + 4 > d.size())
             return fail(ErrorCode::Truncated,
                 name + ": the size prefix says " + std::to_string(declared) + " bytes follow, but the file has "
@@ -280,7 +280,7 @@ Result<std::shared_ptr<const EtDump>> readImpl(
         dump->layout = EtdumpLayout::V010;
     else {
         const EtdumpWalkSchema schema;
-        const auto problem = detail::walkFlatbuffer(fb.span(), rootAt, schema.root, o.maxDepth);
+        const auto problem = etdump::walkFlatbuffer(fb.span(), rootAt, schema.root, o.maxDepth);
         std::string layouts = o.layout == EtdumpLayout::Auto
             ? "either ETDump layout (v0.2.0+ or v0.1.0)"
             : std::string("the ") + etdumpLayoutName(o.layout) + " ETDump layout";
@@ -299,7 +299,7 @@ Result<std::shared_ptr<const EtDump>> readImpl(
         diag(Severity::Info, ErrorCode::UnsupportedVersion,
             "read with the ExecuTorch v0.1.0 block layout (event blocks without bundled_input_index)");
 
-    detail::decodeEtdump(*dump, fb.data(), base);
+    etdump::decodeEtdump(*dump, fb.data(), base);
 
     dump->debugBuffer = std::move(debugBuffer);
     dump->debugBufferPath = std::move(debugBufferPath);

@@ -4,7 +4,7 @@
 
 #include "base/littleendian.h"
 
-namespace pte::detail {
+namespace pte::etdump {
 
 namespace {
 
@@ -22,7 +22,7 @@ public:
             return problem(at, path, "tables nest deeper than " + std::to_string(m_maxDepth));
         if (!inside(at, 4) || at % 4 != 0)
             return problem(at, path, std::string("the ") + t.name + " table lies outside the buffer or is misaligned");
-        const std::int32_t soffset = std::int32_t(loadU32(m_buf.data() + at));
+        const std::int32_t soffset = std::int32_t(base::loadU32(m_buf.data() + at));
         const std::int64_t vt = std::int64_t(at) - soffset;
         if (vt < 0 || !inside(std::uint64_t(vt), 4) || vt % 2 != 0)
             return problem(at, path,
@@ -51,7 +51,7 @@ public:
                 return problem(field, fpath, "the field is misaligned");
             if (f.kind == WalkFieldKind::Scalar)
                 continue;
-            const std::uint64_t target = field + loadU32(m_buf.data() + field);
+            const std::uint64_t target = field + base::loadU32(m_buf.data() + field);
             if (auto p = reference(target, f, fpath, depth))
                 return p;
         }
@@ -73,7 +73,7 @@ private:
             const std::uint8_t elem = f.kind == WalkFieldKind::ScalarVector ? f.size : 4;
             if (!inside(target, 4) || target % 4 != 0)
                 return problem(target, path, "the vector's length lies outside the buffer or is misaligned");
-            const std::uint64_t n = loadU32(m_buf.data() + target);
+            const std::uint64_t n = base::loadU32(m_buf.data() + target);
             if (elem > 4 && (target + 4) % elem != 0)
                 return problem(target, path, "the vector's elements are misaligned");
             if (n > (m_buf.size() - target - 4) / elem)
@@ -84,7 +84,7 @@ private:
                 return std::nullopt;
             for (std::uint64_t i = 0; i < n; ++i) {
                 const std::uint64_t slot = target + 4 + 4 * i;
-                const std::uint64_t elemTarget = slot + loadU32(m_buf.data() + slot);
+                const std::uint64_t elemTarget = slot + base::loadU32(m_buf.data() + slot);
                 const std::string epath = path + "[" + std::to_string(i) + "]";
                 auto p = f.kind == WalkFieldKind::TableVector ? table(elemTarget, *f.table, epath, depth + 1)
                                                               : string(elemTarget, epath);
@@ -103,7 +103,7 @@ private:
     {
         if (!inside(at, 4) || at % 4 != 0)
             return problem(at, path, "the string lies outside the buffer or is misaligned");
-        const std::uint64_t n = loadU32(m_buf.data() + at);
+        const std::uint64_t n = base::loadU32(m_buf.data() + at);
         if (!inside(at + 4, n + 1))
             return problem(at, path, "the string's " + std::to_string(n) + " bytes run past the end of the buffer");
         if (m_buf[at + 4 + n] != 0)
@@ -135,8 +135,8 @@ std::optional<WalkProblem> walkFlatbuffer(
 {
     if (rootOffset > buffer.size() || buffer.size() - rootOffset < 8)
         return WalkProblem { rootOffset, {}, "the buffer is too short for a root offset and identifier" };
-    const std::uint64_t target = rootOffset + loadU32(buffer.data() + rootOffset);
+    const std::uint64_t target = rootOffset + base::loadU32(buffer.data() + rootOffset);
     return Walker(buffer, maxDepth).table(target, root, {}, 1);
 }
 
-} // namespace pte::detail
+} // namespace pte::etdump

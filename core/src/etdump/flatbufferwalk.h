@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace pte::detail {
+namespace pte::etdump {
 
 struct WalkTable;
 
@@ -57,4 +57,4 @@ struct WalkProblem
 [[nodiscard]] std::optional<WalkProblem> walkFlatbuffer(
     std::span<const std::uint8_t> buffer, std::size_t rootOffset, const WalkTable& root, std::uint32_t maxDepth);
 
-} // namespace pte::detail
+} // namespace pte::etdump

@@ -6,7 +6,7 @@
 #include <string>
 #include <unordered_map>
 
-namespace pte::detail {
+namespace pte::etdump {
 
 namespace {
 
@@ -216,4 +216,4 @@ RunSignatures signaturesOf(
     return out;
 }
 
-} // namespace pte::detail
+} // namespace pte::etdump

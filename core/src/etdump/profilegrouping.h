@@ -11,7 +11,7 @@
 #include <span>
 #include <vector>
 
-namespace pte::detail {
+namespace pte::etdump {
 
 /** (name or "", instruction or none, int id or none, str id or none), strings canonical (absent == ""). */
 struct SubSignature
@@ -84,4 +84,4 @@ private:
 [[nodiscard]] RunSignatures signaturesOf(
     const EtDump& dump, const EtdumpRun& run, const Canonical& canon, std::vector<EventSignature>&& spare);
 
-} // namespace pte::detail
+} // namespace pte::etdump

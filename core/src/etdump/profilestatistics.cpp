@@ -11,7 +11,7 @@
 
 namespace pte {
 
-namespace detail {
+namespace etdump {
 
 double sortedPercentile(const std::vector<double>& samples, double q)
 {
@@ -26,7 +26,7 @@ double sortedPercentile(const std::vector<double>& samples, double q)
     return t >= 0.5 ? b - diff * (1 - t) : a + diff * t;
 }
 
-} // namespace detail
+} // namespace etdump
 
 namespace {
 
@@ -133,7 +133,7 @@ double numpyPercentile(std::vector<double> samples, double q)
         if (std::isnan(s))
             return kNaN;
     std::sort(samples.begin(), samples.end());
-    return detail::sortedPercentile(samples, q);
+    return etdump::sortedPercentile(samples, q);
 }
 
 double numpyMean(const std::vector<double>& samples)

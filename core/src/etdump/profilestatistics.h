@@ -6,9 +6,9 @@
 
 #include <vector>
 
-namespace pte::detail {
+namespace pte::etdump {
 
 /** numpy.percentile with linear interpolation of samples already sorted, without NaN. */
 [[nodiscard]] double sortedPercentile(const std::vector<double>& samples, double q);
 
-} // namespace pte::detail
+} // namespace pte::etdump

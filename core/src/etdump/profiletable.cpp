@@ -19,12 +19,12 @@ namespace pte {
 
 namespace {
 
-using detail::Canonical;
-using detail::EventSignature;
-using detail::RunSignatures;
-using detail::signaturesOf;
-using detail::sortedPercentile;
-using detail::SubSignature;
+using etdump::Canonical;
+using etdump::EventSignature;
+using etdump::RunSignatures;
+using etdump::signaturesOf;
+using etdump::sortedPercentile;
+using etdump::SubSignature;
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 

@@ -8,10 +8,10 @@ namespace pte {
 
 namespace {
 
-using detail::describeValue;
-using detail::pyDict;
-using detail::pyString;
-using detail::pyStringList;
+using etdump::describeValue;
+using etdump::pyDict;
+using etdump::pyString;
+using etdump::pyStringList;
 
 std::string csvQuote(const std::string& cell)
 {

@@ -12,7 +12,7 @@
 
 namespace pte {
 
-namespace detail {
+namespace etdump {
 
 std::string pyString(std::string_view s)
 {
@@ -87,7 +87,7 @@ std::string describeValue(const EtDump& dump, const EtdumpValue& v)
     }
     return "None";
 }
-} // namespace detail
+} // namespace etdump
 
 std::string pythonFloatRepr(double value)
 {

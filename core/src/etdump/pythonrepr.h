@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-namespace pte::detail {
+namespace pte::etdump {
 
 /** Python's repr of a str. */
 [[nodiscard]] std::string pyString(std::string_view s);
@@ -23,4 +23,4 @@ namespace pte::detail {
 /** A logged value as the Inspector shows it (tensor(float32[1, 3]), numbers, strings, None). */
 [[nodiscard]] std::string describeValue(const EtDump& dump, const EtdumpValue& v);
 
-} // namespace pte::detail
+} // namespace pte::etdump

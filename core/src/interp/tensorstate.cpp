@@ -53,10 +53,10 @@ void TensorState::set(std::size_t i, double v)
         storeAs(p, std::int16_t(v));
         break;
     case ScalarType::Half:
-        storeAs(p, detail::floatToHalf(float(v)));
+        storeAs(p, base::floatToHalf(float(v)));
         break;
     case ScalarType::BFloat16:
-        storeAs(p, detail::floatToBFloat16(float(v)));
+        storeAs(p, base::floatToBFloat16(float(v)));
         break;
     default:
         break;

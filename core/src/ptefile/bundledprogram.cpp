@@ -31,8 +31,8 @@ BundledValue decodeValue(const fbb::Value* v, const Bytes& file)
         if (const auto* t = v->val_as_Tensor()) {
             out.kind = BundledValue::Kind::Tensor;
             out.scalarType = static_cast<ScalarType>(static_cast<std::int8_t>(t->scalar_type()));
-            out.sizes = detail::scalarVector(t->sizes());
-            out.dimOrder = detail::scalarVector(t->dim_order());
+            out.sizes = base::scalarVector(t->sizes());
+            out.dimOrder = base::scalarVector(t->dim_order());
             if (const auto* d = t->data())
                 out.data = file.slice(std::size_t(d->data() - file.data()), d->size());
         }

@@ -13,7 +13,7 @@ namespace pte {
 
 namespace {
 
-using detail::JsonWriter;
+using ptefile::JsonWriter;
 
 class ProgramJson
 {

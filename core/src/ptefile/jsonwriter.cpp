@@ -4,7 +4,7 @@
 
 #include <charconv>
 
-namespace pte::detail {
+namespace pte::ptefile {
 
 JsonWriter::JsonWriter(Sink sink, int indent)
     : m_sink(std::move(sink))
@@ -206,4 +206,4 @@ void JsonWriter::escaped(std::string_view s)
     m_buf.push_back('"');
 }
 
-} // namespace pte::detail
+} // namespace pte::ptefile

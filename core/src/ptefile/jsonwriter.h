@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-namespace pte::detail {
+namespace pte::ptefile {
 
 /**
  * Writes JSON text as it goes, to a sink, in chunks of about 64 KiB: nothing of the document is kept but the
@@ -78,4 +78,4 @@ private:
     bool m_afterKey = false;
 };
 
-} // namespace pte::detail
+} // namespace pte::ptefile

@@ -11,13 +11,13 @@ namespace fb = executorch_flatbuffer;
 
 namespace {
 
-using detail::indexPath;
+using base::indexPath;
 
 /** Decodes the verified flatbuffer into the model; structural problems become diagnostics. */
 class ProgramDecoder
 {
 public:
-    ProgramDecoder(const Bytes& fbBytes, Diagnostics& diags, detail::FileFacts& facts)
+    ProgramDecoder(const Bytes& fbBytes, Diagnostics& diags, ptefile::FileFacts& facts)
         : m_fb(fbBytes)
         , m_base(fbBytes.data())
         , m_diags(diags)
@@ -411,13 +411,13 @@ private:
     Bytes m_fb;
     const std::uint8_t* m_base;
     Diagnostics& m_diags;
-    detail::FileFacts& m_facts;
+    ptefile::FileFacts& m_facts;
     bool m_segmentsPresent = false;
 };
 
 } // namespace
 
-Program detail::decodeProgramFlatbuffer(const Bytes& fbBytes, Diagnostics& diags, FileFacts& facts)
+Program ptefile::decodeProgramFlatbuffer(const Bytes& fbBytes, Diagnostics& diags, FileFacts& facts)
 {
     ProgramDecoder decoder(fbBytes, diags, facts);
     return decoder.decode(fb::GetProgram(fbBytes.data()));

@@ -9,7 +9,7 @@
 #include "pte/program.h"
 #include "ptefile/ptereader_p.h"
 
-namespace pte::detail {
+namespace pte::ptefile {
 
 /**
  * Decodes the verified flatbuffer program in `fbBytes` into the model: structural problems become diagnostics in
@@ -17,4 +17,4 @@ namespace pte::detail {
  */
 [[nodiscard]] Program decodeProgramFlatbuffer(const Bytes& fbBytes, Diagnostics& diags, FileFacts& facts);
 
-} // namespace pte::detail
+} // namespace pte::ptefile

@@ -11,7 +11,7 @@ namespace pte {
 
 namespace ft = flat_tensor_flatbuffer;
 
-namespace detail {
+namespace ptefile {
 
 Result<ExternalData> readPtdBytes(const Bytes& bytes, const std::string& name)
 {
@@ -22,7 +22,7 @@ Result<ExternalData> readPtdBytes(const Bytes& bytes, const std::string& name)
             ErrorCode::Truncated, name + " is too short to be a .ptd file (" + std::to_string(n) + " bytes)", n);
     if (std::memcmp(d + 4, "FT01", 4) != 0)
         return fail(ErrorCode::NotAPteFile,
-            name + " is not a .ptd external data file: bytes 4..7 are " + describeMagic(d + 4, 4)
+            name + " is not a .ptd external data file: bytes 4..7 are " + base::describeMagic(d + 4, 4)
                 + " instead of the identifier 'FT01'",
             4);
     std::uint64_t fbEnd = n;
@@ -31,14 +31,14 @@ Result<ExternalData> readPtdBytes(const Bytes& bytes, const std::string& name)
     if (n >= 12 && std::memcmp(d + 8, "FH01", 4) == 0) {
         if (n < 48)
             return fail(ErrorCode::Truncated, name + ": the file ends inside the FH01 header", n);
-        const std::uint32_t length = loadU32(d + 12);
+        const std::uint32_t length = base::loadU32(d + 12);
         if (length < 40)
             return fail(ErrorCode::BadExtendedHeader,
                 name + ": the FH01 header length is " + std::to_string(length) + ", smaller than 40", 12);
-        const std::uint64_t fbOffset = loadU64(d + 16);
-        const std::uint64_t fbSize = loadU64(d + 24);
-        segmentBase = loadU64(d + 32);
-        const std::uint64_t segmentSize = loadU64(d + 40);
+        const std::uint64_t fbOffset = base::loadU64(d + 16);
+        const std::uint64_t fbSize = base::loadU64(d + 24);
+        segmentBase = base::loadU64(d + 32);
+        const std::uint64_t segmentSize = base::loadU64(d + 40);
         if (fbOffset > n || fbSize > n - fbOffset)
             return fail(ErrorCode::Truncated,
                 name + ": the FH01 header places the flatbuffer at [" + std::to_string(fbOffset) + ", +"
@@ -119,12 +119,12 @@ Result<ExternalData> readPtdBytes(const Bytes& bytes, const std::string& name)
     return out;
 }
 
-} // namespace detail
+} // namespace ptefile
 
 Result<ExternalData> readPtdFile(const std::string& path)
 {
     PTE_TRY(Bytes bytes, mapFile(path));
-    return detail::readPtdBytes(bytes, path);
+    return ptefile::readPtdBytes(bytes, path);
 }
 
 } // namespace pte

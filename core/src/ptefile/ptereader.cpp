@@ -24,7 +24,7 @@ namespace {
 constexpr std::uint64_t kSegmentAlignment = 128;
 constexpr std::size_t kRuntimeHeadBytes = 64;
 
-using detail::indexPath;
+using base::indexPath;
 
 bool magicIs(const std::uint8_t* p, const char* m) { return std::memcmp(p, m, 4) == 0; }
 
@@ -51,26 +51,26 @@ Error identifyForeign(const std::uint8_t* d, std::size_t n, const std::string& n
     if (n >= 12 && id[4] == 'E' && id[5] == 'D' && isDigit(id[6]) && isDigit(id[7]))
         return notAPte(name,
             "it looks like an ETDump profiling/debug trace (size-prefixed flatbuffer with identifier "
-                + detail::describeMagic(id + 4, 4) + " at byte 8)",
+                + base::describeMagic(id + 4, 4) + " at byte 8)",
             8);
     if (id[0] == 'E' && id[1] == 'D' && isDigit(id[2]) && isDigit(id[3]))
-        return notAPte(name, "it looks like an ETDump (identifier " + detail::describeMagic(id, 4) + ")");
+        return notAPte(name, "it looks like an ETDump (identifier " + base::describeMagic(id, 4) + ")");
     if (magicIs(id, "BP08") || (id[0] == 'B' && id[1] == 'P' && isDigit(id[2]) && isDigit(id[3])))
         return notAPte(name,
-            "it is a BundledProgram (.bpte, identifier " + detail::describeMagic(id, 4)
+            "it is a BundledProgram (.bpte, identifier " + base::describeMagic(id, 4)
                 + "), which wraps a program together with test inputs and expected outputs");
     if (magicIs(id, "FT01"))
         return notAPte(name, "it is a .ptd external tensor data file (FlatTensor, identifier FT01)");
     if (id[0] == 'E' && id[1] == 'T')
         return makeError(ErrorCode::UnsupportedVersion,
-            name + " is an ExecuTorch program with identifier " + detail::describeMagic(id, 4)
+            name + " is an ExecuTorch program with identifier " + base::describeMagic(id, 4)
                 + ", but only ET12 programs are supported (the runtime refuses other versions)",
             4);
     const auto first = std::find_if(d, d + n, [](std::uint8_t c) { return c != ' ' && c != '\n' && c != '\t'; });
     if (first != d + n && (*first == '{' || *first == '['))
         return notAPte(name, "it looks like a JSON text file", 0);
     return notAPte(name,
-        "bytes 4..7 are " + detail::describeMagic(id, 4)
+        "bytes 4..7 are " + base::describeMagic(id, 4)
             + " instead of the file identifier 'ET12' (the file is not a flatbuffer program, or it is corrupt)");
 }
 
@@ -158,7 +158,7 @@ Result<std::shared_ptr<const PteFile>> readImpl(
     auto file = std::make_shared<PteFile>();
     file->path = name;
     file->file = bytes;
-    detail::FileFacts facts;
+    ptefile::FileFacts facts;
     facts.name = name;
     auto diag = [&](Severity s, ErrorCode c, std::string msg, std::optional<std::uint64_t> off, std::string path = {}) {
         file->diagnostics.push_back(Diagnostic { s, c, std::move(msg), off, std::move(path), name });
@@ -174,7 +174,7 @@ Result<std::shared_ptr<const PteFile>> readImpl(
         if (n < 16)
             return fail(ErrorCode::Truncated, name + ": the file ends inside the eh00 extended header", n);
         ExtendedHeader h;
-        h.length = detail::loadU32(d + 12);
+        h.length = base::loadU32(d + 12);
         if (h.length < 24)
             return fail(ErrorCode::BadExtendedHeader,
                 name + ": the eh00 extended header length is " + std::to_string(h.length)
@@ -186,9 +186,9 @@ Result<std::shared_ptr<const PteFile>> readImpl(
                 name + ": the file (" + std::to_string(n) + " bytes) ends inside the eh00 extended header, which needs "
                     + std::to_string(needed) + " bytes",
                 n);
-        h.programSize = detail::loadU64(d + 16);
-        h.segmentBaseOffset = detail::loadU64(d + 24);
-        h.segmentDataSize = h.length >= 32 ? detail::loadU64(d + 32) : 0;
+        h.programSize = base::loadU64(d + 16);
+        h.segmentBaseOffset = base::loadU64(d + 24);
+        h.segmentDataSize = h.length >= 32 ? base::loadU64(d + 32) : 0;
         if (h.programSize > n)
             return fail(ErrorCode::Truncated,
                 name + ": the extended header's program_size " + std::to_string(h.programSize)
@@ -239,7 +239,7 @@ Result<std::shared_ptr<const PteFile>> readImpl(
     }
     file->flatbufferSize = programSize;
 
-    const std::uint32_t root = detail::loadU32(d);
+    const std::uint32_t root = base::loadU32(d);
     if (root < 8 || std::uint64_t(root) + 4 > programSize)
         return fail(ErrorCode::VerificationFailed,
             name + ": the flatbuffer root offset " + std::to_string(root) + " lies outside the program bytes [8, "
@@ -279,7 +279,7 @@ Result<std::shared_ptr<const PteFile>> readImpl(
                 0);
     }
 
-    Program program = detail::decodeProgramFlatbuffer(fbBytes, file->diagnostics, facts);
+    Program program = ptefile::decodeProgramFlatbuffer(fbBytes, file->diagnostics, facts);
 
     // Segment payloads: slices of the file (zero copy).
     std::uint64_t prevOffset = 0;
@@ -351,7 +351,7 @@ Result<std::shared_ptr<const PteFile>> readImpl(
 
     file->program = std::make_shared<const Program>(std::move(program));
     resolveExternal(*file, options, fromDisk);
-    auto checks = detail::checkProgramImpl(*file->program, file->externalData, &facts);
+    auto checks = ptefile::checkProgramImpl(*file->program, file->externalData, &facts);
     for (auto& c : checks)
         file->diagnostics.push_back(std::move(c));
     return std::shared_ptr<const PteFile>(std::move(file));
@@ -404,7 +404,7 @@ Result<std::shared_ptr<const PteFile>> readPteBytes(Bytes bytes, const std::stri
 
 Diagnostics checkProgram(const Program& program, const std::optional<ExternalData>& external)
 {
-    return detail::checkProgramImpl(program, external, nullptr);
+    return ptefile::checkProgramImpl(program, external, nullptr);
 }
 
 } // namespace pte

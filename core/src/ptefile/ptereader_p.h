@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-namespace pte::detail {
+namespace pte::ptefile {
 
 /** What the reader knows about the file around the program; absent when checking a bare Program. */
 struct FileFacts
@@ -44,4 +44,4 @@ Diagnostics checkProgramImpl(
 /** Decodes a .ptd from bytes (`name` is used in messages). */
 Result<ExternalData> readPtdBytes(const Bytes& bytes, const std::string& name);
 
-} // namespace pte::detail
+} // namespace pte::ptefile

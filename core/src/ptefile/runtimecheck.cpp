@@ -10,7 +10,7 @@
 #include <set>
 #include <string_view>
 
-namespace pte::detail {
+namespace pte::ptefile {
 
 namespace {
 
@@ -44,7 +44,7 @@ struct At
     [[nodiscard]] At operator+(std::string_view field) const { return At { path + std::string(field), offset }; }
 };
 
-using detail::indexPath;
+using base::indexPath;
 
 /** "list[i]" inside the same table as `list`. */
 [[nodiscard]] At indexPath(const At& list, std::size_t i) { return At { indexPath(list.path, i), list.offset }; }
@@ -706,4 +706,4 @@ Diagnostics checkProgramImpl(
     return Checker(program, external, facts).run();
 }
 
-} // namespace pte::detail
+} // namespace pte::ptefile

@@ -28,7 +28,7 @@ constexpr std::uint64_t kFlatbufferBudget = kFlatbufferLimit - (std::uint64_t(1)
 constexpr std::uint32_t kExtendedHeaderLength = 32;
 constexpr std::uint64_t kMaxForceAlign = 1024; // FLATBUFFERS_MAX_ALIGNMENT of pte_schema
 
-using detail::indexPath;
+using base::indexPath;
 
 /** A generous upper bound of the flatbuffer size, so the builder never exceeds its 2 GiB limit. */
 std::uint64_t estimateFlatbufferSize(const Program& p, std::uint64_t forceAlign)
@@ -425,7 +425,7 @@ void putU64(std::uint8_t* p, std::uint64_t v)
 
 } // namespace
 
-namespace detail {
+namespace serialize {
 
 Result<std::uint64_t> layoutSegments(std::vector<DataSegment>& segments, std::uint64_t segmentAlignment)
 {
@@ -445,14 +445,14 @@ Result<std::uint64_t> layoutSegments(std::vector<DataSegment>& segments, std::ui
                     + " bytes, more than ptelens supports (1 GiB)",
                 std::nullopt, indexPath("segments", i));
         const std::uint64_t align = std::lcm(segmentAlignment, own);
-        s.offset = roundUp(end, align);
+        s.offset = base::roundUp(end, align);
         s.size = content;
         end = s.offset + s.size;
     }
     return end;
 }
 
-} // namespace detail
+} // namespace serialize
 
 Result<SerializedPte> serializePte(const Program& program, const WriteOptions& options)
 {
@@ -464,7 +464,7 @@ Result<SerializedPte> serializePte(const Program& program, const WriteOptions& o
     const std::uint64_t maxAlign = std::max<std::uint64_t>(bufferAlign, 16);
 
     std::vector<DataSegment> segments = program.segments;
-    PTE_TRY(const std::uint64_t segmentDataSize, detail::layoutSegments(segments, options.segmentAlignment));
+    PTE_TRY(const std::uint64_t segmentDataSize, serialize::layoutSegments(segments, options.segmentAlignment));
 
     const std::uint64_t estimate = estimateFlatbufferSize(program, maxAlign);
     if (estimate > kFlatbufferBudget)
@@ -490,9 +490,9 @@ Result<SerializedPte> serializePte(const Program& program, const WriteOptions& o
         return out;
     }
 
-    const std::uint64_t paddedHeader = roundUp(kExtendedHeaderLength, maxAlign);
+    const std::uint64_t paddedHeader = base::roundUp(kExtendedHeaderLength, maxAlign);
     out.programSize = paddedHeader + fbBytes.size();
-    out.segmentBaseOffset = roundUp(out.programSize, options.segmentAlignment);
+    out.segmentBaseOffset = base::roundUp(out.programSize, options.segmentAlignment);
     out.totalSize = out.segmentBaseOffset + segmentDataSize;
 
     std::vector<std::uint8_t> head(8 + paddedHeader, 0);
@@ -601,7 +601,7 @@ Result<Program> layoutForSerialization(Program p, const std::vector<Bytes>& muta
             cs.offsets.push_back(total);
             total += len;
             if (i + 1 < n)
-                total = roundUp(total, options.write.constantTensorAlignment);
+                total = base::roundUp(total, options.write.constantTensorAlignment);
         }
         if (cs.offsets.empty())
             cs.offsets.push_back(0);
@@ -732,7 +732,7 @@ Result<Program> layoutForSerialization(Program p, const std::vector<Bytes>& muta
         p.namedData = std::move(entries);
     }
 
-    PTE_TRY(const std::uint64_t total, detail::layoutSegments(segments, options.write.segmentAlignment));
+    PTE_TRY(const std::uint64_t total, serialize::layoutSegments(segments, options.write.segmentAlignment));
     (void)total;
     p.segments = std::move(segments);
     return p;

@@ -11,7 +11,7 @@
 
 namespace pte {
 
-namespace detail {
+namespace serialize {
 
 /**
  * Lays segments out back to back as EXIR does: segment i starts at round_up(end of segment i-1,
@@ -21,5 +21,5 @@ namespace detail {
  */
 [[nodiscard]] Result<std::uint64_t> layoutSegments(std::vector<DataSegment>& segments, std::uint64_t segmentAlignment);
 
-} // namespace detail
+} // namespace serialize
 } // namespace pte

@@ -63,7 +63,7 @@ Result<Program> makeSyntheticProgram(const SyntheticOptions& options)
             "constant bytes must be at most 64 TiB, not " + std::to_string(options.constantBytes));
 
     const auto elements = std::int32_t(options.activationElements);
-    const std::uint64_t actBytes = roundUp(std::uint64_t(elements) * 4, 16);
+    const std::uint64_t actBytes = base::roundUp(std::uint64_t(elements) * 4, 16);
     const std::uint64_t weightBytes = std::uint64_t(elements) * 4;
 
     // Constant segment: [weight, padded to 16][chunk 0][chunk 1]...; every chunk but the last is a multiple of 16.
@@ -71,7 +71,7 @@ Result<Program> makeSyntheticProgram(const SyntheticOptions& options)
     constants.segmentIndex = 0;
     constants.offsets = { 0, 0 };
     std::vector<std::uint64_t> chunkSizes;
-    const std::uint64_t bulkStart = roundUp(weightBytes, 16);
+    const std::uint64_t bulkStart = base::roundUp(weightBytes, 16);
     for (std::uint64_t left = options.constantBytes; left > 0;) {
         const std::uint64_t n = std::min(left, kChunkBytes);
         constants.offsets.push_back(bulkStart + kChunkBytes * chunkSizes.size());

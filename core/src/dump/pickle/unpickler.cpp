@@ -10,7 +10,7 @@
 #include <set>
 #include <unordered_map>
 
-namespace pte {
+namespace pte::dump {
 
 namespace {
 
@@ -694,13 +694,13 @@ struct Flattener
                 const std::string name = k->kind == Kind::String ? k->text
                     : k->kind == Kind::Int                       ? std::to_string(k->intValue)
                                                                  : "[" + std::to_string(i / 2) + "]";
-                PTE_CHECK(visit(v->items[i + 1], detail::joinPath(key, name), depth + 1));
+                PTE_CHECK(visit(v->items[i + 1], base::joinPath(key, name), depth + 1));
             }
             return {};
         case Kind::Tuple:
         case Kind::List:
             for (std::size_t i = 0; i < v->items.size(); ++i)
-                PTE_CHECK(visit(v->items[i], detail::indexPath(key, i), depth + 1));
+                PTE_CHECK(visit(v->items[i], base::indexPath(key, i), depth + 1));
             return {};
         case Kind::Tensor: {
             PTE_TRY(auto t, reader.tensor(v, key));
@@ -761,4 +761,4 @@ Result<std::vector<SavedTensor>> readTorchSave(
     return std::move(f.out);
 }
 
-} // namespace pte
+} // namespace pte::dump

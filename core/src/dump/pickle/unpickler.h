@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-namespace pte {
+namespace pte::dump {
 
 class ZipArchive;
 
@@ -142,4 +142,4 @@ private:
 [[nodiscard]] Result<std::vector<SavedTensor>> readTorchSave(
     const Bytes& zipBytes, const std::string& sourceName, std::uint64_t maxEntrySize);
 
-} // namespace pte
+} // namespace pte::dump

@@ -6,7 +6,7 @@
 #include <cstring>
 #include <zlib.h>
 
-namespace pte {
+namespace pte::dump {
 
 // The archive is parsed straight from the mapping, following PKWARE's APPNOTE: the end of central directory
 // record (and, for ZIP64, its locator and the ZIP64 end record), the central directory, and each entry's local
@@ -339,4 +339,4 @@ Result<Bytes> ZipArchive::read(const ZipEntry& entry, bool checkCrc) const
     return Bytes::fromVector(std::move(out));
 }
 
-} // namespace pte
+} // namespace pte::dump

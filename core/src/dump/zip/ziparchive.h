@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-namespace pte {
+namespace pte::dump {
 
 /** One file of a zip archive, as listed by the central directory. */
 struct ZipEntry
@@ -79,4 +79,4 @@ private:
     std::vector<ZipEntry> m_entries;
 };
 
-} // namespace pte
+} // namespace pte::dump
