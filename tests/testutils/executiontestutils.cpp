@@ -5,6 +5,7 @@
 #include "pte/delegatecall.h"
 #include "pte/emittedoutput.h"
 #include "pte/ptewriter.h"
+#include "pte/tensorshape.h"
 #include "testutils.h"
 
 #include <algorithm>
@@ -110,12 +111,7 @@ nlohmann::json tensorMetaJson(std::vector<std::int64_t> sizes, int dtype)
 {
     nlohmann::json s = nlohmann::json::array();
     nlohmann::json st = nlohmann::json::array();
-    std::int64_t stride = 1;
-    std::vector<std::int64_t> strides(sizes.size());
-    for (std::size_t i = sizes.size(); i-- > 0;) {
-        strides[i] = stride;
-        stride *= sizes[i];
-    }
+    const std::vector<std::int64_t> strides = contiguousStrides<std::int64_t>(sizes); // torch's, size-0 rule included
     for (std::size_t i = 0; i < sizes.size(); ++i) {
         s.push_back({ { "as_int", sizes[i] } });
         st.push_back({ { "as_int", strides[i] } });

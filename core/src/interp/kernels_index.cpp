@@ -55,9 +55,19 @@ struct Index : Kernel
         PTE_TRY(const auto dim, dimArg(1, x->sizes.size()));
         PTE_TRY(auto index, tensorAt(2));
         PTE_TRY(auto o, tensorAt(4));
-        if (index->sizes.size() != x->sizes.size() && !(index->sizes.empty() || x->sizes.empty()))
+        // torch's rules for gather and scatter (a 0-d tensor counts as 1-d of size 1): index has self's rank and is no
+        // larger than self in any dimension but dim
+        const auto rankOf = [](const TensorState& t) { return std::max<std::size_t>(t.sizes.size(), 1); };
+        const auto sizeOf = [](const TensorState& t, std::size_t k) { return t.sizes.empty() ? 1 : t.sizes[k]; };
+        if (rankOf(*index) != rankOf(*x))
             return invalid("index and self have different ranks");
+        for (std::size_t k = 0; k < index->sizes.size(); ++k)
+            if (k != dim && index->sizes[k] > sizeOf(*x, k))
+                return invalid("index is larger than self in dimension " + std::to_string(k));
         const std::vector<std::size_t> xs = contiguousStrides<std::size_t>(x->sizes);
+        const auto strideOf = [](const std::vector<std::size_t>& strides, std::size_t k) {
+            return strides.empty() ? std::size_t(1) : strides[k];
+        };
         auto position = [&](std::size_t e) -> Result<std::size_t> { // index element e -> its place in self
             std::size_t rest = e;
             std::size_t at = 0;
@@ -67,11 +77,11 @@ struct Index : Kernel
                 std::int64_t c = std::int64_t(coord);
                 if (k == dim) {
                     c = asInt(index->get(e));
-                    c = c < 0 ? c + x->sizes[k] : c;
+                    c = c < 0 ? c + sizeOf(*x, k) : c;
                 }
-                if (c < 0 || c >= x->sizes[k])
+                if (c < 0 || c >= sizeOf(*x, k))
                     return invalid("index " + std::to_string(asInt(index->get(e))) + " out of range");
-                at += std::size_t(c) * xs[k];
+                at += std::size_t(c) * strideOf(xs, k);
             }
             return at;
         };
@@ -91,6 +101,12 @@ struct Index : Kernel
             PTE_TRY(value, scalarAt(3));
         } else {
             PTE_TRY(src, tensorAt(3));
+            // ... and no larger than src in any dimension (src is read at index's coordinates)
+            if (rankOf(*src) != rankOf(*index))
+                return invalid("index and src have different ranks");
+            for (std::size_t k = 0; k < index->sizes.size(); ++k)
+                if (index->sizes[k] > sizeOf(*src, k))
+                    return invalid("index is larger than src in dimension " + std::to_string(k));
         }
         PTE_CHECK(d.resize(*o, x->sizes));
         std::vector<double> r(x->numel());
@@ -105,7 +121,7 @@ struct Index : Kernel
             if (src) { // the same coordinates in src (src may be larger than index)
                 std::size_t s = 0;
                 for (std::size_t k = 0; k < index->sizes.size(); ++k)
-                    s += (e / is[k] % std::size_t(index->sizes[k])) * ss[k];
+                    s += (e / is[k] % std::size_t(index->sizes[k])) * strideOf(ss, k);
                 v = src->get(s);
             }
             r[at] = name == "scatter_add" ? r[at] + v : v;

@@ -697,6 +697,10 @@ struct Shape : Kernel
             shape[dim] += padding[2 * k] + padding[2 * k + 1];
             if (reflect && (padding[2 * k] >= x->sizes[dim] || padding[2 * k + 1] >= x->sizes[dim]))
                 return invalid("reflection padding not smaller than the dimension");
+            if (shape[dim] < 0)
+                return invalid("padding leaves dimension " + std::to_string(dim) + " a negative size");
+            if (x->sizes[dim] == 0 && shape[dim] > 0) // nothing to replicate (torch refuses it too)
+                return invalid("replication padding of dimension " + std::to_string(dim) + ", which is empty");
         }
         PTE_CHECK(resize(*out, shape));
         const auto inStride = contiguousStrides<std::size_t>(x->sizes);
