@@ -78,12 +78,15 @@ bench: build
 	else echo "bench_workbench was not built (needs PTELENS_BUILD_GUI, PTELENS_BUILD_BENCH and libbenchmark-dev)"; fi
 	@if [ -x $(BUILD_DIR)/bin/bench_profile ]; then QT_QPA_PLATFORM=offscreen $(BUILD_DIR)/bin/bench_profile; fi
 
-# docs/benchmarks.md's table, rewritten by the program that measures it. The full sizes write a few GiB into BENCH_DIR
+# docs/benchmarks.md's tables, rewritten by the programs that measure them. The full sizes write a few GiB into BENCH_DIR
 # (default: the system temp folder); run it on an otherwise idle machine.
 BENCH_DIR ?=
 bench-table: configure
 	@cmake --build $(BUILD_DIR) --target ptelens-bench ptelens-cli -j $(JOBS)
 	@$(BUILD_DIR)/bin/ptelens-bench $(if $(BENCH_DIR),--dir $(BENCH_DIR),) --markdown docs/benchmarks.md
+	@if grep -q bench_workbench $(BUILD_DIR)/build.ninja; then \
+		cmake --build $(BUILD_DIR) --target bench_workbench bench_profile -j $(JOBS) && python3 scripts/bench-gui-table.py --build $(BUILD_DIR); \
+	else echo "bench_workbench is not configured (needs PTELENS_BUILD_GUI, PTELENS_BUILD_BENCH and libbenchmark-dev): the GUI table is left as it is"; fi
 
 # `cmake --install` into PREFIX (default /usr/local); DESTDIR=/scratch/root stages it elsewhere.
 PREFIX ?= /usr/local
