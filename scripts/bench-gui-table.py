@@ -37,7 +37,9 @@ NOT_COUNTERS = {"name", "family_index", "per_family_instance_index", "run_name",
 def run(binary):
     """Google Benchmark's JSON report of one program."""
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
-    out = subprocess.run([binary, "--benchmark_format=json"], env=env, check=True, capture_output=True, text=True)
+    out = subprocess.run([binary, "--benchmark_format=json"], env=env, capture_output=True, text=True)
+    if out.returncode != 0:
+        sys.exit(f"bench-gui-table: {binary} exited with {out.returncode}; the table is left as it was\n{out.stderr}")
     return json.loads(out.stdout)
 
 
