@@ -91,8 +91,15 @@ def main():
     if start < 0 or end < start:
         print(f"bench-gui-table: {args.doc} has no '{BEGIN}' ... '{END}' markers", file=sys.stderr)
         return 2
-    with open(args.doc, "w", encoding="utf-8") as f:
-        f.write(doc[:start] + "\n".join(lines) + doc[end + len(END):])
+    # Written beside the document and renamed over it, so an interrupted run leaves the old text, never half a file.
+    tmp = f"{args.doc}.tmp-{os.getpid()}"
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(doc[:start] + "\n".join(lines) + doc[end + len(END):])
+        os.replace(tmp, args.doc)
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
     print(f"wrote {os.path.relpath(args.doc)}", file=sys.stderr)
     return 0
 
