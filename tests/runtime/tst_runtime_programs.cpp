@@ -20,6 +20,7 @@
 #include "pte/ptereader.h"
 #include "pte/ptewriter.h"
 #include "pte/referenceinterpreter.h"
+#include "ptefbbuilder.h"
 #include "testutils.h"
 
 #include <QDir>
@@ -537,6 +538,52 @@ private Q_SLOTS:
                 ++notes;
         QCOMPARE(notes, std::size_t(1));
         const auto failure = runBoth(*emitted->file);
+        QVERIFY2(!failure, failure ? failure->c_str() : "");
+    }
+
+    void plannedExternalWeightsStartFromThePtd()
+    {
+        // ExecuTorch's training example (xor) keeps its weights in a .ptd and plans them in the arena, where the
+        // optimizer updates them: EXTERNAL tensors with allocation_info and a data_buffer_idx > 0. The runtime copies
+        // each one's bytes from the .ptd into its planned place at load; the data_buffer_idx is not read (there is no
+        // mutable data segment to read it from). The .ptd is written here, with values of our own.
+        PTE_REQUIRE_CORPUS();
+        PTE_REQUIRE_ET_RUNNER();
+        ReadOptions ro;
+        ro.findExternalDataNextToFile = false;
+        const std::string path = corpusPath(
+            QStringLiteral(
+                "pte/pytorch_executorch__extension__android__executorch_android__src__androidTest__resources__xor.pte"))
+                                     .toStdString();
+        auto bare = readPteFile(path, ro);
+        QVERIFY_RESULT(bare);
+        const ExecutionPlan& forward = *(*bare)->program->method("forward");
+        std::vector<readertest::PtdTensor> tensors;
+        std::size_t plannedWithIndex = 0;
+        for (const auto& v : forward.values) {
+            const Tensor* t = v.tensor();
+            if (!t || !t->extraTensorInfo || t->extraTensorInfo->location != TensorDataLocation::External)
+                continue;
+            plannedWithIndex += t->allocationInfo && t->dataBufferIdx > 0;
+            std::vector<float> data(std::size_t(t->numel().value_or(0)));
+            for (std::size_t k = 0; k < data.size(); ++k)
+                data[k] = float(int((tensors.size() * 7 + k * 3) % 11) - 5) / 8.0f;
+            readertest::PtdTensor pt { *t->extraTensorInfo->fullyQualifiedName, t->scalarType, t->sizes, t->dimOrder,
+                {} };
+            pt.data.resize(data.size() * sizeof(float));
+            std::memcpy(pt.data.data(), data.data(), pt.data.size());
+            tensors.push_back(std::move(pt));
+        }
+        QCOMPARE(tensors.size(), std::size_t(4)); // net.linear{,2}.{weight,bias}
+        QVERIFY(plannedWithIndex >= 3); // the case the interpreter once read from the mutable data segment
+        const QString ptd = tempDir() + QStringLiteral("/xor.ptd");
+        const auto bytes = readertest::encodePtd(tensors);
+        QVERIFY(writeFile(ptd, QByteArray(reinterpret_cast<const char*>(bytes.data()), qsizetype(bytes.size()))));
+        ro.externalDataPath = ptd.toStdString();
+        auto file = readPteFile(path, ro);
+        QVERIFY_RESULT(file);
+        const std::set<std::string> only { "forward" };
+        const auto failure = runBoth(**file, ptd.toStdString(), &only);
         QVERIFY2(!failure, failure ? failure->c_str() : "");
     }
 

@@ -62,25 +62,12 @@ Result<void> ReferenceInterpreter::Impl::prepare()
         st->dimOrder = t->dimOrder;
         st->dynamism = t->shapeDynamism;
         const std::size_t nbytes = t->nbytes().value_or(0);
-        if (t->allocationInfo) {
-            const auto mem = t->allocationInfo->memoryId;
-            const auto off = t->allocationInfo->offset();
-            if (mem >= arenas.size() || off + nbytes > arenas[mem].size())
-                return fail(ErrorCode::InvalidInput, what + ": planned outside memory " + std::to_string(mem));
-            st->data = arenas[mem].data() + off;
-            st->capacity = nbytes;
-            if (t->dataBufferIdx > 0) { // initial state from the mutable data segment
-                if (!program->mutableDataSegments || program->mutableDataSegments->empty())
-                    return fail(ErrorCode::InvalidInput, what + ": initial state without mutable_data_segments");
-                const Bytes bytes = mutableData(*program, t->dataBufferIdx, nbytes);
-                if (bytes.size() != nbytes)
-                    return fail(ErrorCode::InvalidInput, what + ": mutable data index or bytes out of range");
-                std::memcpy(st->data, bytes.data(), nbytes);
-            }
-        } else if (t->extraTensorInfo && t->extraTensorInfo->location == TensorDataLocation::External) {
-            // Bytes from the .ptd the runtime is given (its NamedDataMap), by fully qualified name.
+        // An EXTERNAL tensor's bytes come from the .ptd the runtime is given (its NamedDataMap), by fully qualified
+        // name, whatever its data_buffer_idx says: planned, they initialise its place in the arena; unplanned, they
+        // are a constant (docs/pte-format.md, "Where tensor data lives").
+        const ExternalTensor* ext = nullptr;
+        if (t->extraTensorInfo && t->extraTensorInfo->location == TensorDataLocation::External) {
             const auto& fqn = t->extraTensorInfo->fullyQualifiedName;
-            const ExternalTensor* ext = nullptr;
             if (external && fqn)
                 if (const auto found = external->tensors.find(*fqn); found != external->tensors.end())
                     ext = &found->second;
@@ -89,6 +76,25 @@ Result<void> ReferenceInterpreter::Impl::prepare()
                     what + ": external constant '" + fqn.value_or("") + "' is not in the named data given");
             if (ext->data.size() < nbytes)
                 return fail(ErrorCode::InvalidInput, what + ": external data shorter than the tensor");
+        }
+        if (t->allocationInfo) {
+            const auto mem = t->allocationInfo->memoryId;
+            const auto off = t->allocationInfo->offset();
+            if (mem >= arenas.size() || off + nbytes > arenas[mem].size())
+                return fail(ErrorCode::InvalidInput, what + ": planned outside memory " + std::to_string(mem));
+            st->data = arenas[mem].data() + off;
+            st->capacity = nbytes;
+            if (ext) {
+                std::memcpy(st->data, ext->data.data(), nbytes);
+            } else if (t->dataBufferIdx > 0) { // initial state from the mutable data segment
+                if (!program->mutableDataSegments || program->mutableDataSegments->empty())
+                    return fail(ErrorCode::InvalidInput, what + ": initial state without mutable_data_segments");
+                const Bytes bytes = mutableData(*program, t->dataBufferIdx, nbytes);
+                if (bytes.size() != nbytes)
+                    return fail(ErrorCode::InvalidInput, what + ": mutable data index or bytes out of range");
+                std::memcpy(st->data, bytes.data(), nbytes);
+            }
+        } else if (ext) {
             constants.emplace_back(ext->data.data(), ext->data.data() + nbytes);
             st->data = constants.back().data();
             st->capacity = nbytes;
