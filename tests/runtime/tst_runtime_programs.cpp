@@ -156,6 +156,49 @@ std::optional<std::string> runBoth(const PteFile& file, const std::string& dataP
     return std::nullopt;
 }
 
+const QString kXor = QStringLiteral(
+    "pte/pytorch_executorch__extension__android__executorch_android__src__androidTest__resources__xor.pte");
+
+/**
+ * Writes a .ptd for the corpus xor.pte's EXTERNAL weights into the test's temporary folder: each in the layout the
+ * program declares, with values of our own (with `intWeight`, net.linear.weight as Int of the same byte size).
+ * Returns its path, or empty when the program is not as expected.
+ */
+QString writeXorPtd(const QString& name, bool intWeight)
+{
+    ReadOptions ro;
+    ro.findExternalDataNextToFile = false;
+    auto bare = readPteFile(corpusPath(kXor).toStdString(), ro);
+    if (!bare || !(*bare)->program->method("forward"))
+        return {};
+    std::vector<readertest::PtdTensor> tensors;
+    std::size_t plannedWithIndex = 0;
+    for (const auto& v : (*bare)->program->method("forward")->values) {
+        const Tensor* t = v.tensor();
+        if (!t || !t->extraTensorInfo || t->extraTensorInfo->location != TensorDataLocation::External)
+            continue;
+        plannedWithIndex += t->allocationInfo && t->dataBufferIdx > 0;
+        std::vector<float> data(std::size_t(t->numel().value_or(0)));
+        for (std::size_t k = 0; k < data.size(); ++k)
+            data[k] = float(int((tensors.size() * 7 + k * 3) % 11) - 5) / 8.0f;
+        const std::string& fqn = *t->extraTensorInfo->fullyQualifiedName;
+        const ScalarType type = intWeight && fqn == "net.linear.weight" ? ScalarType::Int : t->scalarType;
+        readertest::PtdTensor pt { fqn, type, t->sizes, t->dimOrder, {} };
+        pt.data.resize(data.size() * sizeof(float));
+        std::memcpy(pt.data.data(), data.data(), pt.data.size());
+        tensors.push_back(std::move(pt));
+    }
+    // net.linear{,2}.{weight,bias}, planned with a data_buffer_idx (the case the interpreter once read from the
+    // mutable data segment, which this program does not have)
+    if (tensors.size() != 4 || plannedWithIndex < 3)
+        return {};
+    const QString path = tempDir() + QLatin1Char('/') + name;
+    const auto bytes = readertest::encodePtd(tensors);
+    return writeFile(path, QByteArray(reinterpret_cast<const char*>(bytes.data()), qsizetype(bytes.size())))
+        ? path
+        : QString();
+}
+
 /** The first KernelCall of `plan` calling `op`, or null. */
 KernelCall* findCall(ExecutionPlan& plan, const std::string& op)
 {
@@ -549,42 +592,41 @@ private Q_SLOTS:
         // mutable data segment to read it from). The .ptd is written here, with values of our own.
         PTE_REQUIRE_CORPUS();
         PTE_REQUIRE_ET_RUNNER();
+        const QString ptd = writeXorPtd(QStringLiteral("xor.ptd"), false);
+        QVERIFY(!ptd.isEmpty());
         ReadOptions ro;
-        ro.findExternalDataNextToFile = false;
-        const std::string path = corpusPath(
-            QStringLiteral(
-                "pte/pytorch_executorch__extension__android__executorch_android__src__androidTest__resources__xor.pte"))
-                                     .toStdString();
-        auto bare = readPteFile(path, ro);
-        QVERIFY_RESULT(bare);
-        const ExecutionPlan& forward = *(*bare)->program->method("forward");
-        std::vector<readertest::PtdTensor> tensors;
-        std::size_t plannedWithIndex = 0;
-        for (const auto& v : forward.values) {
-            const Tensor* t = v.tensor();
-            if (!t || !t->extraTensorInfo || t->extraTensorInfo->location != TensorDataLocation::External)
-                continue;
-            plannedWithIndex += t->allocationInfo && t->dataBufferIdx > 0;
-            std::vector<float> data(std::size_t(t->numel().value_or(0)));
-            for (std::size_t k = 0; k < data.size(); ++k)
-                data[k] = float(int((tensors.size() * 7 + k * 3) % 11) - 5) / 8.0f;
-            readertest::PtdTensor pt { *t->extraTensorInfo->fullyQualifiedName, t->scalarType, t->sizes, t->dimOrder,
-                {} };
-            pt.data.resize(data.size() * sizeof(float));
-            std::memcpy(pt.data.data(), data.data(), pt.data.size());
-            tensors.push_back(std::move(pt));
-        }
-        QCOMPARE(tensors.size(), std::size_t(4)); // net.linear{,2}.{weight,bias}
-        QVERIFY(plannedWithIndex >= 3); // the case the interpreter once read from the mutable data segment
-        const QString ptd = tempDir() + QStringLiteral("/xor.ptd");
-        const auto bytes = readertest::encodePtd(tensors);
-        QVERIFY(writeFile(ptd, QByteArray(reinterpret_cast<const char*>(bytes.data()), qsizetype(bytes.size()))));
         ro.externalDataPath = ptd.toStdString();
-        auto file = readPteFile(path, ro);
+        auto file = readPteFile(corpusPath(kXor).toStdString(), ro);
         QVERIFY_RESULT(file);
         const std::set<std::string> only { "forward" };
         const auto failure = runBoth(**file, ptd.toStdString(), &only);
         QVERIFY2(!failure, failure ? failure->c_str() : "");
+    }
+
+    void externalWeightsOfAnotherLayoutAreRefused()
+    {
+        // A .ptd whose net.linear.weight has the program's byte size but another dtype (Int instead of Float): the
+        // runtime refuses to load the method, and so must the interpreter, rather than read the ints as floats.
+        PTE_REQUIRE_CORPUS();
+        PTE_REQUIRE_ET_RUNNER();
+        const QString ptd = writeXorPtd(QStringLiteral("xor-int.ptd"), true);
+        QVERIFY(!ptd.isEmpty());
+        ReadOptions ro;
+        ro.externalDataPath = ptd.toStdString();
+        auto file = readPteFile(corpusPath(kXor).toStdString(), ro);
+        QVERIFY_RESULT(file);
+        auto rt = ReferenceInterpreter::load(*(*file)->program, "forward", &*(*file)->externalData);
+        QVERIFY(!rt);
+        const std::string message = rt.error().message;
+        QVERIFY2(message.find("'net.linear.weight' has layout f32(6)") != std::string::npos
+                && message.find("stores i32(3)") != std::string::npos,
+            message.c_str());
+        RunnerOptions options;
+        options.methods = { "forward" };
+        options.data = ptd.toStdString();
+        auto run = runEtRunner(corpusPath(kXor).toStdString(), options);
+        QVERIFY_RESULT(run);
+        QVERIFY2(run->exitCode != 0 && run->methods["forward"].load != "Ok", run->message().c_str());
     }
 
     void rewrittenCorpusProgramsRunAsTheOriginal_data()

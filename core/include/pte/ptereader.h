@@ -90,6 +90,14 @@ struct PteFile
 /** Reads a `.ptd` FlatTensor file. */
 [[nodiscard]] Result<ExternalData> readPtdFile(const std::string& path);
 
+/**
+ * Whether the runtime loads EXTERNAL tensor `t` from `stored`, the tensor of that name in `source` (a .ptd's path):
+ * the stored layout (dtype, sizes, dim order) must be the one the program declares (InvalidProgram otherwise) and its
+ * bytes must cover the tensor (Truncated). The error names the tensor by `fqn` and both layouts.
+ */
+[[nodiscard]] Result<void> checkExternalTensor(
+    const Tensor& t, const std::string& fqn, const ExternalTensor& stored, const std::string& source);
+
 /** Runs every check of docs/runtime-rules.md over a program (already decoded) and returns the findings. */
 [[nodiscard]] Diagnostics checkProgram(const Program& program, const std::optional<ExternalData>& external = {});
 

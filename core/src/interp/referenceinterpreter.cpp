@@ -3,6 +3,7 @@
 #include "pte/referenceinterpreter.h"
 
 #include "interp/interpreterimpl.h"
+#include "pte/ptereader.h"
 
 #include <algorithm>
 #include <cstring>
@@ -74,8 +75,8 @@ Result<void> ReferenceInterpreter::Impl::prepare()
             if (!ext)
                 return fail(ErrorCode::InvalidInput,
                     what + ": external constant '" + fqn.value_or("") + "' is not in the named data given");
-            if (ext->data.size() < nbytes)
-                return fail(ErrorCode::InvalidInput, what + ": external data shorter than the tensor");
+            if (auto loads = checkExternalTensor(*t, *fqn, *ext, external->path); !loads)
+                return fail(ErrorCode::InvalidInput, what + ": " + loads.error().message);
         }
         if (t->allocationInfo) {
             const auto mem = t->allocationInfo->memoryId;

@@ -602,20 +602,8 @@ private:
                 vp() + ".extra_tensor_info.fully_qualified_name");
             return;
         }
-        const auto& e = it->second;
-        if (e.scalarType != t.scalarType || e.sizes != t.sizes || e.dimOrder != t.dimOrder) {
-            error(ErrorCode::InvalidProgram,
-                "EXTERNAL tensor '" + *fqn + "' has layout " + layoutText(t.scalarType, t.sizes, t.dimOrder) + " but "
-                    + m_ext->path + " stores " + layoutText(e.scalarType, e.sizes, e.dimOrder),
-                vp());
-            return;
-        }
-        const auto nbytes = t.nbytes();
-        if (nbytes && e.data.size() < *nbytes)
-            error(ErrorCode::Truncated,
-                "EXTERNAL tensor '" + *fqn + "' needs " + std::to_string(*nbytes) + " bytes but " + m_ext->path
-                    + " has " + std::to_string(e.data.size()),
-                vp());
+        if (auto loads = checkExternalTensor(t, *fqn, it->second, m_ext->path); !loads)
+            error(loads.error().code, loads.error().message, vp());
     }
 
     template <typename P> void checkConstant(const Tensor& t, const std::optional<std::uint64_t>& nbytes, const P& vp)
@@ -707,3 +695,22 @@ Diagnostics checkProgramImpl(
 }
 
 } // namespace pte::ptefile
+
+namespace pte {
+
+Result<void> checkExternalTensor(
+    const Tensor& t, const std::string& fqn, const ExternalTensor& stored, const std::string& source)
+{
+    using ptefile::layoutText;
+    if (stored.scalarType != t.scalarType || stored.sizes != t.sizes || stored.dimOrder != t.dimOrder)
+        return fail(ErrorCode::InvalidProgram,
+            "EXTERNAL tensor '" + fqn + "' has layout " + layoutText(t.scalarType, t.sizes, t.dimOrder) + " but "
+                + source + " stores " + layoutText(stored.scalarType, stored.sizes, stored.dimOrder));
+    if (const auto nbytes = t.nbytes(); nbytes && stored.data.size() < *nbytes)
+        return fail(ErrorCode::Truncated,
+            "EXTERNAL tensor '" + fqn + "' needs " + std::to_string(*nbytes) + " bytes but " + source + " has "
+                + std::to_string(stored.data.size()));
+    return {};
+}
+
+} // namespace pte
