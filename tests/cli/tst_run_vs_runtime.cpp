@@ -11,6 +11,7 @@
 // (the same missing operator; at or before the first DelegateCall for a missing backend). XNNPACK delegates, which
 // etrt_runner lacks, are the exception: ptelens interprets their graphs (tst_xnnpack_interpreter compares those
 // outputs with etrt_runner_xnnpack's), so it may run such a method or stop naming the kernel or node it lacks.
+// A --ptd / --data that cannot be read ends the run on both sides before any method.
 #include "etrunner.h"
 #include "pte/bundledprogram.h"
 #include "pte/ptereader.h"
@@ -226,6 +227,7 @@ private slots:
     void cleanupTestCase();
     void programMatchesRuntime_data();
     void programMatchesRuntime();
+    void unreadablePtdEndsTheRunOnBothSides();
 };
 
 void TestRunVsRuntime::cleanupTestCase()
@@ -411,6 +413,34 @@ void TestRunVsRuntime::programMatchesRuntime()
             (name + ": ptelens reports method " + method + ", which the runtime does not").c_str());
     if (compared)
         ++totals().programs;
+}
+
+void TestRunVsRuntime::unreadablePtdEndsTheRunOnBothSides()
+{
+    // The data-map example with a --data / --ptd that does not exist: the runner stops before any method
+    // (open_failed); ptelens-cli run must too, naming the file, not go on and fail every method's load.
+    PTE_REQUIRE_CORPUS();
+    PTE_REQUIRE_ET_RUNNER();
+    const QString program =
+        test::corpusPath(QStringLiteral("pte/barakugav_executorch-rs__examples__data_map__model__model.pte"));
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString missing = dir.filePath(QStringLiteral("missing.ptd"));
+    const QString a = dir.filePath(QStringLiteral("runtime.json"));
+    const QString b = dir.filePath(QStringLiteral("ptelens.json"));
+    QByteArray out, err;
+    const int runnerCode = test::runProgram(
+        test::etRunnerPath(), { QStringLiteral("--data"), missing, QStringLiteral("--json"), a, program }, &out, &err);
+    const int cliCode = test::runCli(
+        { QStringLiteral("run"), QStringLiteral("--ptd"), missing, QStringLiteral("--json"), b, program }, &out, &err);
+    const Json runtime = readJson(a);
+    const Json ptelens = readJson(b);
+    QVERIFY(runnerCode != 0);
+    QCOMPARE(runtime.value("result", std::string()), std::string("open_failed"));
+    QCOMPARE(cliCode, 1);
+    QCOMPARE(ptelens.value("result", std::string()), std::string("open_failed"));
+    QVERIFY(ptelens["methods"].empty());
+    QVERIFY2(err.contains(missing.toUtf8()), err.constData());
 }
 
 QTEST_GUILESS_MAIN(TestRunVsRuntime)

@@ -665,6 +665,11 @@ int runRun(const QStringList& args)
             return inputError(bytes.error(), "open_failed");
         inputsText = *bytes;
     }
+    // A --ptd that cannot be read ends the run before the program is opened, as the runner's --data does (the
+    // reader would only note it, and every method would then fail to load for want of its constants).
+    if (parser.isSet(ptdOpt))
+        if (auto ptd = pte::readPtdFile(parser.value(ptdOpt).toStdString()); !ptd)
+            return inputError(ptd.error(), "open_failed");
     // A .pte or bundled program as read, or a graph dump emitted first (as `diff` opens its sides).
     std::shared_ptr<const pte::PteFile> file;
     std::shared_ptr<const pte::Program> programHolder;
