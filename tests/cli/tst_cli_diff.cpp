@@ -79,8 +79,10 @@ private Q_SLOTS:
             << "has no method 'nope'";
         QTest::newRow("missing file") << QStringList { diff, a, tmp(QStringLiteral("missing.pte")) } << 2 << ""
                                       << tmp(QStringLiteral("missing.pte"));
+        // named .pte: the program reader's message, with the byte offset, not the graph-dump reader's
         QTest::newRow("not a program") << QStringList { diff, tmp(QStringLiteral("garbage.pte")), a } << 2 << ""
-                                       << tmp(QStringLiteral("garbage.pte"));
+                                       << tmp(QStringLiteral("garbage.pte"))
+                + QStringLiteral(" is not an ExecuTorch program (.pte): bytes 4..7 are");
         QTest::newRow("one argument") << QStringList { diff, a } << 2 << ""
                                       << "expected two programs, A and B";
         QTest::newRow("unknown option") << QStringList { diff, QStringLiteral("--frobnicate"), a, a } << 2 << ""

@@ -675,34 +675,15 @@ int runRun(const QStringList& args)
     std::shared_ptr<const pte::Program> programHolder;
     bool emitted = false;
     {
-        auto head = pte::mapFile(path);
-        if (!head)
-            return inputError(head.error(), "open_failed");
-        // A bundled program, or a file named like a program, opens as one (so a corrupt .pte gets the reader's
-        // message with its byte offset, not a graph-dump reader's).
-        const bool programFile = path.ends_with(".pte") || path.ends_with(".bpte") || path.ends_with(".bp");
-        if (programFile
-            || pte::isBundledProgram(
-                std::span<const std::uint8_t>(head->data(), std::min<std::size_t>(head->size(), 8)))) {
-            pte::ReadOptions readOptions;
-            if (parser.isSet(ptdOpt))
-                readOptions.externalDataPath = parser.value(ptdOpt).toStdString();
-            auto opened = pte::readPteFile(path, readOptions);
-            if (!opened)
-                return inputError(opened.error(), "open_failed");
-            file = *opened;
-            programHolder = file->program;
-        } else {
-            pte::DiffSideOptions sideOptions;
-            if (parser.isSet(ptdOpt))
-                sideOptions.externalDataPath = parser.value(ptdOpt).toStdString();
-            auto opened = pte::openDiffSide(path, sideOptions);
-            if (!opened)
-                return inputError(opened.error(), "open_failed");
-            file = opened->file;
-            programHolder = opened->program;
-            emitted = opened->emitted != nullptr;
-        }
+        pte::DiffSideOptions sideOptions;
+        if (parser.isSet(ptdOpt))
+            sideOptions.externalDataPath = parser.value(ptdOpt).toStdString();
+        auto opened = pte::openDiffSide(path, sideOptions);
+        if (!opened)
+            return inputError(opened.error(), "open_failed");
+        file = opened->file;
+        programHolder = opened->program;
+        emitted = opened->emitted != nullptr;
     }
     const pte::Program& program = *programHolder;
     const pte::BundledProgram* bundled = file ? file->bundled.get() : nullptr;

@@ -62,7 +62,8 @@ struct DiffSideOptions
 /**
  * Opens one side: a `.pte` (memory-mapped, as readPteFile), or a graph dump (PT2 archive, torch.export zip, ETRecord,
  * exported-program JSON) emitted first with the default emit options and laid out as `ptelens-cli emit` writes it,
- * whose debug maps then come from the emission. A .pte is recognised by its `ET` identifier at byte 4.
+ * whose debug maps then come from the emission. A program is recognised by its identifier at byte 4 (`ET..`, or a
+ * bundled program's) or by its name (.pte, .bpte, .bp: a corrupt one gets the program reader's error).
  * @returns the reader's or the emitter's error (Io, NotAPteFile, InvalidInput, Unsupported...) naming the file; a
  *   .pte the runtime would refuse still opens (its diagnostics are not errors here).
  */

@@ -22,11 +22,16 @@ struct EmittedProgram
     Program program;
 };
 
+/** Whether `path` is opened as a program: its identifier at byte 4 is ExecuTorch's (`ET..`) or a bundled program's,
+ *  or its name ends in .pte, .bpte or .bp (so a corrupt program gets the program reader's message, with its byte
+ *  offset, rather than the graph-dump reader's). */
 Result<bool> looksLikePte(const std::string& path)
 {
     std::ifstream in(path, std::ios::binary);
     if (!in)
         return fail(ErrorCode::Io, "cannot open " + path + ": " + std::strerror(errno));
+    if (path.ends_with(".pte") || path.ends_with(".bpte") || path.ends_with(".bp"))
+        return true;
     char head[8] = {};
     in.read(head, sizeof head);
     if (in.gcount() != 8)
