@@ -160,20 +160,20 @@ const QString kXor = QStringLiteral(
     "pte/pytorch_executorch__extension__android__executorch_android__src__androidTest__resources__xor.pte");
 
 /**
- * Writes a .ptd for the corpus xor.pte's EXTERNAL weights into the test's temporary folder: each in the layout the
- * program declares, with values of our own (with `intWeight`, net.linear.weight as Int of the same byte size).
- * Returns its path, or empty when the program is not as expected.
+ * Writes a .ptd `name` for the corpus xor.pte's EXTERNAL weights into the test's temporary folder, each in the layout
+ * the program declares, with values of our own (with `intWeight`, net.linear.weight as Int of the same byte size),
+ * and opens xor.pte with it (the .ptd's path is then the file's externalData->path).
  */
-QString writeXorPtd(const QString& name, bool intWeight)
+Result<std::shared_ptr<const PteFile>> openXorWithPtd(const QString& name, bool intWeight)
 {
     ReadOptions ro;
     ro.findExternalDataNextToFile = false;
-    auto bare = readPteFile(corpusPath(kXor).toStdString(), ro);
-    if (!bare || !(*bare)->program->method("forward"))
-        return {};
+    PTE_TRY(const auto bare, readPteFile(corpusPath(kXor).toStdString(), ro));
+    if (!bare->program->method("forward"))
+        return fail(ErrorCode::InvalidInput, "xor.pte has no method 'forward'");
     std::vector<readertest::PtdTensor> tensors;
     std::size_t plannedWithIndex = 0;
-    for (const auto& v : (*bare)->program->method("forward")->values) {
+    for (const auto& v : bare->program->method("forward")->values) {
         const Tensor* t = v.tensor();
         if (!t || !t->extraTensorInfo || t->extraTensorInfo->location != TensorDataLocation::External)
             continue;
@@ -191,12 +191,18 @@ QString writeXorPtd(const QString& name, bool intWeight)
     // net.linear{,2}.{weight,bias}, planned with a data_buffer_idx (the case the interpreter once read from the
     // mutable data segment, which this program does not have)
     if (tensors.size() != 4 || plannedWithIndex < 3)
-        return {};
+        return fail(ErrorCode::InvalidInput,
+            "xor.pte's forward has " + std::to_string(tensors.size()) + " EXTERNAL weights, "
+                + std::to_string(plannedWithIndex) + " planned with a data_buffer_idx; expected 4 and at least 3");
     const QString path = tempDir() + QLatin1Char('/') + name;
     const auto bytes = readertest::encodePtd(tensors);
-    return writeFile(path, QByteArray(reinterpret_cast<const char*>(bytes.data()), qsizetype(bytes.size())))
-        ? path
-        : QString();
+    if (!writeFile(path, QByteArray(reinterpret_cast<const char*>(bytes.data()), qsizetype(bytes.size()))))
+        return fail(ErrorCode::Io, "cannot write " + path.toStdString());
+    ro.externalDataPath = path.toStdString();
+    PTE_TRY(auto opened, readPteFile(corpusPath(kXor).toStdString(), ro));
+    if (!opened->externalData)
+        return fail(ErrorCode::InvalidInput, "xor.pte opened without the .ptd just written, " + path.toStdString());
+    return opened;
 }
 
 /** The first KernelCall of `plan` calling `op`, or null. */
@@ -592,14 +598,10 @@ private Q_SLOTS:
         // mutable data segment to read it from). The .ptd is written here, with values of our own.
         PTE_REQUIRE_CORPUS();
         PTE_REQUIRE_ET_RUNNER();
-        const QString ptd = writeXorPtd(QStringLiteral("xor.ptd"), false);
-        QVERIFY(!ptd.isEmpty());
-        ReadOptions ro;
-        ro.externalDataPath = ptd.toStdString();
-        auto file = readPteFile(corpusPath(kXor).toStdString(), ro);
+        auto file = openXorWithPtd(QStringLiteral("xor.ptd"), false);
         QVERIFY_RESULT(file);
         const std::set<std::string> only { "forward" };
-        const auto failure = runBoth(**file, ptd.toStdString(), &only);
+        const auto failure = runBoth(**file, (*file)->externalData->path, &only);
         QVERIFY2(!failure, failure ? failure->c_str() : "");
     }
 
@@ -609,11 +611,7 @@ private Q_SLOTS:
         // runtime refuses to load the method, and so must the interpreter, rather than read the ints as floats.
         PTE_REQUIRE_CORPUS();
         PTE_REQUIRE_ET_RUNNER();
-        const QString ptd = writeXorPtd(QStringLiteral("xor-int.ptd"), true);
-        QVERIFY(!ptd.isEmpty());
-        ReadOptions ro;
-        ro.externalDataPath = ptd.toStdString();
-        auto file = readPteFile(corpusPath(kXor).toStdString(), ro);
+        auto file = openXorWithPtd(QStringLiteral("xor-int.ptd"), true);
         QVERIFY_RESULT(file);
         auto rt = ReferenceInterpreter::load(*(*file)->program, "forward", &*(*file)->externalData);
         QVERIFY(!rt);
@@ -623,7 +621,7 @@ private Q_SLOTS:
             message.c_str());
         RunnerOptions options;
         options.methods = { "forward" };
-        options.data = ptd.toStdString();
+        options.data = (*file)->externalData->path;
         auto run = runEtRunner(corpusPath(kXor).toStdString(), options);
         QVERIFY_RESULT(run);
         QVERIFY2(run->exitCode != 0 && run->methods["forward"].load != "Ok", run->message().c_str());
