@@ -31,8 +31,8 @@ endfunction()
 
 # A test that runs longer than its timeout fails as hung. 300 s is eight times the slowest test in `build/`; under the
 # sanitizers (build-asan/, a Debug build: no optimisation, every access checked) the interpreter-heavy tests run
-# 4 to 7 times slower, tst_xnnpack_interpreter 151 s on an idle 2-core machine, 225 to 261 s beside a second
-# `make test`, and past 300 s with a build running beside it (docs/testing.md, "Timeouts").
+# 4 to 7 times slower, tst_xnnpack_interpreter 151 s on an idle 2-core machine, 225 to 261 s on a loaded
+# machine, and past 300 s with a build running beside it (docs/testing.md, "Timeouts").
 if(PTELENS_SANITIZE)
     set(PTE_TEST_TIMEOUT 900)
 else()
